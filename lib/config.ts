@@ -1,0 +1,260 @@
+/**
+ * Environments and clients are code: one JSON file per stage (`config/<stage>.json`), validated by
+ * this schema, frozen, and read once per Lambda container (never from the table, never per
+ * request). The CDK app validates the same file with the same schema at synthesis, so a bad file
+ * fails `cdk synth` rather than a cold start.
+ *
+ * zod/mini rather than zod: same validation, a fraction of the bundle (measured in
+ * docs/decisions/002-bundling.md).
+ */
+import { readFileSync } from 'node:fs';
+import * as z from 'zod/mini';
+import { CHANNELS, type Channel } from './domain/identity';
+import { SUPPORTED_LOCALES, type Locale } from './domain/templates';
+
+/** Ids appear in DynamoDB keys and logs: keep them to a safe, delimiter-free alphabet. */
+const id = () => z.string().check(z.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/i, 'ids are 1-64 of [A-Za-z0-9._-]'));
+const int = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
+const sha256Hex = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'API keys are stored as lower-case hex SHA-256 digests'));
+
+const limitSchema = (defaults: { maxAttempts: number; windowSeconds: number; blockSeconds: number }) =>
+  z._default(
+    z.strictObject({
+      /** Attempts processed per user in any sliding window (the spec: 5). */
+      maxAttempts: z._default(int(1, 50), defaults.maxAttempts),
+      /** Length of the sliding window, in seconds (the spec: one minute). */
+      windowSeconds: z._default(int(1, 86_400), defaults.windowSeconds),
+      /** How long the attempt that exceeds the limit blocks the user, in seconds (the spec: five minutes). */
+      blockSeconds: z._default(int(1, 86_400), defaults.blockSeconds),
+    }),
+    defaults,
+  );
+
+const SPEC_LIMITS = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
+
+const environmentSchema = z.strictObject({
+  /** Selected by `?env_id=`; part of every code's binding and every attempt counter's key. */
+  id: id(),
+  /** Product name used in the default message texts and the email subject. */
+  serviceName: z.string().check(z.minLength(1), z.maxLength(40)),
+  /** Locale of the default texts when a request names none, or one we do not have. */
+  defaultLocale: z._default(z.enum(SUPPORTED_LOCALES), 'en-US'),
+  email: z.strictObject({
+    /** SES-verified sender address (the `From`). */
+    sender: z.email(),
+    /** Display name in the `From` header. */
+    senderName: z.optional(z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^"\r\n<>]+$/))),
+    /** Optional SES configuration set (event publishing, suppression). */
+    configurationSet: z.optional(z.string().check(z.minLength(1))),
+  }),
+  sms: z._default(
+    z.strictObject({
+      /** Alphanumeric sender id where the destination country supports one (3GPP: 1-11 characters). */
+      senderId: z.optional(z.string().check(z.regex(/^(?=.*[a-z])[a-z0-9]{1,11}$/i))),
+      /** Origination number (E.164) for countries that require one. */
+      originationNumber: z.optional(z.e164()),
+    }),
+    {},
+  ),
+  /** Voice calls (`method: "voice_with_otp"`); absent means voice is not offered in this environment. */
+  voice: z.optional(
+    z.strictObject({
+      /** A voice-capable phone number, pool or ARN registered in AWS End User Messaging. */
+      originationIdentity: z.string().check(z.minLength(1)),
+      /** Optional configuration set for event destinations. */
+      configurationSet: z.optional(z.string().check(z.minLength(1))),
+    }),
+  ),
+  code: z._default(
+    z.strictObject({
+      /** Lifetime of a one-time code, in seconds (the brief's default: 300). Checked by the application. */
+      ttlSeconds: z._default(int(30, 3600), 300),
+      /** Wrong tries after which a code dies, whatever its remaining lifetime (Auth0 uses 3). */
+      maxTries: z._default(int(1, 10), 3),
+    }),
+    { ttlSeconds: 300, maxTries: 3 },
+  ),
+  limits: z._default(
+    z.strictObject({
+      /** The token endpoint, per normalised user_id across all clients. */
+      token: limitSchema(SPEC_LIMITS),
+      /** `otp/send`, per normalised recipient. */
+      send: limitSchema(SPEC_LIMITS),
+    }),
+    { token: SPEC_LIMITS, send: SPEC_LIMITS },
+  ),
+});
+
+const clientSchema = z.strictObject({
+  /** The `client_id` clients send. */
+  id: id(),
+  /** Environments the client may use. */
+  environments: z.array(id()).check(z.minLength(1)),
+  /** Redirect URIs, compared by exact string match (RFC 6749 §3.1.2, OAuth 2.1). */
+  redirectUris: z.array(z.url()).check(z.minLength(1)),
+  /** Channels this client may send codes by (voice costs money: clients opt in). */
+  channels: z._default(z.array(z.enum(CHANNELS as [Channel, ...Channel[]])).check(z.minLength(1)), ['email', 'sms']),
+  accessToken: z.strictObject({
+    /** `jwt`: RFC 9068, verifiable with the JWKS. `opaque`: random, checked by introspection. */
+    format: z.enum(['jwt', 'opaque']),
+    /** Access token lifetime in seconds. */
+    ttlSeconds: z._default(int(60, 86_400), 3600),
+    /** The `aud` of JWT access tokens (RFC 9068 §2.2): the resource server's identifier. */
+    audience: z.string().check(z.minLength(1)),
+    /** Space-separated scope granted to every token of this client, if any. */
+    scope: z.optional(z.string().check(z.regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/))),
+    /**
+     * Put the user's email (`email`) or phone (`phone_number`) in JWTs. Off by default: the brief
+     * keeps personal data out of tokens unless a client asks.
+     */
+    includeUserIdClaim: z._default(z.boolean(), false),
+  }),
+  /** Whether `otp/send` requires `Authorization: Bearer <api key>` from this client. */
+  sendRequiresApiKey: z._default(z.boolean(), false),
+  /** SHA-256 (hex) of each API key; several so a key can be rotated without downtime. */
+  apiKeySha256: z._default(z.array(sha256Hex), []),
+  /** Whether this client's API keys may call the introspection endpoint (RFC 7662). */
+  mayIntrospect: z._default(z.boolean(), false),
+});
+
+export const stageConfigSchema = z
+  .strictObject({
+    /** Editor hint only. */
+    $schema: z.optional(z.string()),
+    /** The stage this file configures (informational; the file name selects it). */
+    stage: z.optional(id()),
+    /**
+     * The `iss` of tokens and the base of the metadata URLs. Absent: the API's own URL (set by the
+     * CDK stack or the local runtime through the ISSUER environment variable).
+     */
+    issuer: z.optional(z.httpUrl()),
+    /** Environment used when a request has no `env_id`. */
+    defaultEnvironment: id(),
+    environments: z.array(environmentSchema).check(z.minLength(1)),
+    clients: z.array(clientSchema).check(z.minLength(1)),
+  })
+  .check(
+    z.superRefine((config, ctx) => {
+      const environmentIds = new Set<string>();
+      for (const [index, environment] of config.environments.entries()) {
+        if (environmentIds.has(environment.id)) {
+          ctx.addIssue({ code: 'custom', path: ['environments', index, 'id'], message: `duplicate environment "${environment.id}"` });
+        }
+        environmentIds.add(environment.id);
+      }
+      if (!environmentIds.has(config.defaultEnvironment)) {
+        ctx.addIssue({ code: 'custom', path: ['defaultEnvironment'], message: `no environment "${config.defaultEnvironment}"` });
+      }
+      const clientIds = new Set<string>();
+      for (const [index, client] of config.clients.entries()) {
+        if (clientIds.has(client.id)) {
+          ctx.addIssue({ code: 'custom', path: ['clients', index, 'id'], message: `duplicate client "${client.id}"` });
+        }
+        clientIds.add(client.id);
+        for (const environment of client.environments) {
+          if (!environmentIds.has(environment)) {
+            ctx.addIssue({ code: 'custom', path: ['clients', index, 'environments'], message: `no environment "${environment}"` });
+          }
+        }
+        if ((client.sendRequiresApiKey || client.mayIntrospect) && client.apiKeySha256.length === 0) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['clients', index, 'apiKeySha256'],
+            message: 'a client that requires an API key or may introspect needs at least one key hash',
+          });
+        }
+      }
+    }),
+  );
+
+export type StageConfig = z.infer<typeof stageConfigSchema>;
+export type EnvironmentConfig = StageConfig['environments'][number];
+export type ClientConfig = StageConfig['clients'][number];
+export type LimitConfig = EnvironmentConfig['limits']['token'];
+export type { Locale };
+
+/** Parses and validates a stage configuration, throwing one readable message listing every problem. */
+export function parseStageConfig(raw: unknown, source = 'configuration'): StageConfig {
+  const result = stageConfigSchema.safeParse(raw);
+  if (!result.success) {
+    throw new Error(`Invalid ${source}:\n${z.prettifyError(result.error)}`);
+  }
+  return result.data;
+}
+
+/**
+ * The documented overrides for local runs and tests (the brief): they apply to every environment.
+ */
+const LIMIT_OVERRIDES = {
+  token: { maxAttempts: 'TOKEN_MAX_ATTEMPTS', windowSeconds: 'TOKEN_WINDOW_SECONDS', blockSeconds: 'TOKEN_BLOCK_SECONDS' },
+  send: { maxAttempts: 'OTP_SEND_MAX', windowSeconds: 'OTP_SEND_WINDOW_SECONDS', blockSeconds: 'OTP_SEND_BLOCK_SECONDS' },
+} as const;
+
+/** Applies TOKEN_* and OTP_SEND_* variables from `env` on top of the file's limits. */
+export function applyLimitOverrides(config: StageConfig, env: NodeJS.ProcessEnv): StageConfig {
+  const overrides: Partial<Record<'token' | 'send', Partial<LimitConfig>>> = {};
+  for (const operation of ['token', 'send'] as const) {
+    for (const [field, variable] of Object.entries(LIMIT_OVERRIDES[operation])) {
+      const raw = env[variable];
+      if (raw === undefined || raw === '') continue;
+      const value = Number(raw);
+      if (!Number.isInteger(value) || value < 1) {
+        throw new Error(`Invalid ${variable}: expected a positive integer, got "${raw}"`);
+      }
+      overrides[operation] = { ...overrides[operation], [field]: value };
+    }
+  }
+  if (Object.keys(overrides).length === 0) return config;
+  return parseStageConfig(
+    {
+      ...config,
+      environments: config.environments.map((environment) => ({
+        ...environment,
+        limits: {
+          token: { ...environment.limits.token, ...overrides.token },
+          send: { ...environment.limits.send, ...overrides.send },
+        },
+      })),
+    },
+    'configuration after limit overrides',
+  );
+}
+
+/** A stage configuration with lookups; deeply frozen. */
+export interface ServiceConfig {
+  readonly stage: StageConfig;
+  environment(id: string | undefined): EnvironmentConfig | undefined;
+  client(id: string): ClientConfig | undefined;
+}
+
+/** Wraps a validated stage configuration with its lookups. */
+export function buildServiceConfig(stage: StageConfig): ServiceConfig {
+  const frozen = deepFreeze(stage);
+  const environments = new Map(frozen.environments.map((environment) => [environment.id, environment]));
+  const clients = new Map(frozen.clients.map((client) => [client.id, client]));
+  return Object.freeze({
+    stage: frozen,
+    environment: (id: string | undefined) => environments.get(id ?? frozen.defaultEnvironment),
+    client: (id: string) => clients.get(id),
+  });
+}
+
+/** Reads, validates and freezes the stage file named by IDP_CONFIG_FILE, with the limit overrides. */
+export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const file = env.IDP_CONFIG_FILE ?? `${env.LAMBDA_TASK_ROOT ?? '.'}/config.json`;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`Cannot read configuration file ${file}: ${(error as Error).message}`);
+  }
+  return buildServiceConfig(applyLimitOverrides(parseStageConfig(raw, file), env));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -1,0 +1,43 @@
+/**
+ * API keys (`Authorization: Bearer <key>`, RFC 6750 §2.1). Clients' keys are stored as SHA-256
+ * digests (a key is 256 random bits, so a fast hash is enough: there is nothing to brute-force),
+ * and a presented key is compared with every stored digest in constant time.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ClientConfig } from '../config';
+import { InvalidTokenError } from '../errors';
+
+/** The SHA-256 hex digest an API key is stored as in the configuration. */
+export function apiKeyDigest(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** The Bearer credential of an Authorization header, or undefined when there is none (the scheme is case-insensitive, RFC 7235 §2.1). */
+export function bearerCredential(authorization: string | undefined): string | undefined {
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization ?? '');
+  return match?.[1];
+}
+
+/** Throws 401 invalid_token unless `authorization` carries one of the client's keys. */
+export function requireApiKey(client: ClientConfig, authorization: string | undefined): void {
+  const key = bearerCredential(authorization);
+  if (key === undefined) {
+    throw new InvalidTokenError(
+      authorization === undefined ? 'An API key is required: Authorization: Bearer <key>.' : 'The Authorization header must be "Bearer <key>".',
+      { credentialsPresent: authorization !== undefined },
+    );
+  }
+  if (!matchesAny(client.apiKeySha256, key)) {
+    throw new InvalidTokenError('The API key is not valid.', { credentialsPresent: true, detail: `client ${client.id}` });
+  }
+}
+
+/** True when `key` matches one of `digests`; every digest is compared, so timing says nothing. */
+export function matchesAny(digests: readonly string[], key: string): boolean {
+  const presented = Buffer.from(apiKeyDigest(key), 'hex');
+  let matched = false;
+  for (const digest of digests) {
+    matched = timingSafeEqual(presented, Buffer.from(digest, 'hex')) || matched;
+  }
+  return matched;
+}

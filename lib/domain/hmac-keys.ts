@@ -1,0 +1,54 @@
+/**
+ * One master secret, several purposes. Each purpose gets its own key derived with HKDF-SHA256
+ * (RFC 5869), so a digest made for one purpose can never be replayed as another's.
+ *
+ * - `user`: keys DynamoDB items on an HMAC of the normalised user id, never the id in clear;
+ * - `code`: the digest a one-time code is stored as;
+ * - `subject`: the `sub` of access tokens, stable for one user across logins.
+ *
+ * Rotating the master secret therefore changes every `sub` and resets every counter and code:
+ * see docs/operations/key-rotation.md.
+ */
+import { createHmac, hkdfSync } from 'node:crypto';
+import type { UserIdentity } from './identity';
+
+export interface HmacKeys {
+  readonly user: Buffer;
+  readonly code: Buffer;
+  readonly subject: Buffer;
+}
+
+/** The master secret must carry at least 256 bits. */
+export const MIN_SECRET_BYTES = 32;
+
+/**
+ * Derives the purpose keys from the master secret.
+ * @example const keys = deriveHmacKeys(randomBytes(32));
+ */
+export function deriveHmacKeys(secret: Buffer): HmacKeys {
+  if (secret.length < MIN_SECRET_BYTES) {
+    throw new Error(`The HMAC secret must be at least ${MIN_SECRET_BYTES} bytes`);
+  }
+  const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `identity/${purpose}/v1`, 32));
+  return Object.freeze({ user: derive('user-key'), code: derive('code-digest'), subject: derive('subject') });
+}
+
+/** HMAC-SHA256 of `parts` under `key`, base64url. Parts are JSON-encoded so no two inputs collide. */
+export function hmac(key: Buffer, parts: readonly string[]): string {
+  return createHmac('sha256', key).update(JSON.stringify(parts)).digest('base64url');
+}
+
+/** The key a user's counters and codes are stored under. */
+export function userKeyOf(keys: HmacKeys, user: UserIdentity): string {
+  return hmac(keys.user, [user.authType, user.value]);
+}
+
+/** The `sub` of a user's access tokens: opaque, stable, and not the email or phone number. */
+export function subjectOf(keys: HmacKeys, user: UserIdentity): string {
+  return hmac(keys.subject, [user.authType, user.value]);
+}
+
+/** A short, non-reversible handle for logs, so decisions about one user can be correlated. */
+export function logHandleOf(userKey: string): string {
+  return userKey.slice(0, 12);
+}

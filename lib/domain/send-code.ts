@@ -1,0 +1,246 @@
+/**
+ * `POST /idp/v1/otp/send`: generate a six-digit code, store its digest, deliver it.
+ *
+ * Order of steps (each a small function below, read top to bottom):
+ *   1. the body's fields and types, the user (normalised), the channel and the environment;
+ *      a request that passes these "names a user" and is counted;
+ *   2. the attempt limit for that recipient: 429 before anything else is looked at;
+ *   3. the client, its API key, its redirect URI, its channels; PKCE and message parameters;
+ *   4. a new code replaces the client's previous one for this user;
+ *   5. delivery; if it fails the code just stored is removed (502).
+ *
+ * DynamoDB requests: the attempt and the code, two writes by key. A refused attempt is one (two
+ * when it starts a block); a failed delivery adds the clean-up delete.
+ */
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
+import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
+import { DeliveryFailedError, InvalidClientError, InvalidRequestError, TooManyRequestsError, UnauthorizedClientError } from '../errors';
+import type { AttemptLimiter, Clock, CodeRecord, CodeStore, EmailSender, Log, SmsSender, VoiceCaller } from '../ports';
+import { requireApiKey } from './api-keys';
+import { digestCode, generateCode, S256_CHALLENGE_PATTERN } from './codes';
+import { logHandleOf, userKeyOf, type HmacKeys } from './hmac-keys';
+import { normaliseUser, type Channel, type UserIdentity } from './identity';
+import { enumField, optionalTextField, parseFields, textField } from './request-fields';
+import { renderEmail, renderSms, renderVoice, resolveLocale, validateMessage, type Locale } from './templates';
+
+export interface SendCodeDeps {
+  readonly config: ServiceConfig;
+  readonly clock: Clock;
+  readonly limiter: AttemptLimiter;
+  readonly codes: CodeStore;
+  readonly email: EmailSender;
+  readonly sms: SmsSender;
+  readonly voice: VoiceCaller;
+  /** Resolves once per container (cached by lib/deps.ts). */
+  readonly hmacKeys: () => Promise<HmacKeys>;
+  readonly log: Log;
+}
+
+export interface SendCodeRequest {
+  /** `?env_id=`; absent means the default environment. */
+  readonly environmentId: string | undefined;
+  readonly fields: Record<string, unknown>;
+  readonly authorization: string | undefined;
+}
+
+export interface SendCodeResponse {
+  readonly status: 'sent';
+  readonly channel: Channel;
+  /** Seconds the code stays valid. */
+  readonly expires_in: number;
+}
+
+/** The one `method` value beyond the default delivery by `auth_type`. */
+export const SEND_METHODS = ['voice_with_otp'] as const;
+
+const sendFields = z.object({
+  auth_type: enumField('auth_type', ['email', 'sms']),
+  client_id: textField('client_id', 64),
+  redirect_uri: textField('redirect_uri', 2048),
+  user_id: textField('user_id', 320),
+  locale: optionalTextField('locale', 35),
+  message: optionalTextField('message', 4096),
+  method: z.optional(
+    z.enum(SEND_METHODS, { error: `method must be omitted (deliver by auth_type) or one of: ${SEND_METHODS.join(', ')}.` }),
+  ),
+  code_challenge: optionalTextField('code_challenge', 128),
+  code_challenge_method: optionalTextField('code_challenge_method', 16),
+});
+type SendFields = z.infer<typeof sendFields>;
+
+/**
+ * Sends a code.
+ * @example await sendCode(deps, { environmentId: undefined, fields: { auth_type: 'email', … }, authorization: undefined })
+ */
+export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Promise<SendCodeResponse> {
+  const fields = parseFields(sendFields, request.fields);
+  const user = normaliseUser(fields.auth_type, fields.user_id);
+  const channel = channelOf(fields);
+  const environment = environmentOf(deps.config, request.environmentId);
+  const keys = await deps.hmacKeys();
+  const userKey = userKeyOf(keys, user);
+  const now = deps.clock.now();
+
+  await countAttempt(deps, environment, userKey, now);
+
+  const client = authenticateClient(deps.config, environment, fields.client_id, request.authorization);
+  checkRedirectUri(client, fields.redirect_uri);
+  checkChannel(client, environment, channel);
+  const codeChallenge = codeChallengeOf(fields);
+  const locale = resolveLocale(fields.locale, environment.defaultLocale);
+  if (fields.message !== undefined) validateMessage(fields.message, channel);
+
+  const code = generateCode();
+  const record: CodeRecord = {
+    clientId: client.id,
+    userKey,
+    environmentId: environment.id,
+    channel,
+    codeDigest: digestCode(keys.code, { environmentId: environment.id, clientId: client.id, redirectUri: fields.redirect_uri, authType: user.authType, user: user.value }, code),
+    sendId: randomUUID(),
+    createdAt: now,
+    notAfter: now + environment.code.ttlSeconds * 1000,
+    tries: 0,
+    maxTries: environment.code.maxTries,
+    codeChallenge,
+  };
+  await deps.codes.save(record);
+
+  const logFields = { environment: environment.id, client: client.id, channel, user: logHandleOf(userKey) };
+  try {
+    await deliver(deps, environment, user, channel, { code, locale, message: fields.message, expiresInSeconds: environment.code.ttlSeconds });
+  } catch (error) {
+    if (error instanceof DeliveryFailedError) {
+      await removeQuietly(deps, record);
+      deps.log.warn('delivery failed', { ...logFields, detail: error.detail });
+    }
+    throw error;
+  }
+  deps.log.info('code sent', logFields);
+  return { status: 'sent', channel, expires_in: environment.code.ttlSeconds };
+}
+
+function channelOf(fields: SendFields): Channel {
+  if (fields.method === undefined) return fields.auth_type;
+  if (fields.auth_type !== 'sms') {
+    throw new InvalidRequestError('method "voice_with_otp" requires auth_type "sms" (a phone number to call).');
+  }
+  return 'voice';
+}
+
+export function environmentOf(config: ServiceConfig, environmentId: string | undefined): EnvironmentConfig {
+  const environment = config.environment(environmentId);
+  if (environment === undefined) throw new InvalidRequestError('env_id does not name a known environment.');
+  return environment;
+}
+
+async function countAttempt(deps: SendCodeDeps, environment: EnvironmentConfig, userKey: string, now: number): Promise<void> {
+  const decision = await deps.limiter.recordAttempt({ operation: 'send', environmentId: environment.id, userKey }, environment.limits.send, now);
+  if (!decision.allowed) {
+    deps.log.info('send refused by attempt limit', { environment: environment.id, user: logHandleOf(userKey), blockStarted: decision.blockStarted });
+    throw new TooManyRequestsError(decision.retryAfterSeconds);
+  }
+}
+
+function authenticateClient(config: ServiceConfig, environment: EnvironmentConfig, clientId: string, authorization: string | undefined): ClientConfig {
+  const client = config.client(clientId);
+  if (client === undefined || !client.environments.includes(environment.id)) {
+    throw new InvalidClientError('Unknown client, or a client not allowed in this environment.');
+  }
+  if (client.sendRequiresApiKey) requireApiKey(client, authorization);
+  return client;
+}
+
+/** Exact string comparison (RFC 6749 §3.1.2.3, OAuth 2.1 §4.1.1): no prefix or pattern matching. */
+function checkRedirectUri(client: ClientConfig, redirectUri: string): void {
+  if (!client.redirectUris.includes(redirectUri)) {
+    throw new InvalidRequestError('redirect_uri is not registered for this client.');
+  }
+}
+
+function checkChannel(client: ClientConfig, environment: EnvironmentConfig, channel: Channel): void {
+  if (!client.channels.includes(channel)) {
+    throw new UnauthorizedClientError(`This client may not send codes by ${channel}.`);
+  }
+  if (channel === 'voice' && environment.voice === undefined) {
+    throw new InvalidRequestError('Voice delivery is not available in this environment.');
+  }
+}
+
+/** PKCE (RFC 7636 §4.3): only S256 is offered; "plain" protects nothing a code's channel does not. */
+function codeChallengeOf(fields: SendFields): string | undefined {
+  if (fields.code_challenge === undefined) {
+    if (fields.code_challenge_method !== undefined) throw new InvalidRequestError('code_challenge_method requires code_challenge.');
+    return undefined;
+  }
+  if (fields.code_challenge_method !== 'S256') {
+    throw new InvalidRequestError('code_challenge_method must be "S256".');
+  }
+  if (!S256_CHALLENGE_PATTERN.test(fields.code_challenge)) {
+    throw new InvalidRequestError('code_challenge must be the base64url SHA-256 of the code_verifier (43 characters).');
+  }
+  return fields.code_challenge;
+}
+
+interface MessageContent {
+  readonly code: string;
+  readonly locale: Locale;
+  readonly message: string | undefined;
+  readonly expiresInSeconds: number;
+}
+
+async function deliver(deps: SendCodeDeps, environment: EnvironmentConfig, user: UserIdentity, channel: Channel, content: MessageContent): Promise<void> {
+  const input = { ...content, serviceName: environment.serviceName, ...(content.message === undefined ? {} : { message: content.message }) };
+  switch (channel) {
+    case 'email': {
+      const { subject, text, html } = renderEmail(input);
+      await deps.email.sendEmail({
+        to: user.value,
+        from: formatMailbox(environment.email.senderName, environment.email.sender),
+        subject,
+        text,
+        html,
+        configurationSet: environment.email.configurationSet,
+      });
+      return;
+    }
+    case 'sms': {
+      const { text } = renderSms(input);
+      await deps.sms.sendSms({ to: user.value, text, senderId: environment.sms.senderId, originationNumber: environment.sms.originationNumber });
+      return;
+    }
+    case 'voice': {
+      // checkChannel has made sure voice is configured.
+      const voice = environment.voice as NonNullable<EnvironmentConfig['voice']>;
+      const { ssml, voiceId } = renderVoice(input);
+      await deps.voice.sendVoiceMessage({
+        to: user.value,
+        ssml,
+        voiceId,
+        originationIdentity: voice.originationIdentity,
+        configurationSet: voice.configurationSet,
+      });
+      return;
+    }
+  }
+}
+
+/** The failed send's code must not stay usable; a failure to remove it is logged, not raised over the 502. */
+async function removeQuietly(deps: SendCodeDeps, record: CodeRecord): Promise<void> {
+  try {
+    await deps.codes.remove(record, record.sendId);
+  } catch (error) {
+    deps.log.error('could not remove the code of a failed delivery', { error: (error as Error).name });
+  }
+}
+
+/**
+ * An RFC 5322 mailbox. A display name that is not printable ASCII is an RFC 2047 encoded word, as
+ * SES requires for `Source`.
+ */
+export function formatMailbox(name: string | undefined, address: string): string {
+  if (name === undefined) return address;
+  const encoded = /^[\x20-\x7e]*$/.test(name) ? `"${name}"` : `=?UTF-8?B?${Buffer.from(name, 'utf8').toString('base64')}?=`;
+  return `${encoded} <${address}>`;
+}

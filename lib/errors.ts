@@ -1,0 +1,154 @@
+/**
+ * Every error a client can see. One class per public error code, each with a fixed HTTP status,
+ * a public `description` (what goes on the wire as `error_description`) and an optional private
+ * `detail` that only the logs see. The serialiser in `lib/http/error-response.ts` is the one place
+ * that turns these into responses; anything that is not an `IdpError` becomes `server_error`.
+ *
+ * Vocabulary: RFC 6749 §5.2 for the token endpoint, RFC 6750 §3.1 for Bearer failures, plus the
+ * few codes the brief adds (`too_many_requests`, `delivery_failed`, `temporarily_unavailable`).
+ *
+ * @example
+ * throw new InvalidRequestError('user_id must be an email address', { detail: 'parse failed' });
+ */
+export abstract class IdpError extends Error {
+  /** The `error` field on the wire. */
+  abstract readonly error: string;
+  /** HTTP status of the response. */
+  abstract readonly statusCode: number;
+  /** Extra response headers (Retry-After, WWW-Authenticate, Allow). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Private detail for the logs; never sent to the client. Must not contain personal data. */
+  readonly detail: string | undefined;
+
+  constructor(
+    /** Public, human-readable `error_description`. */
+    readonly description: string,
+    options: { detail?: string; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(description, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.detail = options.detail;
+    this.headers = Object.freeze({ ...options.headers });
+  }
+
+  /** The JSON body of the response. */
+  toJSON(): { error: string; error_description: string } {
+    return { error: this.error, error_description: this.description };
+  }
+}
+
+/** 400: the request is missing a parameter, has a malformed one, or is otherwise malformed. */
+export class InvalidRequestError extends IdpError {
+  readonly error = 'invalid_request';
+  readonly statusCode = 400;
+}
+
+/** 413: the body is larger than the service accepts (RFC 6749 would call it invalid_request). */
+export class RequestTooLargeError extends IdpError {
+  readonly error = 'invalid_request';
+  readonly statusCode = 413;
+}
+
+/** 415: the Content-Type is not one the endpoint parses. */
+export class UnsupportedMediaTypeError extends IdpError {
+  readonly error = 'invalid_request';
+  readonly statusCode = 415;
+}
+
+/** 404: no such endpoint. */
+export class NotFoundError extends IdpError {
+  readonly error = 'not_found';
+  readonly statusCode = 404;
+}
+
+/** 405: the endpoint exists but not for this method; `Allow` lists the ones it takes. */
+export class MethodNotAllowedError extends IdpError {
+  readonly error = 'method_not_allowed';
+  readonly statusCode = 405;
+  constructor(allowed: readonly string[]) {
+    super(`This endpoint accepts ${allowed.join(', ')} only.`, { headers: { Allow: allowed.join(', ') } });
+  }
+}
+
+/**
+ * 401: unknown client, or a client not allowed in this environment. RFC 7235 §3.1 requires a
+ * WWW-Authenticate header on every 401.
+ */
+export class InvalidClientError extends IdpError {
+  readonly error = 'invalid_client';
+  readonly statusCode = 401;
+  constructor(description = 'Client authentication failed.', options: { detail?: string } = {}) {
+    super(description, { ...options, headers: { 'WWW-Authenticate': 'Bearer realm="identity"' } });
+  }
+}
+
+/** 400: the code is invalid, expired, used, replaced, or bound to something else. Never says which. */
+export class InvalidGrantError extends IdpError {
+  readonly error = 'invalid_grant';
+  readonly statusCode = 400;
+  constructor(options: { detail?: string } = {}) {
+    super('The code is invalid, expired, or was already used.', options);
+  }
+}
+
+/** 400: the client may not use this grant or this delivery channel. */
+export class UnauthorizedClientError extends IdpError {
+  readonly error = 'unauthorized_client';
+  readonly statusCode = 400;
+}
+
+/** 400: grant_type is not `authorization_code`. */
+export class UnsupportedGrantTypeError extends IdpError {
+  readonly error = 'unsupported_grant_type';
+  readonly statusCode = 400;
+  constructor() {
+    super('grant_type must be "authorization_code".');
+  }
+}
+
+/**
+ * 401 with `WWW-Authenticate: Bearer …` (RFC 6750 §3). A request with no credentials at all gets
+ * the challenge without an error code (§3.1: "SHOULD NOT include an error code").
+ */
+export class InvalidTokenError extends IdpError {
+  readonly error = 'invalid_token';
+  readonly statusCode = 401;
+  constructor(description: string, options: { credentialsPresent: boolean; detail?: string }) {
+    const challenge = options.credentialsPresent
+      ? `Bearer realm="identity", error="invalid_token", error_description="${description}"`
+      : 'Bearer realm="identity"';
+    super(description, { detail: options.detail, headers: { 'WWW-Authenticate': challenge } });
+  }
+}
+
+/** 429: the attempt limit was reached; `Retry-After` says when the block lifts (RFC 9110 §10.2.3). */
+export class TooManyRequestsError extends IdpError {
+  readonly error = 'too_many_requests';
+  readonly statusCode = 429;
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many attempts. Try again in ${retryAfterSeconds} seconds.`, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}
+
+/** 502: the message could not be handed to the email, SMS or voice provider. */
+export class DeliveryFailedError extends IdpError {
+  readonly error = 'delivery_failed';
+  readonly statusCode = 502;
+  constructor(options: { detail?: string; cause?: unknown } = {}) {
+    super('The code could not be delivered. Try again later.', options);
+  }
+}
+
+/** 503: a dependency (DynamoDB, Secrets Manager) is down or throttling. */
+export class TemporarilyUnavailableError extends IdpError {
+  readonly error = 'temporarily_unavailable';
+  readonly statusCode = 503;
+  constructor(options: { detail?: string; cause?: unknown } = {}) {
+    super('The service is temporarily unavailable. Try again shortly.', {
+      ...options,
+      headers: { 'Retry-After': '1' },
+    });
+  }
+}
