@@ -1,0 +1,19 @@
+/** Lambda: POST /idp/v1/otp/send. Wiring only; the operation is lib/domain/send-code.ts. */
+import { lambdaDeps, type Deps } from '../lib/deps';
+import { sendCode } from '../lib/domain/send-code';
+import { apiHandler } from '../lib/http/handler';
+import { header, queryParameter } from '../lib/http/request';
+import { jsonResponse } from '../lib/http/responses';
+
+export function createHandler(deps: () => Deps) {
+  return apiHandler({ methods: ['POST'], body: ['json'] }, async (event) => {
+    const response = await sendCode(deps(), {
+      environmentId: queryParameter(event, 'env_id'),
+      fields: event.fields,
+      authorization: header(event, 'authorization'),
+    });
+    return jsonResponse(200, response);
+  });
+}
+
+export const handler = createHandler(lambdaDeps);

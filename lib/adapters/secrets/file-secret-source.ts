@@ -1,0 +1,22 @@
+/**
+ * Secrets for the local runtime and tests: files in a git-ignored folder (`.local/secrets` for
+ * `npm start`), created once by `local/secrets.ts`. Never used on AWS.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SecretSource } from '../../ports';
+
+export const HMAC_SECRET_FILE = 'hmac-secret';
+export const SIGNING_KEYS_FILE = 'signing-keys.json';
+
+export class FileSecretSource implements SecretSource {
+  constructor(private readonly directory: string) {}
+
+  async hmacSecret(): Promise<Buffer> {
+    return Buffer.from((await readFile(join(this.directory, HMAC_SECRET_FILE), 'utf8')).trim(), 'base64url');
+  }
+
+  async signingKeySet(): Promise<unknown> {
+    return JSON.parse(await readFile(join(this.directory, SIGNING_KEYS_FILE), 'utf8'));
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Secrets on AWS: two Secrets Manager secrets, read once per container (the caller caches; see
+ * lib/deps.ts). The HMAC secret is the string CloudFormation generated at deploy time; the
+ * signing key set is the JSON the rotation function maintains.
+ */
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { TemporarilyUnavailableError } from '../../errors';
+import type { SecretSource } from '../../ports';
+
+export class SecretsManagerSecretSource implements SecretSource {
+  constructor(
+    private readonly client: SecretsManagerClient,
+    private readonly arns: { readonly hmacSecret: string; readonly signingKeys: string },
+  ) {}
+
+  static create(arns: { hmacSecret: string; signingKeys: string }): SecretsManagerSecretSource {
+    return new SecretsManagerSecretSource(
+      new SecretsManagerClient({ maxAttempts: 3, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } }),
+      arns,
+    );
+  }
+
+  async hmacSecret(): Promise<Buffer> {
+    return Buffer.from(await this.read(this.arns.hmacSecret), 'utf8');
+  }
+
+  async signingKeySet(): Promise<unknown> {
+    return JSON.parse(await this.read(this.arns.signingKeys));
+  }
+
+  private async read(secretId: string): Promise<string> {
+    let value: string | undefined;
+    try {
+      ({ SecretString: value } = await this.client.send(new GetSecretValueCommand({ SecretId: secretId })));
+    } catch (error) {
+      throw new TemporarilyUnavailableError({ detail: `Secrets Manager: ${(error as Error).name}`, cause: error });
+    }
+    if (value === undefined) throw new Error(`Secret ${secretId} has no string value`);
+    return value;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * SMS through Amazon SNS `Publish` straight to a phone number (no topic: least privilege, and a
+ * one-time code has exactly one recipient). Transactional, so carriers route it for delivery
+ * rather than cost.
+ */
+import { PublishCommand, SNSClient, type MessageAttributeValue, type SNSClientConfig } from '@aws-sdk/client-sns';
+import { DeliveryFailedError } from '../../errors';
+import type { SmsMessage, SmsSender } from '../../ports';
+
+export class SnsSmsSender implements SmsSender {
+  constructor(private readonly client: SNSClient) {}
+
+  static create(config: SNSClientConfig = {}): SnsSmsSender {
+    return new SnsSmsSender(new SNSClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 }, ...config }));
+  }
+
+  async sendSms(message: SmsMessage): Promise<void> {
+    const string = (value: string): MessageAttributeValue => ({ DataType: 'String', StringValue: value });
+    const attributes: Record<string, MessageAttributeValue> = { 'AWS.SNS.SMS.SMSType': string('Transactional') };
+    if (message.senderId !== undefined) attributes['AWS.SNS.SMS.SenderID'] = string(message.senderId);
+    if (message.originationNumber !== undefined) attributes['AWS.MM.SMS.OriginationNumber'] = string(message.originationNumber);
+    try {
+      await this.client.send(new PublishCommand({ PhoneNumber: message.to, Message: message.text, MessageAttributes: attributes }));
+    } catch (error) {
+      throw new DeliveryFailedError({ detail: `SNS Publish: ${(error as Error).name}`, cause: error });
+    }
+  }
+}

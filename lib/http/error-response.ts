@@ -1,0 +1,42 @@
+/**
+ * The one serialiser for every error (the house style's `err_out`): an `IdpError` becomes its
+ * status, headers and `{"error", "error_description"}`; anything else is a bug and becomes a bare
+ * 500 `server_error`. Only logs see private details and stack traces, and only for 5xx.
+ *
+ * Registered last in each handler, so middy runs its `onError` first.
+ */
+import type middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { IdpError } from '../errors';
+import type { Log } from '../ports';
+import { jsonResponse } from './responses';
+
+export function errorResponse(log: Log): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    onError: (request) => {
+      const error = request.error;
+      if (error instanceof IdpError) {
+        const fields = { error: error.error, status: error.statusCode, ...(error.detail === undefined ? {} : { detail: error.detail }) };
+        if (error.statusCode >= 500) log.error('request failed', fields, causeOf(error));
+        else log.info('request refused', fields);
+        request.response = jsonResponse(error.statusCode, error.toJSON(), { ...error.headers });
+        return;
+      }
+      log.error('unhandled error', { error: describe(error) });
+      request.response = jsonResponse(500, {
+        error: 'server_error',
+        error_description: 'The service met an unexpected condition.',
+      });
+    },
+  };
+}
+
+/** Name, message and stack of a bug, for the logs. Messages of our own errors carry no personal data. */
+function describe(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
+  return { name: typeof error };
+}
+
+function causeOf(error: IdpError): Record<string, unknown> {
+  return error.cause === undefined ? {} : { cause: { name: (error.cause as Error).name } };
+}

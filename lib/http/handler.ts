@@ -1,0 +1,39 @@
+/**
+ * The middleware stack every API handler shares, in middy's order: middlewares first, the error
+ * serialiser registered last so that its `onError` runs first.
+ */
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { logger } from '../log';
+import { errorResponse } from './error-response';
+import { allowMethods, parseBody, type MediaType, type ParsedEvent } from './request';
+
+/** API Gateway's request id as the logs' correlation id, to join them with the access logs. */
+const correlateRequest: middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
+  before: (request) => logger.setCorrelationId(request.event.requestContext?.requestId),
+};
+
+export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+export interface RouteOptions {
+  /** Methods the route answers; any other gets 405. */
+  readonly methods: readonly string[];
+  /** Media types the body may have; omit for routes without a body. */
+  readonly body?: readonly MediaType[];
+}
+
+/**
+ * Wraps `handle` in the shared stack: request context in the logs, lower-case headers, 405 for
+ * other methods, body parsing (415/413/400), and the error serialiser.
+ */
+export function apiHandler(options: RouteOptions, handle: (event: ParsedEvent) => Promise<APIGatewayProxyResult>): ApiHandler {
+  const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(correlateRequest)
+    .use(httpHeaderNormalizer())
+    .use(allowMethods(...options.methods));
+  if (options.body !== undefined) stack.use(parseBody(options.body));
+  return stack.use(errorResponse(logger)).handler(async (event) => handle(event as ParsedEvent));
+}

@@ -1,0 +1,10 @@
+/**
+ * The service's structured logger: Powertools Logger, JSON lines with the Lambda request id, the
+ * API Gateway request id as correlation id, level from POWERTOOLS_LOG_LEVEL.
+ *
+ * What may be logged: decisions, error codes, environment and client ids, and a user's log handle
+ * (a prefix of the HMAC key). Never a request body, a code, a token, a key, or a raw email/phone.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+
+export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'identity' });
