@@ -1,0 +1,186 @@
+/**
+ * The local API: every HTTP request becomes an API Gateway event (REST API, payload v1) and goes
+ * to the same handler a Lambda would run; the handler's result becomes the HTTP response. Like API
+ * Gateway, it answers unknown paths itself (404) and routes every method of a known path to its
+ * handler (which answers 405 for the ones it does not take).
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+
+export type LocalHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/** A local-only route answered by the server itself (the dev outbox). */
+export type DevRoute = (url: URL, request: IncomingMessage) => Promise<{ status: number; body: unknown }>;
+
+export interface ApiServerOptions {
+  readonly host?: string;
+  readonly port?: number;
+  /** API Gateway resource path → handler, e.g. '/idp/v1/otp/send'. */
+  readonly routes: Readonly<Record<string, LocalHandler>>;
+  /** Paths under /__dev/ answered locally. */
+  readonly devRoutes?: Readonly<Record<string, DevRoute>>;
+}
+
+export interface ApiServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** API Gateway's own limit is 10 MB; the local server stops reading well before that. */
+const MAX_LOCAL_BODY_BYTES = 1024 * 1024;
+
+export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  const server: Server = createServer((request, response) => {
+    handle(options, request, response).catch(() => {
+      if (!response.headersSent) writeJson(response, 500, { error: 'server_error', error_description: 'The local API failed.' });
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('the API server did not report its port');
+  return {
+    url: `http://${host}:${address.port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function handle(options: ApiServerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://local');
+  const dev = options.devRoutes?.[url.pathname];
+  if (dev !== undefined) {
+    if (request.method !== 'GET') return writeJson(response, 405, { error: 'method_not_allowed', error_description: 'GET only.' }, { Allow: 'GET' });
+    const result = await dev(url, request);
+    return writeJson(response, result.status, result.body);
+  }
+  const handler = options.routes[url.pathname];
+  if (handler === undefined) {
+    return writeJson(response, 404, { error: 'not_found', error_description: 'No such endpoint.' });
+  }
+  const body = await readBody(request);
+  if (body === undefined) {
+    return writeJson(response, 413, { error: 'invalid_request', error_description: 'The request body is too large.' });
+  }
+  const event = toEvent(request, url, body);
+  const result = await handler(event, toContext(url.pathname));
+  const headers: Record<string, string | string[]> = { ...result.headers } as Record<string, string>;
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
+  response.writeHead(result.statusCode, headers);
+  response.end(result.isBase64Encoded === true ? Buffer.from(result.body, 'base64') : result.body);
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_LOCAL_BODY_BYTES) {
+        resolve(undefined);
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+/** The event API Gateway (REST, Lambda proxy integration, payload v1) would send. */
+export function toEvent(request: IncomingMessage, url: URL, body: Buffer): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    const name = request.rawHeaders[index] as string;
+    const value = request.rawHeaders[index + 1] as string;
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  const query: Record<string, string> = {};
+  const multiValueQuery: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    query[name] = value;
+    (multiValueQuery[name] ??= []).push(value);
+  }
+  const hasQuery = Object.keys(query).length > 0;
+  const now = Date.now();
+  const method = request.method ?? 'GET';
+  return {
+    resource: url.pathname,
+    path: url.pathname,
+    httpMethod: method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiValueQuery : null,
+    pathParameters: null,
+    stageVariables: null,
+    body: body.length === 0 ? null : body.toString('utf8'),
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: null,
+      domainName: request.headers.host ?? 'localhost',
+      httpMethod: method,
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        user: null,
+        userAgent: request.headers['user-agent'] ?? null,
+        userArn: null,
+      },
+      path: url.pathname,
+      protocol: `HTTP/${request.httpVersion}`,
+      requestId: randomUUID(),
+      requestTimeEpoch: now,
+      resourceId: 'local',
+      resourcePath: url.pathname,
+      stage: 'local',
+    },
+  };
+}
+
+function toContext(path: string): Context {
+  const started = Date.now();
+  const functionName = `identity-local${path.replaceAll(/[^a-z0-9]+/gi, '-')}`;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    memoryLimitInMB: '256',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, 10_000 - (Date.now() - started)),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function writeJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
+  response.end(JSON.stringify(body));
+}

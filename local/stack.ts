@@ -1,0 +1,99 @@
+/**
+ * The local stack: DynamoDB Local, SES local, the SMS/voice capture, the table and the secrets.
+ * `npm start` (local/start.ts) runs the service's real handler exports on top of it; tests build
+ * handlers with their own dependencies (an injected clock) on top of the same services.
+ */
+import { resolve } from 'node:path';
+import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from './dynamodb';
+import { startCaptureServer, type CaptureServerOptions } from './capture-server';
+import { readOutbox } from './outbox';
+import { ensureLocalSecrets } from './secrets';
+import { startSesLocal } from './ses';
+import type { DevRoute } from './api-server';
+
+export const PROJECT_ROOT = resolve(__dirname, '..');
+
+export interface LocalServicesOptions {
+  readonly dynamodb?: { readonly endpoint: string } | { readonly port?: number };
+  readonly ses?: { readonly url: string } | { readonly port?: number };
+  readonly capture?: CaptureServerOptions;
+  readonly tableName?: string;
+  readonly secretsDir?: string;
+  readonly configFile?: string;
+}
+
+export interface LocalServices {
+  readonly dynamodbEndpoint: string;
+  readonly sesUrl: string;
+  readonly captureUrl: string;
+  readonly tableName: string;
+  readonly secretsDir: string;
+  readonly configFile: string;
+  /** Stops what this call started (not services it was handed). */
+  stop(): Promise<void>;
+}
+
+export async function startLocalServices(options: LocalServicesOptions = {}): Promise<LocalServices> {
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const stopOne of stops.reverse()) await stopOne().catch(() => undefined);
+  };
+  try {
+    const dynamodb = options.dynamodb !== undefined && 'endpoint' in options.dynamodb
+      ? { endpoint: options.dynamodb.endpoint }
+      : await startDynamoDbLocal(options.dynamodb ?? {});
+    if ('stop' in dynamodb) stops.push(() => dynamodb.stop());
+    const ses = options.ses !== undefined && 'url' in options.ses ? { url: options.ses.url } : await startSesLocal(options.ses ?? {});
+    if ('stop' in ses) stops.push(() => ses.stop());
+    const capture = await startCaptureServer(options.capture ?? {});
+    stops.push(() => capture.close());
+
+    const tableName = options.tableName ?? 'identity-local';
+    await ensureTable(dynamodb.endpoint, tableName);
+    const secretsDir = options.secretsDir ?? resolve(PROJECT_ROOT, '.local/secrets');
+    await ensureLocalSecrets(secretsDir);
+
+    return {
+      dynamodbEndpoint: dynamodb.endpoint,
+      sesUrl: ses.url,
+      captureUrl: capture.url,
+      tableName,
+      secretsDir,
+      configFile: options.configFile ?? resolve(PROJECT_ROOT, 'config/local.json'),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * The environment the real handler exports read (lib/deps.ts `depsFromEnvironment`): the same
+ * variables a Lambda gets from the CDK stack, plus the SDK's own endpoint overrides.
+ */
+export function lambdaEnvironment(services: LocalServices, issuer: string): Record<string, string> {
+  return {
+    IDP_CONFIG_FILE: services.configFile,
+    TABLE_NAME: services.tableName,
+    LOCAL_SECRETS_DIR: services.secretsDir,
+    ISSUER: issuer,
+    AWS_REGION: LOCAL_AWS.region,
+    AWS_ACCESS_KEY_ID: LOCAL_AWS.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_AWS.credentials.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: services.dynamodbEndpoint,
+    AWS_ENDPOINT_URL_SES: services.sesUrl,
+    AWS_ENDPOINT_URL_SNS: services.captureUrl,
+    AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: services.captureUrl,
+  };
+}
+
+/** The local-only routes: the outbox. */
+export function devRoutes(services: LocalServices): Record<string, DevRoute> {
+  return {
+    '/__dev/outbox': async (url) => {
+      const userId = url.searchParams.get('user_id') ?? undefined;
+      return { status: 200, body: { messages: await readOutbox(services.sesUrl, services.captureUrl, userId) } };
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * `npm start`: the whole service on this machine, no cloud account. Starts DynamoDB Local, SES
+ * local (with its web viewer), the SMS/voice capture, and the API on 127.0.0.1:${PORT:-3000}
+ * running the same handler exports Lambda runs. Ctrl-C stops everything it started.
+ *
+ * Ports: PORT (API, 3000), DYNAMODB_PORT (8000), SES_PORT (8005), CAPTURE_PORT (8006).
+ */
+import { ROUTES } from '../lib/routes';
+import { startApiServer, type LocalHandler } from './api-server';
+import { JAVA_HINT } from './java';
+import { devRoutes, lambdaEnvironment, startLocalServices } from './stack';
+
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+async function main(): Promise<void> {
+  const apiPort = port('PORT', 3000);
+  const services = await startLocalServices({
+    dynamodb: { port: port('DYNAMODB_PORT', 8000) },
+    ses: { port: port('SES_PORT', 8005) },
+    capture: { port: port('CAPTURE_PORT', 8006) },
+  });
+  const issuer = process.env.ISSUER ?? `http://127.0.0.1:${apiPort}`;
+  // The handlers read their configuration from the environment on first use, as on Lambda.
+  Object.assign(process.env, lambdaEnvironment(services, issuer));
+
+  const routes: Record<string, LocalHandler> = {};
+  for (const route of ROUTES) {
+    const module = (await import(`../functions/${route.functionName}`)) as { handler: LocalHandler };
+    routes[route.path] = module.handler;
+  }
+  const api = await startApiServer({ port: apiPort, routes, devRoutes: devRoutes(services) });
+
+  console.log(
+    [
+      '',
+      'Identity service running locally:',
+      `  API              ${api.url}`,
+      ...ROUTES.map((route) => `    POST ${api.url}${route.path}`),
+      `  Outbox           ${api.url}/__dev/outbox?user_id=<email or phone>`,
+      `  SES email viewer ${services.sesUrl}`,
+      `  SMS/voice store  ${services.captureUrl}/messages`,
+      `  DynamoDB Local   ${services.dynamodbEndpoint} (table ${services.tableName})`,
+      '',
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('Stopping…');
+    await api.stop();
+    await services.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+main().catch((error: unknown) => {
+  const message = (error as Error).message;
+  console.error(message === JAVA_HINT ? message : `npm start failed: ${message}`);
+  process.exit(1);
+});
