@@ -1,0 +1,147 @@
+/**
+ * `npm start` as a newcomer runs it: the real entry point (local/start.ts) in its own process, on
+ * free ports, with the real handler exports. It must serve the README's examples, show each
+ * message in the outbox (email also in the SES viewer), log nothing personal, stop everything
+ * on Ctrl-C, and say in one line how to install Java when it is missing.
+ */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, symlinkSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../local/ports';
+import { JAVA_HINT } from '../../local/java';
+import { logLeaks, rememberSecret } from '../support/log-capture';
+import { codeIn } from '../support/harness';
+
+const ROOT = resolve(__dirname, '../..');
+const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+
+interface Started {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly output: () => string;
+  readonly ports: Record<'PORT' | 'DYNAMODB_PORT' | 'SES_PORT' | 'CAPTURE_PORT', number>;
+}
+
+async function startNpmStart(): Promise<Started> {
+  const ports = { PORT: await freePort(), DYNAMODB_PORT: await freePort(), SES_PORT: await freePort(), CAPTURE_PORT: await freePort() };
+  const child = spawn(process.execPath, [TSX, 'local/start.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])), POWERTOOLS_DEV: '' },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise<void>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), 60_000);
+    const check = () => {
+      if (output.includes('Press Ctrl-C to stop.')) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    };
+    child.stdout.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited with ${code}:\n${output}`));
+    });
+  });
+  return { child, output: () => output, ports };
+}
+
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolvePort) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolvePort(true);
+    });
+    socket.once('error', () => resolvePort(false));
+  });
+}
+
+describe('npm start', () => {
+  let started: Started;
+  let api: string;
+  beforeAll(async () => {
+    started = await startNpmStart();
+    api = `http://127.0.0.1:${started.ports.PORT}`;
+  }, 90_000);
+  afterAll(() => {
+    if (started.child.exitCode === null) started.child.kill('SIGKILL');
+  });
+
+  it('prints the URLs of the API, the outbox and the SES viewer', () => {
+    expect(started.output()).toContain(`API              ${api}`);
+    expect(started.output()).toContain(`${api}/__dev/outbox?user_id=`);
+    expect(started.output()).toContain(`SES email viewer http://127.0.0.1:${started.ports.SES_PORT}`);
+  });
+
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${api}/idp/v1/otp/send`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const outbox = async (userId: string) =>
+    ((await (await fetch(`${api}/__dev/outbox?user_id=${encodeURIComponent(userId)}`)).json()) as { messages: Array<{ channel: string; to: string; text: string; subject?: string }> }).messages;
+
+  it('serves the README example by email: the code is in the outbox and in the SES viewer', async () => {
+    const response = await post({ auth_type: 'email', client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: 'alice@example.com', locale: 'en-US' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'sent', channel: 'email', expires_in: 300 });
+    const [message] = await outbox('alice@example.com');
+    const code = codeIn(message?.text ?? '');
+    expect(code).toMatch(/^\d{6}$/);
+    rememberSecret(code as string);
+    const store = (await (await fetch(`http://127.0.0.1:${started.ports.SES_PORT}/store`)).json()) as { emails: Array<{ body: { text: string } }> };
+    expect(store.emails.some((email) => email.body.text.includes(code as string))).toBe(true);
+    const viewer = await fetch(`http://127.0.0.1:${started.ports.SES_PORT}/`);
+    expect(viewer.status).toBe(200);
+  });
+
+  it('serves the README example by SMS', async () => {
+    const response = await post({ auth_type: 'sms', client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: '+14155552671', locale: 'en-US' });
+    expect(response.status).toBe(200);
+    const [message] = await outbox('+14155552671');
+    expect(message).toMatchObject({ channel: 'sms', to: '+14155552671' });
+    rememberSecret(codeIn(message?.text ?? '') as string);
+  });
+
+  it('serves the README example by voice call', async () => {
+    const response = await post({ auth_type: 'sms', client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: '+14155552671', method: 'voice_with_otp', locale: 'en-US' });
+    expect(response.status).toBe(200);
+    const [message] = await outbox('+14155552671');
+    expect(message).toMatchObject({ channel: 'voice', to: '+14155552671' });
+    rememberSecret(codeIn(message?.text ?? '') as string);
+  });
+
+  it('serves the README example with the Bearer API key of local-backend', async () => {
+    const body = { auth_type: 'email', client_id: 'local-backend', redirect_uri: 'http://localhost:3000/callback', user_id: 'bob@example.com' };
+    expect((await post(body)).status).toBe(401);
+    expect((await post(body, { Authorization: 'Bearer local-dev-api-key' })).status).toBe(200);
+  });
+
+  it('logs JSON lines without any code, email address or phone number', () => {
+    const lines = started.output().split('\n').filter((line) => line.startsWith('{'));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.map((line) => JSON.parse(line) as { message: string }).some((line) => line.message === 'code sent')).toBe(true);
+    expect(logLeaks(started.output().split('\n'))).toEqual([]);
+  });
+
+  it('stops every process it started on Ctrl-C (SIGINT)', async () => {
+    const exited = new Promise<number | null>((resolveExit) => started.child.once('exit', (code) => resolveExit(code)));
+    started.child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    for (const port of Object.values(started.ports)) expect(await isListening(port)).toBe(false);
+  });
+});
+
+describe('npm start without Java', () => {
+  it('says in one line how to install it', () => {
+    // A PATH with node and nothing else.
+    const bin = mkdtempSync(join(tmpdir(), 'no-java-'));
+    symlinkSync(process.execPath, join(bin, 'node'));
+    // NODE_NO_WARNINGS hides the AWS SDK's Node 22 notice, which is not ours to test.
+    const env = { ...process.env, PATH: bin, NODE_NO_WARNINGS: '1' };
+    const result = spawnSync(process.execPath, [TSX, 'local/start.ts'], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000 });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([JAVA_HINT]);
+  });
+});

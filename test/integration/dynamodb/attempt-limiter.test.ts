@@ -1,0 +1,161 @@
+/**
+ * The attempt limit against DynamoDB Local: the rule's boundaries with an injected clock, its
+ * race-safety, its request budget, and its equivalence with the pure model (lib/domain/limits.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { attemptItemKey, DynamoDbAttemptLimiter } from '../../../lib/adapters/dynamodb/attempt-limiter';
+import type { LimitConfig } from '../../../lib/config';
+import { applyAttempt, EMPTY_LIMIT_STATE, type LimitState } from '../../../lib/domain/limits';
+import type { AttemptKey } from '../../../lib/ports';
+import { createTestTable, type TestTable } from '../../support/table';
+
+const SPEC: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+let table: TestTable;
+let limiter: DynamoDbAttemptLimiter;
+beforeAll(async () => {
+  table = await createTestTable();
+  limiter = new DynamoDbAttemptLimiter(table.client, table.name);
+});
+afterAll(async () => table.stop());
+
+const newKey = (operation: 'token' | 'send' = 'token'): AttemptKey => ({ operation, environmentId: 'local', userKey: randomUUID() });
+const at = (seconds: number) => T0 + seconds * 1000;
+
+async function attempts(key: AttemptKey, times: number[], limit = SPEC) {
+  const decisions = [];
+  for (const time of times) decisions.push(await limiter.recordAttempt(key, limit, time));
+  return decisions;
+}
+
+describe('the spec limit: 5 attempts per sliding minute, then a 5-minute block', () => {
+  it('processes five attempts within a minute and refuses the sixth, which starts a 300 s block', async () => {
+    const key = newKey();
+    const decisions = await attempts(key, [0, 1, 2, 3, 4, 5].map(at));
+    expect(decisions.slice(0, 5)).toEqual(Array(5).fill({ allowed: true }));
+    expect(decisions[5]).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true });
+  });
+
+  it('answers every attempt during the block with the remaining time, without extending it', async () => {
+    const key = newKey();
+    await attempts(key, [0, 1, 2, 3, 4].map(at));
+    await limiter.recordAttempt(key, SPEC, at(10)); // starts the block: lifts at 310 s
+    expect(await limiter.recordAttempt(key, SPEC, at(11))).toEqual({ allowed: false, retryAfterSeconds: 299, blockStarted: false });
+    expect(await limiter.recordAttempt(key, SPEC, at(200))).toEqual({ allowed: false, retryAfterSeconds: 110, blockStarted: false });
+    expect(await limiter.recordAttempt(key, SPEC, at(309.5))).toEqual({ allowed: false, retryAfterSeconds: 1, blockStarted: false });
+    expect(await limiter.recordAttempt(key, SPEC, at(310))).toEqual({ allowed: true });
+  });
+
+  it('lifts the block by itself and counts afresh: five more, then a new block', async () => {
+    const key = newKey();
+    await attempts(key, [0, 1, 2, 3, 4, 5].map(at));
+    const after = await attempts(key, [305, 306, 307, 308, 309, 310].map(at));
+    expect(after.slice(0, 5)).toEqual(Array(5).fill({ allowed: true }));
+    expect(after[5]).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true });
+  });
+
+  it('slides: an attempt exactly one window after the oldest is processed, one millisecond earlier is not', async () => {
+    const early = newKey();
+    await attempts(early, [0, 10, 20, 30, 40].map(at));
+    expect(await limiter.recordAttempt(early, SPEC, at(60) - 1)).toMatchObject({ allowed: false, blockStarted: true });
+
+    const onTime = newKey();
+    await attempts(onTime, [0, 10, 20, 30, 40].map(at));
+    expect(await limiter.recordAttempt(onTime, SPEC, at(60))).toEqual({ allowed: true });
+    // Now 10, 20, 30, 40, 60 are in the window: the next before 70 s is refused.
+    expect(await limiter.recordAttempt(onTime, SPEC, at(69))).toMatchObject({ allowed: false, blockStarted: true });
+  });
+
+  it('is a sliding window, not calendar minutes: 5 at :55-:59 and 1 at :01 of the next minute is a sixth', async () => {
+    const key = newKey();
+    await attempts(key, [55, 56, 57, 58, 59].map(at));
+    expect(await limiter.recordAttempt(key, SPEC, at(61))).toMatchObject({ allowed: false, blockStarted: true });
+  });
+
+  it('keeps one counter per operation, environment and user', async () => {
+    const token = newKey('token');
+    await attempts(token, [0, 1, 2, 3, 4, 5].map(at));
+    expect(await limiter.recordAttempt({ ...token, operation: 'send' }, SPEC, at(6))).toEqual({ allowed: true });
+    expect(await limiter.recordAttempt({ ...token, environmentId: 'other' }, SPEC, at(6))).toEqual({ allowed: true });
+    expect(await limiter.recordAttempt({ ...token, userKey: randomUUID() }, SPEC, at(6))).toEqual({ allowed: true });
+  });
+
+  it('honours other limits (the configuration can change every number)', async () => {
+    const limit = { maxAttempts: 2, windowSeconds: 10, blockSeconds: 30 };
+    const key = newKey();
+    const decisions = await attempts(key, [0, 1, 2].map(at), limit);
+    expect(decisions).toEqual([{ allowed: true }, { allowed: true }, { allowed: false, retryAfterSeconds: 30, blockStarted: true }]);
+    expect(await limiter.recordAttempt(key, limit, at(32))).toEqual({ allowed: true });
+  });
+
+  it('works with a limit of one attempt (regression: an unused :zero value made DynamoDB reject the update)', async () => {
+    const limit = { maxAttempts: 1, windowSeconds: 10, blockSeconds: 20 };
+    const key = newKey();
+    expect(await attempts(key, [0, 1].map(at), limit)).toEqual([{ allowed: true }, { allowed: false, retryAfterSeconds: 20, blockStarted: true }]);
+  });
+
+  it('stores the user only as the key it was given, with a TTL attribute for housekeeping', async () => {
+    const key = newKey();
+    await limiter.recordAttempt(key, SPEC, at(0));
+    const { Item } = await table.client.send(new GetItemCommand({ TableName: table.name, Key: { pk: { S: attemptItemKey(key) } } }));
+    expect(Item?.pk?.S).toBe(`limit#token#local#${key.userKey}`);
+    expect(Number(Item?.expires_at?.N)).toBe(Math.ceil(at(60) / 1000));
+  });
+});
+
+describe('race safety', () => {
+  it('of 20 concurrent attempts for one user, exactly 5 are processed and 15 refused', async () => {
+    const key = newKey();
+    const decisions = await Promise.all(Array.from({ length: 20 }, () => limiter.recordAttempt(key, SPEC, at(0))));
+    expect(decisions.filter((decision) => decision.allowed)).toHaveLength(5);
+    const refused = decisions.filter((decision) => !decision.allowed);
+    expect(refused).toHaveLength(15);
+    expect(refused.every((decision) => !decision.allowed && decision.retryAfterSeconds === 300)).toBe(true);
+    // Exactly one of them started the block; the others saw it.
+    expect(refused.filter((decision) => !decision.allowed && decision.blockStarted)).toHaveLength(1);
+  });
+});
+
+describe('request budget (counted on the wire)', () => {
+  it('a processed attempt is one UpdateItem; a refused one during a block is one; the one that starts a block is two', async () => {
+    const key = newKey();
+    await attempts(key, [0, 1, 2, 3].map(at));
+    table.proxy.reset();
+    await limiter.recordAttempt(key, SPEC, at(4));
+    expect(table.proxy.operations()).toEqual(['UpdateItem']);
+    table.proxy.reset();
+    await limiter.recordAttempt(key, SPEC, at(5));
+    expect(table.proxy.operations()).toEqual(['UpdateItem', 'UpdateItem']);
+    table.proxy.reset();
+    await limiter.recordAttempt(key, SPEC, at(6));
+    expect(table.proxy.operations()).toEqual(['UpdateItem']);
+  });
+});
+
+describe('equivalence with the pure model', () => {
+  it('decides every attempt of a random sequence exactly as lib/domain/limits.ts does', async () => {
+    const limitArb = fc.record({
+      maxAttempts: fc.integer({ min: 1, max: 6 }),
+      windowSeconds: fc.integer({ min: 1, max: 30 }),
+      blockSeconds: fc.integer({ min: 1, max: 60 }),
+    });
+    const gapsArb = fc.array(fc.integer({ min: 0, max: 15_000 }), { minLength: 1, maxLength: 25 });
+    await fc.assert(
+      fc.asyncProperty(limitArb, gapsArb, async (limit, gaps) => {
+        const key = newKey();
+        let state: LimitState = EMPTY_LIMIT_STATE;
+        let now = T0;
+        for (const gap of gaps) {
+          now += gap;
+          const expected = applyAttempt(state, limit, now);
+          state = expected.state;
+          expect(await limiter.recordAttempt(key, limit, now)).toEqual(expected.decision);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * The service as a client sees it, for tests: the local API server (HTTP → API Gateway event →
+ * the handlers' middy stacks) over the suite's DynamoDB Local (through a counting proxy) and SES
+ * local, with this file's own table, capture server, clock and configuration.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildServiceConfig, parseStageConfig, type StageConfig } from '../../lib/config';
+import { createDeps, type Deps } from '../../lib/deps';
+import { ROUTES } from '../../lib/routes';
+import { startApiServer, type LocalHandler } from '../../local/api-server';
+import type { CaptureServerOptions } from '../../local/capture-server';
+import { LOCAL_AWS } from '../../local/dynamodb';
+import type { OutboxMessage } from '../../local/outbox';
+import { devRoutes, startLocalServices, type LocalServices } from '../../local/stack';
+import { FileSecretSource } from '../../lib/adapters/secrets/file-secret-source';
+import { startDynamoDbProxy, type DynamoDbProxy } from './dynamodb-proxy';
+import { FakeClock } from './fake-clock';
+import { rememberSecret } from './log-capture';
+
+export const LOCAL_CONFIG_FILE = resolve(__dirname, '../../config/local.json');
+export const REDIRECT_URI = 'http://localhost:3000/callback';
+export const LOCAL_API_KEY = 'local-dev-api-key';
+
+/** The local stage configuration, as parsed JSON, for tests to adjust. */
+export function localStageConfig(): StageConfig {
+  return parseStageConfig(JSON.parse(readFileSync(LOCAL_CONFIG_FILE, 'utf8')));
+}
+
+export interface TestServiceOptions {
+  /** Adjusts the local configuration (limits, clients) for this service. */
+  readonly config?: (config: StageConfig) => StageConfig;
+  readonly capture?: CaptureServerOptions;
+  /** Point the service at another DynamoDB endpoint (a closed port, to see it down). */
+  readonly dynamodbEndpoint?: string;
+  readonly sesUrl?: string;
+}
+
+export interface TestService {
+  readonly url: string;
+  readonly clock: FakeClock;
+  readonly deps: Deps;
+  readonly services: LocalServices;
+  readonly dynamodb: DynamoDbProxy;
+  /** POST a JSON body (or a raw string with its own content type). */
+  post(path: string, body: unknown, init?: { headers?: Record<string, string>; raw?: boolean }): Promise<TestResponse>;
+  /** The outbox for a recipient, newest first. */
+  outbox(userId: string): Promise<OutboxMessage[]>;
+  /** The code of the newest message to `userId` (remembered as a secret the logs must not show). */
+  latestCode(userId: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: Record<string, unknown>;
+  readonly text: string;
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const real = required('TEST_DYNAMODB_ENDPOINT');
+  // The service talks to DynamoDB through a counting proxy (to a dead endpoint, if a test wants it
+  // down); the table is always created on the real one.
+  const dynamodb = await startDynamoDbProxy(options.dynamodbEndpoint ?? real);
+  const services = await startLocalServices({
+    dynamodb: { endpoint: real },
+    ses: { url: options.sesUrl ?? required('TEST_SES_URL') },
+    capture: options.capture ?? {},
+    tableName: `identity-test-${randomUUID()}`,
+    secretsDir: resolve(__dirname, `../../.local/test-secrets`),
+  });
+  const stage = (options.config ?? ((config) => config))(localStageConfig());
+  const clock = new FakeClock();
+  const deps = createDeps({
+    config: buildServiceConfig(parseStageConfig(stage)),
+    tableName: services.tableName,
+    secrets: new FileSecretSource(services.secretsDir),
+    clock,
+    endpoints: { dynamodb: dynamodb.endpoint, ses: services.sesUrl, sns: services.captureUrl, smsVoice: services.captureUrl },
+    ...LOCAL_AWS,
+  });
+  const routes: Record<string, LocalHandler> = {};
+  for (const route of ROUTES) {
+    const module = (await import(`../../functions/${route.functionName}`)) as { createHandler(deps: () => Deps): LocalHandler };
+    routes[route.path] = module.createHandler(() => deps);
+  }
+  const api = await startApiServer({ routes, devRoutes: devRoutes(services) });
+
+  const service: TestService = {
+    url: api.url,
+    clock,
+    deps,
+    services,
+    dynamodb,
+    async post(path, body, init = {}) {
+      const response = await fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...init.headers },
+        body: init.raw === true ? (body as string) : JSON.stringify(body),
+      });
+      return toTestResponse(response);
+    },
+    async outbox(userId) {
+      const response = await fetch(`${api.url}/__dev/outbox?user_id=${encodeURIComponent(userId)}`);
+      return ((await response.json()) as { messages: OutboxMessage[] }).messages;
+    },
+    async latestCode(userId) {
+      const [message] = await service.outbox(userId);
+      const code = message === undefined ? undefined : codeIn(message.text);
+      if (code === undefined) throw new Error('no code in the outbox');
+      rememberSecret(code);
+      return code;
+    },
+    async stop() {
+      await api.stop();
+      await services.stop();
+      await dynamodb.stop();
+    },
+  };
+  return service;
+}
+
+/** The six-digit code in a message's text (a voice text spells it "0 1 2 3 4 5"). */
+export function codeIn(text: string): string | undefined {
+  const compact = /\b(\d{6})\b/.exec(text)?.[1];
+  if (compact !== undefined) return compact;
+  return /\b(\d(?: \d){5})\b/.exec(text)?.[1]?.replaceAll(' ', '');
+}
+
+export async function toTestResponse(response: Response): Promise<TestResponse> {
+  const text = await response.text();
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    body = {};
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+/** A unique email address for one test, so tests never share counters or codes. */
+export function uniqueEmail(label = 'user'): string {
+  return `${label}.${randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** A unique, valid US phone number (+1 415 555 01xx is reserved for fiction, so use 2xx-9xx exchanges). */
+export function uniquePhone(): string {
+  const n = Math.floor(Math.random() * 9_000_000) + 1_000_000;
+  return `+1415${String(n).padStart(7, '0').replace(/^[01]/, '2')}`;
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (value === undefined) throw new Error(`${name} is not set: run the tests with npm test`);
+  return value;
+}

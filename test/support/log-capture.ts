@@ -1,0 +1,57 @@
+/**
+ * Every test file's logs are captured (not printed) and checked after its tests: no raw email
+ * address, no phone number, and none of the codes or tokens the tests saw may appear in them.
+ * This is the brief's "logs contain neither a code nor a raw email/phone", enforced suite-wide.
+ */
+const captured: string[] = [];
+const secrets = new Set<string>();
+
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
+const PHONE = /\+[1-9]\d{6,14}\b/;
+
+/** All log lines written so far by this test file. */
+export function capturedLogs(): readonly string[] {
+  return captured;
+}
+
+/** A value (a code, a token) that must never appear in the logs. */
+export function rememberSecret(value: string): void {
+  secrets.add(value);
+}
+
+/** Problems found in `lines`: personal data or a remembered secret. */
+export function logLeaks(lines: readonly string[]): string[] {
+  const leaks: string[] = [];
+  for (const line of lines) {
+    if (EMAIL.test(line)) leaks.push(`email address in: ${line.slice(0, 300)}`);
+    if (PHONE.test(line)) leaks.push(`phone number in: ${line.slice(0, 300)}`);
+    for (const secret of secrets) {
+      if (new RegExp(`(^|[^0-9A-Za-z_-])${secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^0-9A-Za-z_-])`).test(line)) {
+        leaks.push(`secret ${secret.slice(0, 3)}… in: ${line.slice(0, 300)}`);
+      }
+    }
+  }
+  return leaks;
+}
+
+function render(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof Error) return `${value.name}: ${value.message}\n${value.stack ?? ''}`;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {
+  jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+    captured.push(args.map(render).join(' '));
+  });
+}
+
+afterAll(() => {
+  const leaks = logLeaks(captured);
+  if (process.env.SHOW_LOGS === '1') process.stdout.write(`${captured.join('\n')}\n`);
+  expect(leaks).toEqual([]);
+});

@@ -1,0 +1,32 @@
+/** A fresh table on the suite's DynamoDB Local, optionally behind a counting proxy. */
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createDynamoDbClient } from '../../lib/adapters/dynamodb/client';
+import { ensureTable, LOCAL_AWS } from '../../local/dynamodb';
+import { startDynamoDbProxy, type DynamoDbProxy } from './dynamodb-proxy';
+
+export interface TestTable {
+  readonly name: string;
+  /** A client whose requests go through `proxy`, so they can be counted. */
+  readonly client: DynamoDBClient;
+  readonly proxy: DynamoDbProxy;
+  stop(): Promise<void>;
+}
+
+export async function createTestTable(): Promise<TestTable> {
+  const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
+  if (endpoint === undefined) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests with npm test');
+  const name = `identity-test-${randomUUID()}`;
+  await ensureTable(endpoint, name);
+  const proxy = await startDynamoDbProxy(endpoint);
+  const client = createDynamoDbClient({ endpoint: proxy.endpoint, ...LOCAL_AWS });
+  return {
+    name,
+    client,
+    proxy,
+    stop: async () => {
+      client.destroy();
+      await proxy.stop();
+    },
+  };
+}
