@@ -9,6 +9,9 @@
  */
 import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
+
+// zod/mini installs no messages: without this an unknown field is only "Invalid input".
+z.config(z.locales.en());
 import { CHANNELS, type Channel } from './domain/identity';
 import { SUPPORTED_LOCALES, type Locale } from './domain/templates';
 
@@ -17,7 +20,7 @@ const id = () => z.string().check(z.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/i, 'ids a
 const int = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
 const sha256Hex = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'API keys are stored as lower-case hex SHA-256 digests'));
 
-const limitSchema = (defaults: { maxAttempts: number; windowSeconds: number; blockSeconds: number }) =>
+const limitSchema = (defaults: Readonly<{ maxAttempts: number; windowSeconds: number; blockSeconds: number }>) =>
   z._default(
     z.strictObject({
       /** Attempts processed per user in any sliding window (the spec: 5). */
@@ -27,10 +30,11 @@ const limitSchema = (defaults: { maxAttempts: number; windowSeconds: number; blo
       /** How long the attempt that exceeds the limit blocks the user, in seconds (the spec: five minutes). */
       blockSeconds: z._default(int(1, 86_400), defaults.blockSeconds),
     }),
-    defaults,
+    // A factory: a shared default object would be shared (and frozen) across parses.
+    () => ({ ...defaults }),
   );
 
-const SPEC_LIMITS = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
+const SPEC_LIMITS = Object.freeze({ maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 });
 
 const environmentSchema = z.strictObject({
   /** Selected by `?env_id=`; part of every code's binding and every attempt counter's key. */
@@ -54,7 +58,7 @@ const environmentSchema = z.strictObject({
       /** Origination number (E.164) for countries that require one. */
       originationNumber: z.optional(z.e164()),
     }),
-    {},
+    () => ({}),
   ),
   /** Voice calls (`method: "voice_with_otp"`); absent means voice is not offered in this environment. */
   voice: z.optional(
@@ -72,7 +76,7 @@ const environmentSchema = z.strictObject({
       /** Wrong tries after which a code dies, whatever its remaining lifetime (Auth0 uses 3). */
       maxTries: z._default(int(1, 10), 3),
     }),
-    { ttlSeconds: 300, maxTries: 3 },
+    () => ({ ttlSeconds: 300, maxTries: 3 }),
   ),
   limits: z._default(
     z.strictObject({
@@ -81,7 +85,7 @@ const environmentSchema = z.strictObject({
       /** `otp/send`, per normalised recipient. */
       send: limitSchema(SPEC_LIMITS),
     }),
-    { token: SPEC_LIMITS, send: SPEC_LIMITS },
+    () => ({ token: { ...SPEC_LIMITS }, send: { ...SPEC_LIMITS } }),
   ),
 });
 
@@ -93,7 +97,7 @@ const clientSchema = z.strictObject({
   /** Redirect URIs, compared by exact string match (RFC 6749 §3.1.2, OAuth 2.1). */
   redirectUris: z.array(z.url()).check(z.minLength(1)),
   /** Channels this client may send codes by (voice costs money: clients opt in). */
-  channels: z._default(z.array(z.enum(CHANNELS as [Channel, ...Channel[]])).check(z.minLength(1)), ['email', 'sms']),
+  channels: z._default(z.array(z.enum(CHANNELS as [Channel, ...Channel[]])).check(z.minLength(1)), (): Channel[] => ['email', 'sms']),
   accessToken: z.strictObject({
     /** `jwt`: RFC 9068, verifiable with the JWKS. `opaque`: random, checked by introspection. */
     format: z.enum(['jwt', 'opaque']),
@@ -112,7 +116,7 @@ const clientSchema = z.strictObject({
   /** Whether `otp/send` requires `Authorization: Bearer <api key>` from this client. */
   sendRequiresApiKey: z._default(z.boolean(), false),
   /** SHA-256 (hex) of each API key; several so a key can be rotated without downtime. */
-  apiKeySha256: z._default(z.array(sha256Hex), []),
+  apiKeySha256: z._default(z.array(sha256Hex), (): string[] => []),
   /** Whether this client's API keys may call the introspection endpoint (RFC 7662). */
   mayIntrospect: z._default(z.boolean(), false),
 });
@@ -193,15 +197,16 @@ const LIMIT_OVERRIDES = {
 /** Applies TOKEN_* and OTP_SEND_* variables from `env` on top of the file's limits. */
 export function applyLimitOverrides(config: StageConfig, env: NodeJS.ProcessEnv): StageConfig {
   const overrides: Partial<Record<'token' | 'send', Partial<LimitConfig>>> = {};
+  const applied: string[] = [];
   for (const operation of ['token', 'send'] as const) {
     for (const [field, variable] of Object.entries(LIMIT_OVERRIDES[operation])) {
       const raw = env[variable];
       if (raw === undefined || raw === '') continue;
-      const value = Number(raw);
-      if (!Number.isInteger(value) || value < 1) {
+      if (!/^[1-9][0-9]{0,5}$/.test(raw)) {
         throw new Error(`Invalid ${variable}: expected a positive integer, got "${raw}"`);
       }
-      overrides[operation] = { ...overrides[operation], [field]: value };
+      overrides[operation] = { ...overrides[operation], [field]: Number(raw) };
+      applied.push(`${variable}=${raw}`);
     }
   }
   if (Object.keys(overrides).length === 0) return config;
@@ -216,7 +221,7 @@ export function applyLimitOverrides(config: StageConfig, env: NodeJS.ProcessEnv)
         },
       })),
     },
-    'configuration after limit overrides',
+    `configuration after the limit overrides ${applied.join(', ')}`,
   );
 }
 

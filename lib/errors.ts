@@ -107,15 +107,18 @@ export class UnsupportedGrantTypeError extends IdpError {
 }
 
 /**
- * 401 with `WWW-Authenticate: Bearer …` (RFC 6750 §3). A request with no credentials at all gets
- * the challenge without an error code (§3.1: "SHOULD NOT include an error code").
+ * 401 with `WWW-Authenticate: Bearer …` (RFC 6750 §3). A request without a Bearer credential
+ * (none at all, or another scheme) gets the challenge without an error code (§3.1: "SHOULD NOT
+ * include an error code"). `error_description` may not contain `"` or `\` (§3), so they are
+ * replaced in the header; the JSON body carries the description as written.
  */
 export class InvalidTokenError extends IdpError {
   readonly error = 'invalid_token';
   readonly statusCode = 401;
-  constructor(description: string, options: { credentialsPresent: boolean; detail?: string }) {
-    const challenge = options.credentialsPresent
-      ? `Bearer realm="identity", error="invalid_token", error_description="${description}"`
+  constructor(description: string, options: { bearerPresented: boolean; detail?: string }) {
+    const quotable = description.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '');
+    const challenge = options.bearerPresented
+      ? `Bearer realm="identity", error="invalid_token", error_description="${quotable}"`
       : 'Bearer realm="identity"';
     super(description, { detail: options.detail, headers: { 'WWW-Authenticate': challenge } });
   }

@@ -22,13 +22,14 @@ export function bearerCredential(authorization: string | undefined): string | un
 export function requireApiKey(client: ClientConfig, authorization: string | undefined): void {
   const key = bearerCredential(authorization);
   if (key === undefined) {
+    const bearerPresented = /^bearer(\s|$)/i.test(authorization ?? '');
     throw new InvalidTokenError(
-      authorization === undefined ? 'An API key is required: Authorization: Bearer <key>.' : 'The Authorization header must be "Bearer <key>".',
-      { credentialsPresent: authorization !== undefined },
+      bearerPresented ? 'The Authorization header must be: Bearer <key>.' : 'An API key is required: Authorization: Bearer <key>.',
+      { bearerPresented },
     );
   }
   if (!matchesAny(client.apiKeySha256, key)) {
-    throw new InvalidTokenError('The API key is not valid.', { credentialsPresent: true, detail: `client ${client.id}` });
+    throw new InvalidTokenError('The API key is not valid.', { bearerPresented: true, detail: `client ${client.id}` });
   }
 }
 

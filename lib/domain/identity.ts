@@ -32,7 +32,7 @@ const MAX_EMAIL_LENGTH = 254;
  * letters, digits and hyphens. Quoted local parts and IP literals are legal in RFC 5321 but are
  * not addresses a passwordless login should mail.
  */
-const EMAIL_PATTERN = /^[^\s@"<>()[\]\\,;:]+@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const EMAIL_PATTERN = /^[^\s\x00-\x1f\x7f@"<>()[\]\\,;:]+@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 /**
  * Normalises an email address, or returns undefined when it is not one.
@@ -57,7 +57,9 @@ export function normalisePhone(raw: string): string | undefined {
   const trimmed = raw.trim();
   if (trimmed.length > 32) return undefined;
   const international = trimmed.startsWith('00') ? `+${trimmed.slice(2)}` : trimmed;
-  if (!international.startsWith('+')) return undefined;
+  // Digits and the usual separators only: libphonenumber-js would otherwise find a number inside
+  // "+1 415 555 2671 ext. 5" or "+14155552671abc" and drop the rest without a word.
+  if (!/^\+[0-9 ()\-.]+$/.test(international)) return undefined;
   const parsed = parsePhoneNumberFromString(international);
   if (parsed === undefined || !parsed.isValid()) return undefined;
   return parsed.number;

@@ -7,9 +7,14 @@
  * - an attempt is processed when the oldest of them is at least `windowSeconds` old (or there are
  *   fewer than `maxAttempts`): then at most `maxAttempts` are processed in any window that is
  *   `windowSeconds` long, sliding, not calendar-aligned;
- * - otherwise it is refused and starts a block of `blockSeconds`, and the memory is cleared, so
- *   counting starts afresh when the block lifts (the spec: blocked → active, automatically);
+ * - otherwise it is refused and starts a block of `blockSeconds`; the block lifts by itself (the
+ *   spec: blocked → active, automatically);
  * - during a block every attempt is refused, not processed, and does not extend the block.
+ *
+ * The memory of processed attempts is kept through a block. With the spec's numbers (a 300 s block,
+ * a 60 s window) it has slid out of the window by the time the block lifts, so counting starts
+ * afresh; with a block shorter than the window, the first attempt after it meets a still-full
+ * window and starts a new block, so "at most N in any window" holds for every configuration.
  */
 import type { LimitConfig } from '../config';
 import type { AttemptDecision } from '../ports';
@@ -38,7 +43,7 @@ export function applyAttempt(state: LimitState, limit: LimitConfig, now: number)
   if (full && oldest !== undefined && oldest > now - limit.windowSeconds * 1000) {
     const blockedUntil = now + limit.blockSeconds * 1000;
     return {
-      state: { processed: [], blockedUntil },
+      state: { processed: state.processed, blockedUntil },
       decision: { allowed: false, retryAfterSeconds: limit.blockSeconds, blockStarted: true },
     };
   }

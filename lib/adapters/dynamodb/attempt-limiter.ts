@@ -84,28 +84,23 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
 
   /**
    * Starts the block, unless a concurrent attempt already did (the condition keeps a live block
-   * from being extended). Clearing the slots makes counting start afresh when the block lifts.
+   * from being extended). The slots are kept: see lib/domain/limits.ts for why.
    */
   private async startBlock(pk: string, limit: LimitConfig, now: number): Promise<AttemptDecision> {
     const blockedUntil = now + limit.blockSeconds * 1000;
-    const names: Record<string, string> = { '#b': BLOCKED_UNTIL, '#e': TABLE_DEFINITION.timeToLiveAttribute };
-    const removals: string[] = [];
-    for (let index = 0; index < limit.maxAttempts; index += 1) {
-      names[`#s${index}`] = slot(index);
-      removals.push(`#s${index}`);
-    }
     try {
       await this.client.send(
         new UpdateItemCommand({
           TableName: this.tableName,
           Key: { pk: { S: pk } },
-          UpdateExpression: `SET #b = :until, #e = :expires REMOVE ${removals.join(', ')}`,
+          UpdateExpression: 'SET #b = :until, #e = :expires',
           ConditionExpression: 'attribute_not_exists(#b) OR #b <= :now',
-          ExpressionAttributeNames: names,
+          ExpressionAttributeNames: { '#b': BLOCKED_UNTIL, '#e': TABLE_DEFINITION.timeToLiveAttribute },
           ExpressionAttributeValues: {
             ':until': { N: String(blockedUntil) },
             ':now': { N: String(now) },
-            ':expires': { N: String(ttlSeconds(blockedUntil)) },
+            // The slots still matter after the block when it is shorter than the window.
+            ':expires': { N: String(ttlSeconds(blockedUntil + limit.windowSeconds * 1000)) },
           },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),

@@ -1,0 +1,546 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  applyLimitOverrides,
+  buildServiceConfig,
+  loadServiceConfig,
+  parseStageConfig,
+  type LimitConfig,
+  type StageConfig,
+} from '../../lib/config';
+import type * as ConfigModule from '../../lib/config';
+
+const LOCAL_FILE = join(__dirname, '../../config/local.json');
+const readLocal = (): unknown => JSON.parse(readFileSync(LOCAL_FILE, 'utf8'));
+
+/** The raw (unvalidated) shape of a stage file, loose enough to break on purpose. */
+interface RawEnvironment {
+  id: string;
+  serviceName: string;
+  email: { sender: string };
+  [field: string]: unknown;
+}
+interface RawClient {
+  id: string;
+  environments: string[];
+  redirectUris: string[];
+  accessToken: { format: string; audience: string };
+  [field: string]: unknown;
+}
+interface RawConfig {
+  defaultEnvironment: string;
+  environments: RawEnvironment[];
+  clients: RawClient[];
+  [field: string]: unknown;
+}
+
+/** The smallest valid stage file: everything optional omitted. */
+function minimal(): RawConfig {
+  return {
+    defaultEnvironment: 'dev',
+    environments: [{ id: 'dev', serviceName: 'Example', email: { sender: 'no-reply@example.test' } }],
+    clients: [
+      { id: 'web', environments: ['dev'], redirectUris: ['https://app.example.test/callback'], accessToken: { format: 'jwt', audience: 'api' } },
+    ],
+  };
+}
+
+/** A valid stage file with two environments, both with the default limits. */
+function twoEnvironments(): RawConfig {
+  const raw = minimal();
+  raw.environments.push({ id: 'staging', serviceName: 'Example', email: { sender: 'no-reply@example.test' } });
+  raw.clients[0]!.environments = ['dev', 'staging'];
+  return raw;
+}
+
+/** The message parseStageConfig throws for `raw`, or undefined when it parses. */
+function problemsOf(raw: unknown): string | undefined {
+  try {
+    parseStageConfig(raw);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+function thrownMessage(fn: () => unknown): string | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** Every object reachable from `value` that is not frozen, by path. */
+function unfrozenPaths(value: unknown, path = '$'): string[] {
+  if (value === null || typeof value !== 'object') return [];
+  const own = Object.isFrozen(value) ? [] : [path];
+  return [...own, ...Object.entries(value).flatMap(([key, child]) => unfrozenPaths(child, `${path}.${key}`))];
+}
+
+const SPEC_LIMITS: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
+
+describe('config/local.json', () => {
+  let config: StageConfig;
+  beforeAll(() => {
+    config = parseStageConfig(readLocal(), LOCAL_FILE);
+  });
+
+  it('parses, with the environment "local" as the default', () => {
+    expect(config.defaultEnvironment).toBe('local');
+    expect(config.environments.map((environment) => environment.id)).toEqual(['local']);
+  });
+
+  it('has the clients local-web (jwt), local-opaque (opaque) and local-backend, all with the redirect URI http://localhost:3000/callback', () => {
+    // Act
+    const clients = config.clients.map((client) => ({ id: client.id, format: client.accessToken.format, redirectUris: client.redirectUris, environments: client.environments }));
+
+    // Assert
+    expect(clients).toEqual([
+      { id: 'local-web', format: 'jwt', redirectUris: ['http://localhost:3000/callback'], environments: ['local'] },
+      { id: 'local-opaque', format: 'opaque', redirectUris: ['http://localhost:3000/callback'], environments: ['local'] },
+      { id: 'local-backend', format: expect.any(String), redirectUris: ['http://localhost:3000/callback'], environments: ['local'] },
+    ]);
+  });
+
+  it('lets local-web and local-opaque send without a Bearer key', () => {
+    const byId = new Map(config.clients.map((client) => [client.id, client]));
+    expect(byId.get('local-web')?.sendRequiresApiKey).toBe(false);
+    expect(byId.get('local-opaque')?.sendRequiresApiKey).toBe(false);
+  });
+
+  it('makes local-backend require the API key "local-dev-api-key" (stored as its SHA-256 hex) and lets it introspect', () => {
+    // Arrange
+    const expectedDigest = createHash('sha256').update('local-dev-api-key').digest('hex');
+
+    // Act
+    const backend = config.clients.find((client) => client.id === 'local-backend');
+
+    // Assert
+    expect(backend?.sendRequiresApiKey).toBe(true);
+    expect(backend?.mayIntrospect).toBe(true);
+    expect(backend?.apiKeySha256).toContain(expectedDigest);
+  });
+
+  it('keeps the specified limits (5 per 60 s, 300 s block) and code settings (300 s, 3 tries)', () => {
+    const local = config.environments[0]!;
+    expect(local.limits).toEqual({ token: SPEC_LIMITS, send: SPEC_LIMITS });
+    expect(local.code).toEqual({ ttlSeconds: 300, maxTries: 3 });
+  });
+});
+
+describe('parseStageConfig defaults', () => {
+  it('applies the specified limits to token and send when limits are omitted', () => {
+    // Act
+    const config = parseStageConfig(minimal());
+
+    // Assert
+    expect(config.environments[0]!.limits).toEqual({ token: SPEC_LIMITS, send: SPEC_LIMITS });
+  });
+
+  it('fills in the fields omitted from a partial limit', () => {
+    // Arrange
+    const raw = minimal();
+    raw.environments[0]!.limits = { token: { maxAttempts: 3 }, send: { blockSeconds: 900 } };
+
+    // Act
+    const config = parseStageConfig(raw);
+
+    // Assert
+    expect(config.environments[0]!.limits).toEqual({
+      token: { maxAttempts: 3, windowSeconds: 60, blockSeconds: 300 },
+      send: { maxAttempts: 5, windowSeconds: 60, blockSeconds: 900 },
+    });
+  });
+
+  it('applies the code defaults (ttl 300 s, 3 tries), also when the code object is partial', () => {
+    // Arrange
+    const partial = minimal();
+    partial.environments[0]!.code = { maxTries: 5 };
+
+    // Act
+    const omitted = parseStageConfig(minimal()).environments[0]!.code;
+    const filled = parseStageConfig(partial).environments[0]!.code;
+
+    // Assert
+    expect(omitted).toEqual({ ttlSeconds: 300, maxTries: 3 });
+    expect(filled).toEqual({ ttlSeconds: 300, maxTries: 5 });
+  });
+
+  it('applies the client defaults: email and sms, 3600 s tokens, no user claim, no API key, no introspection', () => {
+    // Act
+    const client = parseStageConfig(minimal()).clients[0]!;
+
+    // Assert
+    expect(client).toEqual({
+      id: 'web',
+      environments: ['dev'],
+      redirectUris: ['https://app.example.test/callback'],
+      channels: ['email', 'sms'],
+      accessToken: { format: 'jwt', ttlSeconds: 3600, audience: 'api', includeUserIdClaim: false },
+      sendRequiresApiKey: false,
+      apiKeySha256: [],
+      mayIntrospect: false,
+    });
+  });
+
+  it('defaults the environment locale to en-US', () => {
+    expect(parseStageConfig(minimal()).environments[0]!.defaultLocale).toBe('en-US');
+  });
+
+  it('regression: defaulted objects are fresh per parse, not shared with the schema (mutating one parse leaks into no other)', async () => {
+    // Arrange: a fresh module instance, so the shared constants of other tests are untouched.
+    let isolated: typeof ConfigModule | undefined;
+    await jest.isolateModulesAsync(async () => {
+      isolated = await import('../../lib/config');
+    });
+    const first = isolated!.parseStageConfig(minimal());
+
+    // Act
+    first.environments[0]!.limits.token.maxAttempts = 99;
+    const second = isolated!.parseStageConfig(minimal());
+
+    // Assert
+    expect(first.environments[0]!.limits.send.maxAttempts).toBe(5);
+    expect(second.environments[0]!.limits).toEqual({ token: SPEC_LIMITS, send: SPEC_LIMITS });
+  });
+});
+
+describe('parseStageConfig validation: each problem is reported with its path', () => {
+  it.each<[string, (raw: RawConfig) => void, RegExp[]]>([
+    ['an unknown defaultEnvironment', (raw) => void (raw.defaultEnvironment = 'prod'), [/no environment "prod"/, /defaultEnvironment/]],
+    ['a client naming an unknown environment', (raw) => void raw.clients[0]!.environments.push('prod'), [/no environment "prod"/, /clients\[0\]\.environments/]],
+    ['duplicate client ids', (raw) => void raw.clients.push({ ...raw.clients[0]! }), [/duplicate client "web"/, /clients\[1\]\.id/]],
+    ['duplicate environment ids', (raw) => void raw.environments.push({ ...raw.environments[0]! }), [/duplicate environment "dev"/, /environments\[1\]\.id/]],
+    ['a client id with a space', (raw) => void (raw.clients[0]!.id = 'my web'), [/ids are 1-64 of/, /clients\[0\]\.id/]],
+    ['a client id with a "#" (a key delimiter)', (raw) => void (raw.clients[0]!.id = 'web#1'), [/clients\[0\]\.id/]],
+    ['a client id starting with "-"', (raw) => void (raw.clients[0]!.id = '-web'), [/clients\[0\]\.id/]],
+    ['a 65-character client id', (raw) => void (raw.clients[0]!.id = 'a'.repeat(65)), [/clients\[0\]\.id/]],
+    ['an environment id with a "/"', (raw) => void (raw.environments[0]!.id = 'de/v'), [/environments\[0\]\.id/]],
+    ['an empty id', (raw) => void (raw.clients[0]!.id = ''), [/clients\[0\]\.id/]],
+    [
+      'sendRequiresApiKey without key hashes',
+      (raw) => void (raw.clients[0]!.sendRequiresApiKey = true),
+      [/needs at least one key hash/, /clients\[0\]\.apiKeySha256/],
+    ],
+    ['mayIntrospect without key hashes', (raw) => void (raw.clients[0]!.mayIntrospect = true), [/needs at least one key hash/, /clients\[0\]\.apiKeySha256/]],
+    [
+      'an upper-case SHA-256 hex',
+      (raw) => void (raw.clients[0]!.apiKeySha256 = ['A'.repeat(64)]),
+      [/lower-case hex SHA-256/, /clients\[0\]\.apiKeySha256\[0\]/],
+    ],
+    ['a 63-character SHA-256 hex', (raw) => void (raw.clients[0]!.apiKeySha256 = ['a'.repeat(63)]), [/clients\[0\]\.apiKeySha256\[0\]/]],
+    ['a key in clear instead of its hash', (raw) => void (raw.clients[0]!.apiKeySha256 = ['local-dev-api-key']), [/clients\[0\]\.apiKeySha256\[0\]/]],
+    ['an unknown field in an environment', (raw) => void (raw.environments[0]!.extra = true), [/environments\[0\]/]],
+    ['an unknown field in a client', (raw) => void (raw.clients[0]!.redirectUri = 'https://x.test'), [/clients\[0\]/]],
+    ['an unknown field at the top level', (raw) => void (raw.environment = 'dev'), [/Invalid/]],
+    ['an unknown field in a limit', (raw) => void (raw.environments[0]!.limits = { token: { max: 5 } }), [/environments\[0\]\.limits\.token/]],
+    ['a redirect URI that is not a URL', (raw) => void (raw.clients[0]!.redirectUris = ['not a url']), [/clients\[0\]\.redirectUris\[0\]/]],
+    ['no redirect URI', (raw) => void (raw.clients[0]!.redirectUris = []), [/clients\[0\]\.redirectUris/]],
+    [
+      'maxAttempts 0',
+      (raw) => void (raw.environments[0]!.limits = { token: { maxAttempts: 0 } }),
+      [/environments\[0\]\.limits\.token\.maxAttempts/],
+    ],
+    ['a fractional windowSeconds', (raw) => void (raw.environments[0]!.limits = { send: { windowSeconds: 1.5 } }), [/environments\[0\]\.limits\.send\.windowSeconds/]],
+    ['blockSeconds 0', (raw) => void (raw.environments[0]!.limits = { send: { blockSeconds: 0 } }), [/environments\[0\]\.limits\.send\.blockSeconds/]],
+    ['a code ttl below 30 s', (raw) => void (raw.environments[0]!.code = { ttlSeconds: 10 }), [/environments\[0\]\.code\.ttlSeconds/]],
+    ['an unknown access-token format', (raw) => void (raw.clients[0]!.accessToken.format = 'paseto'), [/clients\[0\]\.accessToken\.format/]],
+    ['an invalid sender address', (raw) => void (raw.environments[0]!.email.sender = 'no-reply'), [/environments\[0\]\.email\.sender/]],
+    ['no environments', (raw) => void (raw.environments = []), [/environments/]],
+  ])('rejects %s', (_label, mutate, expected) => {
+    // Arrange
+    const raw = minimal();
+    mutate(raw);
+
+    // Act
+    const message = problemsOf(raw);
+
+    // Assert
+    expect(message).toBeDefined();
+    for (const pattern of expected) expect(message).toMatch(pattern);
+  });
+
+  it('names the unknown field itself, so the reader knows what to remove (regression: zod/mini installs no messages, so it said only "Invalid input")', () => {
+    // Arrange: zod keeps its locale in globalThis.__zod_globalConfig. Remove it, as in a Lambda
+    // where nothing else has loaded one, then load lib/config afresh: it must install English itself.
+    const zodConfig = (globalThis as { __zod_globalConfig?: { localeError?: unknown } }).__zod_globalConfig;
+    const saved = zodConfig?.localeError;
+    if (zodConfig !== undefined) delete zodConfig.localeError;
+    const raw = minimal();
+    raw.environments[0]!.extraField = true;
+
+    // Act
+    let message: string | undefined;
+    try {
+      jest.isolateModules(() => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const fresh = require('../../lib/config') as typeof ConfigModule;
+        try {
+          fresh.parseStageConfig(raw);
+        } catch (error) {
+          message = (error as Error).message;
+        }
+      });
+    } finally {
+      if (zodConfig !== undefined && saved !== undefined) zodConfig.localeError = saved;
+    }
+
+    // Assert
+    expect(message).toContain('extraField');
+  });
+
+  it('lists every problem in one message, prefixed by the source', () => {
+    // Arrange
+    const raw = minimal();
+    raw.defaultEnvironment = 'prod';
+    raw.clients[0]!.id = 'my web';
+
+    // Act
+    const message = thrownMessage(() => parseStageConfig(raw, 'config/test.json'));
+
+    // Assert
+    expect(message).toMatch(/^Invalid config\/test\.json:/);
+    expect(message).toMatch(/defaultEnvironment/);
+    expect(message).toMatch(/clients\[0\]\.id/);
+  });
+
+  it('rejects a file that is not an object', () => {
+    expect(problemsOf(null)).toBeDefined();
+    expect(problemsOf([])).toBeDefined();
+  });
+});
+
+describe('applyLimitOverrides', () => {
+  it.each<[string, 'token' | 'send', keyof LimitConfig]>([
+    ['TOKEN_MAX_ATTEMPTS', 'token', 'maxAttempts'],
+    ['TOKEN_WINDOW_SECONDS', 'token', 'windowSeconds'],
+    ['TOKEN_BLOCK_SECONDS', 'token', 'blockSeconds'],
+    ['OTP_SEND_MAX', 'send', 'maxAttempts'],
+    ['OTP_SEND_WINDOW_SECONDS', 'send', 'windowSeconds'],
+    ['OTP_SEND_BLOCK_SECONDS', 'send', 'blockSeconds'],
+  ])('%s sets %s.%s in every environment and nothing else', (variable, operation, field) => {
+    // Arrange
+    const config = parseStageConfig(twoEnvironments());
+    const other = operation === 'token' ? 'send' : 'token';
+
+    // Act
+    const overridden = applyLimitOverrides(config, { [variable]: '7' });
+
+    // Assert
+    for (const environment of overridden.environments) {
+      expect(environment.limits[operation]).toEqual({ ...SPEC_LIMITS, [field]: 7 });
+      expect(environment.limits[other]).toEqual(SPEC_LIMITS);
+    }
+    expect(overridden.environments).toHaveLength(2);
+  });
+
+  it('applies all six together', () => {
+    // Arrange
+    const env = {
+      TOKEN_MAX_ATTEMPTS: '2',
+      TOKEN_WINDOW_SECONDS: '10',
+      TOKEN_BLOCK_SECONDS: '20',
+      OTP_SEND_MAX: '3',
+      OTP_SEND_WINDOW_SECONDS: '30',
+      OTP_SEND_BLOCK_SECONDS: '40',
+    };
+
+    // Act
+    const overridden = applyLimitOverrides(parseStageConfig(twoEnvironments()), env);
+
+    // Assert
+    for (const environment of overridden.environments) {
+      expect(environment.limits).toEqual({
+        token: { maxAttempts: 2, windowSeconds: 10, blockSeconds: 20 },
+        send: { maxAttempts: 3, windowSeconds: 30, blockSeconds: 40 },
+      });
+    }
+  });
+
+  it('overrides the limits a file sets, not only the defaults', () => {
+    // Arrange
+    const config = parseStageConfig(readLocal());
+
+    // Act
+    const overridden = applyLimitOverrides(config, { TOKEN_BLOCK_SECONDS: '2' });
+
+    // Assert
+    expect(overridden.environments[0]!.limits.token).toEqual({ maxAttempts: 5, windowSeconds: 60, blockSeconds: 2 });
+  });
+
+  it('returns the configuration unchanged when no variable is set (and ignores empty ones)', () => {
+    // Arrange
+    const config = parseStageConfig(minimal());
+
+    // Act / Assert
+    expect(applyLimitOverrides(config, {})).toBe(config);
+    expect(applyLimitOverrides(config, { TOKEN_MAX_ATTEMPTS: '', UNRELATED: '1' })).toBe(config);
+  });
+
+  it('does not modify the configuration it is given', () => {
+    // Arrange
+    const config = parseStageConfig(minimal());
+
+    // Act
+    applyLimitOverrides(config, { TOKEN_MAX_ATTEMPTS: '2' });
+
+    // Assert
+    expect(config.environments[0]!.limits.token.maxAttempts).toBe(5);
+  });
+
+  it.each([
+    ['TOKEN_MAX_ATTEMPTS', '0'],
+    ['TOKEN_WINDOW_SECONDS', '1.5'],
+    ['TOKEN_BLOCK_SECONDS', 'abc'],
+    ['OTP_SEND_MAX', '-1'],
+    ['OTP_SEND_WINDOW_SECONDS', 'five'],
+    ['OTP_SEND_BLOCK_SECONDS', '0'],
+  ])('rejects %s=%j with a message naming the variable', (variable, value) => {
+    // Arrange
+    const config = parseStageConfig(minimal());
+
+    // Act
+    const message = thrownMessage(() => applyLimitOverrides(config, { [variable]: value }));
+
+    // Assert
+    expect(message).toBe(`Invalid ${variable}: expected a positive integer, got "${value}"`);
+  });
+
+  it('re-validates the result against the schema (TOKEN_MAX_ATTEMPTS above 50 is refused)', () => {
+    const message = thrownMessage(() => applyLimitOverrides(parseStageConfig(minimal()), { TOKEN_MAX_ATTEMPTS: '51' }));
+    expect(message).toMatch(/limits\.token\.maxAttempts/);
+  });
+});
+
+describe('buildServiceConfig', () => {
+  const build = () => buildServiceConfig(parseStageConfig(twoEnvironments()));
+
+  it('returns the default environment for environment(undefined)', () => {
+    expect(build().environment(undefined)?.id).toBe('dev');
+  });
+
+  it('looks environments up by id', () => {
+    expect(build().environment('staging')?.id).toBe('staging');
+  });
+
+  it.each(['prod', '', 'DEV', '__proto__', 'constructor'])('returns undefined for the unknown environment %j', (id) => {
+    expect(build().environment(id)).toBeUndefined();
+  });
+
+  it('looks clients up by id', () => {
+    expect(build().client('web')?.id).toBe('web');
+  });
+
+  it.each(['mobile', '', 'WEB', '__proto__', 'toString'])('returns undefined for the unknown client %j', (id) => {
+    expect(build().client(id)).toBeUndefined();
+  });
+
+  it('exposes the stage configuration', () => {
+    expect(build().stage.defaultEnvironment).toBe('dev');
+  });
+
+  it('is deeply frozen', () => {
+    // Act
+    const service = build();
+
+    // Assert
+    expect(unfrozenPaths(service)).toEqual([]);
+  });
+
+  it('rejects mutation (strict mode throws) and keeps the values', () => {
+    // Arrange
+    const service = build();
+    const limits = service.environment('dev')!.limits.token as { maxAttempts: number };
+    const client = service.client('web')!;
+
+    // Act / Assert
+    expect(() => {
+      limits.maxAttempts = 1000;
+    }).toThrow(TypeError);
+    expect(() => client.redirectUris.push('https://evil.example.test/')).toThrow(TypeError);
+    expect(() => {
+      (service as { environment: unknown }).environment = () => undefined;
+    }).toThrow(TypeError);
+    expect(limits.maxAttempts).toBe(5);
+    expect(client.redirectUris).toEqual(['https://app.example.test/callback']);
+  });
+});
+
+describe('loadServiceConfig', () => {
+  let directory: string;
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'config-test-'));
+  });
+  afterAll(() => {
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('reads the file named by IDP_CONFIG_FILE', () => {
+    // Act
+    const service = loadServiceConfig({ IDP_CONFIG_FILE: LOCAL_FILE });
+
+    // Assert
+    expect(service.environment(undefined)?.id).toBe('local');
+    expect(service.client('local-backend')?.sendRequiresApiKey).toBe(true);
+    expect(unfrozenPaths(service)).toEqual([]);
+  });
+
+  it('applies the limit overrides from the same environment', () => {
+    const service = loadServiceConfig({ IDP_CONFIG_FILE: LOCAL_FILE, OTP_SEND_MAX: '2' });
+    expect(service.environment('local')!.limits.send.maxAttempts).toBe(2);
+  });
+
+  it('reports a missing file clearly, naming it', () => {
+    // Arrange
+    const missing = join(directory, 'does-not-exist.json');
+
+    // Act
+    const message = thrownMessage(() => loadServiceConfig({ IDP_CONFIG_FILE: missing }));
+
+    // Assert
+    expect(message).toContain(`Cannot read configuration file ${missing}`);
+    expect(message).toMatch(/ENOENT|no such file/);
+  });
+
+  it('reports a file that is not JSON, naming it', () => {
+    // Arrange
+    const file = join(directory, 'broken.json');
+    writeFileSync(file, '{ "defaultEnvironment": ');
+
+    // Act
+    const message = thrownMessage(() => loadServiceConfig({ IDP_CONFIG_FILE: file }));
+
+    // Assert
+    expect(message).toContain(`Cannot read configuration file ${file}`);
+  });
+
+  it('reports an invalid configuration with the file name and the path of the problem', () => {
+    // Arrange
+    const file = join(directory, 'invalid.json');
+    const raw = minimal();
+    raw.defaultEnvironment = 'prod';
+    writeFileSync(file, JSON.stringify(raw));
+
+    // Act
+    const message = thrownMessage(() => loadServiceConfig({ IDP_CONFIG_FILE: file }));
+
+    // Assert
+    expect(message).toContain(`Invalid ${file}:`);
+    expect(message).toContain('defaultEnvironment');
+  });
+
+  it('falls back to $LAMBDA_TASK_ROOT/config.json when IDP_CONFIG_FILE is not set', () => {
+    // Arrange
+    writeFileSync(join(directory, 'config.json'), JSON.stringify(minimal()));
+
+    // Act
+    const service = loadServiceConfig({ LAMBDA_TASK_ROOT: directory });
+
+    // Assert
+    expect(service.environment(undefined)?.id).toBe('dev');
+  });
+});

@@ -1,0 +1,324 @@
+import fc from 'fast-check';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { IdpError, InvalidRequestError } from '../../../lib/errors';
+import { AUTH_TYPES, CHANNELS, inferAuthType, normaliseEmail, normalisePhone, normaliseUser } from '../../../lib/domain/identity';
+
+/** Whatever `fn` throws, or undefined. */
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+/** Known-valid numbers (libphonenumber's own examples and well-known fictional ones). */
+const VALID_NUMBERS = ['+14155552671', '+442079460958', '+4930901820', '+33142685300', '+5511987654321'] as const;
+
+/** A domain label of `length` letters (1..63). */
+const label = (length: number) => 'd'.repeat(length);
+
+describe('AUTH_TYPES and CHANNELS', () => {
+  it('are email/sms and email/sms/voice', () => {
+    expect(AUTH_TYPES).toEqual(['email', 'sms']);
+    expect(CHANNELS).toEqual(['email', 'sms', 'voice']);
+  });
+});
+
+describe('normaliseEmail', () => {
+  it.each([
+    ['  Alice@Example.COM ', 'alice@example.com'],
+    ['ALICE@EXAMPLE.COM', 'alice@example.com'],
+    ['\talice@example.com\n', 'alice@example.com'],
+    ['alice@example.com', 'alice@example.com'],
+    ['first.last@sub.example.co.uk', 'first.last@sub.example.co.uk'],
+    ['user+tag@example.com', 'user+tag@example.com'],
+    ["o'brien@example.ie", "o'brien@example.ie"],
+    ['a@1.com', 'a@1.com'],
+    ['a@xn--bcher-kva.example', 'a@xn--bcher-kva.example'],
+    ['a@my-host.example', 'a@my-host.example'],
+  ])('normalises %j to %j', (raw, expected) => {
+    // Act
+    const normalised = normaliseEmail(raw);
+
+    // Assert
+    expect(normalised).toBe(expected);
+  });
+
+  it.each([
+    ['no @', 'alice.example.com'],
+    ['two @', 'alice@bob@example.com'],
+    ['@@', 'alice@@example.com'],
+    ['a space in the local part', 'ali ce@example.com'],
+    ['a space in the domain', 'alice@exa mple.com'],
+    ['".." in the local part', 'al..ice@example.com'],
+    ['a leading dot in the local part', '.alice@example.com'],
+    ['a trailing dot in the local part', 'alice.@example.com'],
+    ['no TLD', 'alice@example'],
+    ['a numeric TLD', 'alice@example.c0m'],
+    ['a trailing dot in the domain', 'alice@example.com.'],
+    ['".." in the domain', 'alice@example..com'],
+    ['a label starting with "-"', 'alice@-example.com'],
+    ['a label ending with "-"', 'alice@example-.com'],
+    ['an underscore in the domain', 'alice@ex_ample.com'],
+    ['a quoted local part', '"alice smith"@example.com'],
+    ['a quoted local part without spaces', '"alice"@example.com'],
+    ['an IP literal', 'alice@[192.0.2.1]'],
+    ['angle brackets', '<alice@example.com>'],
+    ['a display name', 'Alice <alice@example.com>'],
+    ['an empty local part', '@example.com'],
+    ['an empty string', ''],
+    ['only whitespace', '   '],
+    ['a comma', 'alice,bob@example.com'],
+  ])('rejects %s (%j)', (_label, raw) => {
+    expect(normaliseEmail(raw)).toBeUndefined();
+  });
+
+  it('accepts a 64-character local part and rejects a 65-character one', () => {
+    // Arrange
+    const at64 = `${'a'.repeat(64)}@example.com`;
+    const at65 = `${'a'.repeat(65)}@example.com`;
+
+    // Act / Assert
+    expect(normaliseEmail(at64)).toBe(at64);
+    expect(normaliseEmail(at65)).toBeUndefined();
+  });
+
+  it('accepts a 254-character address and rejects a 255-character one', () => {
+    // Arrange: "a@" + four labels of 60/60/60/60 letters joined by dots ends at 2 + 243 = 245; pad the
+    // local part to reach the exact lengths.
+    const domain = [label(60), label(60), label(60), label(60), 'com'].join('.');
+    const at254 = `${'a'.repeat(254 - 1 - domain.length)}@${domain}`;
+    const at255 = `${'a'.repeat(255 - 1 - domain.length)}@${domain}`;
+    expect(at254).toHaveLength(254);
+    expect(at255).toHaveLength(255);
+
+    // Act / Assert
+    expect(normaliseEmail(at254)).toBe(at254);
+    expect(normaliseEmail(at255)).toBeUndefined();
+  });
+
+  it('applies the 254-character limit after trimming (surrounding whitespace does not count)', () => {
+    const domain = [label(60), label(60), label(60), label(60), 'com'].join('.');
+    const at254 = `${'a'.repeat(254 - 1 - domain.length)}@${domain}`;
+    expect(normaliseEmail(`   ${at254}   `)).toBe(at254);
+  });
+
+  it('accepts a 63-character domain label and rejects a 64-character one', () => {
+    expect(normaliseEmail(`a@${label(63)}.com`)).toBe(`a@${label(63)}.com`);
+    expect(normaliseEmail(`a@${label(64)}.com`)).toBeUndefined();
+  });
+
+  it.each([
+    ['NUL', 'ali\u0000ce@example.com'],
+    ['BEL', 'ali\u0007ce@example.com'],
+    ['ESC', 'ali\u001bce@example.com'],
+    ['DEL', 'ali\u007fce@example.com'],
+  ])('rejects a control character (%s) in the local part (RFC 5322 atext and RFC 6531 exclude CTLs)', (_label, raw) => {
+    expect(normaliseEmail(raw)).toBeUndefined();
+  });
+
+  describe('properties', () => {
+    /** Valid ASCII addresses (fast-check's RFC 5322 / RFC 1123 generator). */
+    const email = fc.emailAddress();
+    const caseMask = fc.array(fc.boolean(), { minLength: 254, maxLength: 254 });
+    const whitespace = fc.string({ unit: fc.constantFrom(' ', '\t', '\n', '\r'), maxLength: 3 });
+
+    function recase(value: string, mask: readonly boolean[]): string {
+      return Array.from(value, (character, index) => (mask[index] ? character.toUpperCase() : character.toLowerCase())).join('');
+    }
+
+    it('accepts every generated valid address, as its lower-case form', () => {
+      fc.assert(
+        fc.property(email, (address) => {
+          expect(normaliseEmail(address)).toBe(address.toLowerCase());
+        }),
+      );
+    });
+
+    it('maps any case change and surrounding whitespace to the same value (one user, one counter)', () => {
+      fc.assert(
+        fc.property(email, caseMask, whitespace, whitespace, (address, mask, before, after) => {
+          // Arrange
+          const variant = `${before}${recase(address, mask)}${after}`;
+
+          // Act
+          const normalised = normaliseEmail(variant);
+
+          // Assert
+          expect(normalised).toBeDefined();
+          expect(normalised).toBe(normaliseEmail(address));
+        }),
+      );
+    });
+
+    it('is idempotent', () => {
+      fc.assert(
+        fc.property(fc.oneof(email, fc.string()), caseMask, whitespace, (address, mask, pad) => {
+          const once = normaliseEmail(`${pad}${recase(address, mask)}${pad}`);
+          if (once !== undefined) expect(normaliseEmail(once)).toBe(once);
+        }),
+      );
+    });
+  });
+});
+
+describe('normalisePhone', () => {
+  it.each([
+    ['+1 (415) 555-2671', '+14155552671'],
+    ['+14155552671', '+14155552671'],
+    ['+1-415-555-2671', '+14155552671'],
+    ['  +1 415 555 2671  ', '+14155552671'],
+    ['0049 30 901820', '+4930901820'],
+    ['+49 (30) 901820', '+4930901820'],
+    ['+49 (0)30 901820', '+4930901820'],
+    ['+44 20 7946 0958', '+442079460958'],
+    ['+33 1 42 68 53 00', '+33142685300'],
+    ['+55 11 98765-4321', '+5511987654321'],
+  ])('normalises %j to %j', (raw, expected) => {
+    // Act
+    const normalised = normalisePhone(raw);
+
+    // Assert
+    expect(normalised).toBe(expected);
+  });
+
+  it.each([
+    ['a national number without +', '4155552671'],
+    ['a national number with a trunk prefix', '030 901820'],
+    ['letters (vanity number)', '+1 415 555 CALL'],
+    ['letters only', 'not a number'],
+    ['an invalid number', '+1 111 111 1111'],
+    ['too short', '+1 415'],
+    ['too long (digits)', '+1415555267112345678'],
+    ['an empty string', ''],
+    ['only "+"', '+'],
+    ['text before the number', 'call +14155552671'],
+    ['two numbers', '+1 415 5552671 +1'],
+  ])('rejects %s (%j)', (_label, raw) => {
+    expect(normalisePhone(raw)).toBeUndefined();
+  });
+
+  it.each([
+    ['trailing letters', '+14155552671abc'],
+    ['a trailing "x"', '+1 415 555 2671 x'],
+    ['an extension', '+1 415 555 2671 ext. 5'],
+  ])('rejects letters: %s (%j), rather than silently dropping them', (_label, raw) => {
+    expect(normalisePhone(raw)).toBeUndefined();
+  });
+
+  it('accepts a 32-character input and rejects a 33-character one (the length cap), even when the number in it is valid', () => {
+    // Arrange: a valid number followed by separators, which the parser would otherwise ignore.
+    const at32 = `+1 415 555 2671${'-'.repeat(17)}`;
+    const at33 = `+1 415 555 2671${'-'.repeat(18)}`;
+    expect(at32).toHaveLength(32);
+    expect(at33).toHaveLength(33);
+
+    // Act / Assert
+    expect(normalisePhone(at32)).toBe('+14155552671');
+    expect(normalisePhone(at33)).toBeUndefined();
+  });
+
+  describe('properties', () => {
+    const number = fc.constantFrom(...VALID_NUMBERS);
+    const whitespace = fc.string({ unit: fc.constantFrom(' ', '\t'), maxLength: 3 });
+
+    /** The same number written the ways people write it: all international, all valid. */
+    function formats(e164: string): string[] {
+      const parsed = parsePhoneNumberFromString(e164)!;
+      const international = parsed.formatInternational();
+      const country = parsed.countryCallingCode;
+      return [
+        e164,
+        international,
+        international.replace(/ /g, '-'),
+        international.replace(/ /g, '.'),
+        international.replace(/ /g, ''),
+        `+${country} ${parsed.formatNational()}`,
+        `00${country}${parsed.nationalNumber}`,
+        `00 ${international.slice(1)}`,
+      ];
+    }
+
+    it('maps every format of one number, with any surrounding whitespace, to its E.164 form', () => {
+      fc.assert(
+        fc.property(number, fc.nat(), whitespace, whitespace, (e164, pick, before, after) => {
+          // Arrange
+          const variants = formats(e164);
+          const variant = `${before}${variants[pick % variants.length]}${after}`;
+
+          // Act
+          const normalised = normalisePhone(variant);
+
+          // Assert
+          expect(normalised).toBe(e164);
+        }),
+      );
+    });
+
+    it('is idempotent', () => {
+      fc.assert(
+        fc.property(fc.oneof(number.chain((e164) => fc.constantFrom(...formats(e164))), fc.string()), (raw) => {
+          const once = normalisePhone(raw);
+          if (once !== undefined) expect(normalisePhone(once)).toBe(once);
+        }),
+      );
+    });
+
+    it('returns only E.164 (a + and 8 to 15 digits) or undefined', () => {
+      fc.assert(
+        fc.property(fc.string({ unit: fc.constantFrom(...'+0123456789 -()'.split('')), maxLength: 24 }), (raw) => {
+          const normalised = normalisePhone(raw);
+          if (normalised !== undefined) expect(normalised).toMatch(/^\+[1-9]\d{7,14}$/);
+        }),
+      );
+    });
+  });
+});
+
+describe('normaliseUser', () => {
+  it('normalises an email user', () => {
+    expect(normaliseUser('email', ' Alice@Example.com ')).toEqual({ authType: 'email', value: 'alice@example.com' });
+  });
+
+  it('normalises an sms user', () => {
+    expect(normaliseUser('sms', '+1 (415) 555-2671')).toEqual({ authType: 'sms', value: '+14155552671' });
+  });
+
+  it.each<['email' | 'sms', string]>([
+    ['email', 'not-an-email'],
+    ['email', '+14155552671'],
+    ['sms', 'alice@example.com'],
+    ['sms', '4155552671'],
+  ])('throws a 400 invalid_request naming user_id for auth_type %s', (authType, raw) => {
+    // Act
+    const error = thrown(() => normaliseUser(authType, raw));
+
+    // Assert
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).toBeInstanceOf(IdpError);
+    const idpError = error as InvalidRequestError;
+    expect(idpError.statusCode).toBe(400);
+    expect(idpError.error).toBe('invalid_request');
+    expect(idpError.description).toContain('user_id');
+    expect(idpError.description).toContain(authType === 'email' ? 'email' : 'phone');
+  });
+
+  it('does not echo the rejected value in the description (personal data)', () => {
+    const error = thrown(() => normaliseUser('email', 'secret-person@nowhere')) as InvalidRequestError;
+    expect(error.description).not.toContain('secret-person');
+  });
+});
+
+describe('inferAuthType', () => {
+  it.each<[string, 'email' | 'sms']>([
+    ['alice@example.com', 'email'],
+    ['@', 'email'],
+    ['+14155552671', 'sms'],
+    ['4155552671', 'sms'],
+    ['', 'sms'],
+  ])('infers %j as %s', (raw, expected) => {
+    expect(inferAuthType(raw)).toBe(expected);
+  });
+});
