@@ -1,12 +1,46 @@
 /**
- * The API's routes: one Lambda per route, named by its file in `functions/`. The CDK stack and the
- * local runtime both build their routing from this list, so they cannot disagree.
+ * The API's routes and the functions behind them: one Lambda per route group, named by its file
+ * in `functions/`. The CDK stack and the local runtime both build from these lists, so they cannot
+ * disagree, and the stack derives each function's IAM policy from what is declared here (a test
+ * checks the declarations against the DynamoDB requests each operation really makes).
  */
+
+/** DynamoDB actions on the table, as IAM names them (`dynamodb:<action>`). */
+export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+/** The service's two secrets. */
+export type SecretName = 'hmac' | 'signingKeys';
+/** Delivery channels, each one IAM action: ses:SendEmail, sns:Publish, sms-voice:SendVoiceMessage. */
+export type DeliveryAction = 'email' | 'sms' | 'voice';
+
+export interface FunctionSpec {
+  /** The file in functions/ (without extension) whose `handler` this Lambda runs. */
+  readonly name: string;
+  /** One line for the console and the docs. */
+  readonly description: string;
+  readonly table: readonly TableAction[];
+  readonly secrets: readonly SecretName[];
+  readonly delivery: readonly DeliveryAction[];
+}
+
+export const FUNCTIONS = {
+  'otp-send': {
+    name: 'otp-send',
+    description: 'POST /idp/v1/otp/send: send a one-time code',
+    // The attempt (UpdateItem), the code (PutItem), its removal when delivery fails (DeleteItem).
+    table: ['UpdateItem', 'PutItem', 'DeleteItem'],
+    secrets: ['hmac'],
+    delivery: ['email', 'sms', 'voice'],
+  },
+} as const satisfies Record<string, FunctionSpec>;
+
+export type FunctionName = keyof typeof FUNCTIONS;
+
 export interface Route {
   /** API Gateway resource path. */
   readonly path: string;
-  /** The file in functions/ (without extension) whose `handler` serves it. */
-  readonly functionName: string;
+  /** The methods the route answers; API Gateway sends every other method to the function too, which answers 405. */
+  readonly methods: readonly string[];
+  readonly functionName: FunctionName;
 }
 
-export const ROUTES: readonly Route[] = [{ path: '/idp/v1/otp/send', functionName: 'otp-send' }];
+export const ROUTES: readonly Route[] = [{ path: '/idp/v1/otp/send', methods: ['POST'], functionName: 'otp-send' }];

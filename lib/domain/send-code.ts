@@ -17,6 +17,7 @@ import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
 import { DeliveryFailedError, InvalidClientError, InvalidRequestError, TooManyRequestsError, UnauthorizedClientError } from '../errors';
 import type { AttemptLimiter, Clock, CodeRecord, CodeStore, EmailSender, Log, SmsSender, VoiceCaller } from '../ports';
+import { LOG_EVENTS } from '../log-events';
 import { requireApiKey } from './api-keys';
 import { digestCode, generateCode, S256_CHALLENGE_PATTERN } from './codes';
 import { logHandleOf, userKeyOf, type HmacKeys } from './hmac-keys';
@@ -113,11 +114,11 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
   } catch (error) {
     if (error instanceof DeliveryFailedError) {
       await removeQuietly(deps, record);
-      deps.log.warn('delivery failed', { ...logFields, detail: error.detail });
+      deps.log.warn(LOG_EVENTS.deliveryFailed, { ...logFields, detail: error.detail });
     }
     throw error;
   }
-  deps.log.info('code sent', logFields);
+  deps.log.info(LOG_EVENTS.codeSent, logFields);
   return { status: 'sent', channel, expires_in: environment.code.ttlSeconds };
 }
 
@@ -138,7 +139,7 @@ export function environmentOf(config: ServiceConfig, environmentId: string | und
 async function countAttempt(deps: SendCodeDeps, environment: EnvironmentConfig, userKey: string, now: number): Promise<void> {
   const decision = await deps.limiter.recordAttempt({ operation: 'send', environmentId: environment.id, userKey }, environment.limits.send, now);
   if (!decision.allowed) {
-    deps.log.info('send refused by attempt limit', { environment: environment.id, user: logHandleOf(userKey), blockStarted: decision.blockStarted });
+    deps.log.info(LOG_EVENTS.attemptRefused, { operation: 'send', environment: environment.id, user: logHandleOf(userKey), blockStarted: decision.blockStarted });
     throw new TooManyRequestsError(decision.retryAfterSeconds);
   }
 }

@@ -8,6 +8,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { IdpError } from '../errors';
+import { LOG_EVENTS } from '../log-events';
 import type { Log } from '../ports';
 import { jsonResponse } from './responses';
 
@@ -17,12 +18,12 @@ export function errorResponse(log: Log): middy.MiddlewareObj<APIGatewayProxyEven
       const error = request.error;
       if (error instanceof IdpError) {
         const fields = { error: error.error, status: error.statusCode, ...(error.detail === undefined ? {} : { detail: error.detail }) };
-        if (error.statusCode >= 500) log.error('request failed', fields, causeOf(error));
+        if (error.statusCode >= 500) log.error(LOG_EVENTS.requestFailed, fields, causeOf(error));
         else log.info('request refused', fields);
         request.response = jsonResponse(error.statusCode, error.toJSON(), { ...error.headers });
         return;
       }
-      log.error('unhandled error', { error: describe(error) });
+      log.error(LOG_EVENTS.unhandledError, { error: describe(error) });
       request.response = jsonResponse(500, {
         error: 'server_error',
         error_description: 'The service met an unexpected condition.',

@@ -1,0 +1,109 @@
+/**
+ * The Secrets Manager rotation function of the signing key set (the four-step protocol:
+ * createSecret, setSecret, testSecret, finishSecret). Each rotation is one step of
+ * lib/domain/signing-keys.ts `rotateKeySet`; the first one (right after deployment, when the
+ * secret still holds CloudFormation's random placeholder) creates the initial set instead.
+ *
+ * Idempotent per step, as Secrets Manager requires: it may call a step more than once.
+ */
+import {
+  DescribeSecretCommand,
+  GetSecretValueCommand,
+  PutSecretValueCommand,
+  UpdateSecretVersionStageCommand,
+  type SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
+import { initialKeySet, loadSigningKeys, parseStoredKeySet, rotateKeySet, type StoredKeySet } from '../../domain/signing-keys';
+import type { Log } from '../../ports';
+
+export interface RotationEvent {
+  readonly SecretId: string;
+  readonly ClientRequestToken: string;
+  readonly Step: 'createSecret' | 'setSecret' | 'testSecret' | 'finishSecret';
+}
+
+export class SigningKeyRotation {
+  constructor(
+    private readonly client: SecretsManagerClient,
+    private readonly log: Log,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async run(event: RotationEvent): Promise<void> {
+    const description = await this.client.send(new DescribeSecretCommand({ SecretId: event.SecretId }));
+    if (description.RotationEnabled !== true) throw new Error('Rotation is not enabled for this secret');
+    const stages = description.VersionIdsToStages?.[event.ClientRequestToken];
+    if (stages === undefined) throw new Error('The rotation token is not a version of this secret');
+    if (stages.includes('AWSCURRENT') && event.Step !== 'finishSecret') {
+      this.log.info('rotation step skipped: version already current', { step: event.Step });
+      return;
+    }
+    switch (event.Step) {
+      case 'createSecret':
+        return this.createSecret(event);
+      case 'setSecret':
+        // The key set lives only in this secret: there is no other system to update.
+        return;
+      case 'testSecret':
+        await loadSigningKeys(await this.read(event.SecretId, { VersionId: event.ClientRequestToken, VersionStage: 'AWSPENDING' }));
+        return;
+      case 'finishSecret':
+        return this.finishSecret(event, description.VersionIdsToStages ?? {});
+    }
+  }
+
+  private async createSecret(event: RotationEvent): Promise<void> {
+    try {
+      await this.read(event.SecretId, { VersionId: event.ClientRequestToken, VersionStage: 'AWSPENDING' });
+      this.log.info('rotation: pending version already exists');
+      return;
+    } catch (error) {
+      if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+    }
+    const next = await this.nextKeySet(event.SecretId);
+    await this.client.send(
+      new PutSecretValueCommand({
+        SecretId: event.SecretId,
+        ClientRequestToken: event.ClientRequestToken,
+        SecretString: JSON.stringify(next),
+        VersionStages: ['AWSPENDING'],
+      }),
+    );
+    this.log.info('rotation: pending key set created', { kids: next.keys.map((key) => `${key.status}:${key.kid}`) });
+  }
+
+  private async nextKeySet(secretId: string): Promise<StoredKeySet> {
+    let current: StoredKeySet;
+    try {
+      current = parseStoredKeySet(await this.read(secretId, { VersionStage: 'AWSCURRENT' }));
+    } catch (error) {
+      if ((error as Error).name === 'ResourceNotFoundException' || (error as Error).message.startsWith('Invalid signing key set') || error instanceof SyntaxError) {
+        // First rotation: the secret holds CloudFormation's placeholder, not a key set.
+        this.log.info('rotation: no key set yet, creating the first one');
+        return initialKeySet(this.now());
+      }
+      throw error;
+    }
+    return rotateKeySet(current, this.now());
+  }
+
+  private async finishSecret(event: RotationEvent, versions: Record<string, string[]>): Promise<void> {
+    const currentVersion = Object.entries(versions).find(([, stages]) => stages.includes('AWSCURRENT'))?.[0];
+    if (currentVersion === event.ClientRequestToken) return;
+    await this.client.send(
+      new UpdateSecretVersionStageCommand({
+        SecretId: event.SecretId,
+        VersionStage: 'AWSCURRENT',
+        MoveToVersionId: event.ClientRequestToken,
+        ...(currentVersion === undefined ? {} : { RemoveFromVersionId: currentVersion }),
+      }),
+    );
+    this.log.info('rotation: new key set is current');
+  }
+
+  private async read(secretId: string, version: { VersionId?: string; VersionStage: string }): Promise<unknown> {
+    const { SecretString } = await this.client.send(new GetSecretValueCommand({ SecretId: secretId, ...version }));
+    if (SecretString === undefined) throw new Error('The secret has no string value');
+    return JSON.parse(SecretString) as unknown;
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The log messages other systems key on: the CDK stack's metric filters (and so its alarms and
+ * dashboard) match these exact strings in the JSON logs. Change one here and both sides follow.
+ */
+export const LOG_EVENTS = {
+  /** A code was handed to the provider. Fields: environment, client, channel, user (log handle). */
+  codeSent: 'code sent',
+  /** The provider refused or could not be reached (502). Fields: environment, client, channel, detail. */
+  deliveryFailed: 'delivery failed',
+  /** An attempt was refused by the attempt limit (429). Fields: operation (send | token), environment, user, blockStarted. */
+  attemptRefused: 'attempt refused',
+  /** A code was exchanged for a token. Fields: environment, client, format, user. */
+  tokenIssued: 'token issued',
+  /** A token request was refused with invalid_grant. Fields: reason (private), client, user. */
+  grantRefused: 'grant refused',
+  /** Any 5xx the service answered. */
+  requestFailed: 'request failed',
+  /** A bug: an error that was not one of ours (500). */
+  unhandledError: 'unhandled error',
+} as const;
