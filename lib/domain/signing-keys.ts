@@ -14,7 +14,7 @@
  * The `kid` is the key's JWK thumbprint (RFC 7638), so it is derived from the key and unique.
  */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
-import * as z from 'zod/mini';
+import { z } from '../zod';
 
 export const SIGNING_ALGORITHM = 'ES256';
 
@@ -101,13 +101,14 @@ export async function loadSigningKeys(raw: unknown): Promise<SigningKeys> {
   const order: Record<KeyStatus, number> = { next: 0, current: 1, previous: 2 };
   for (const stored of [...set.keys].sort((a, b) => order[a.status] - order[b.status])) {
     // Public parts only: the private `d` never leaves this function.
-    const jwk = { kty: 'EC' as const, crv: 'P-256', x: stored.privateJwk.x, y: stored.privateJwk.y, kid: stored.kid, alg: SIGNING_ALGORITHM, use: 'sig' };
+    const jwk = Object.freeze({ kty: 'EC' as const, crv: 'P-256', x: stored.privateJwk.x, y: stored.privateJwk.y, kid: stored.kid, alg: SIGNING_ALGORITHM, use: 'sig' });
     published.push(jwk);
     verification.set(stored.kid, await importJWK(jwk, SIGNING_ALGORITHM));
     if (stored.status === 'current') {
-      signing = { kid: stored.kid, key: await importJWK({ ...stored.privateJwk, alg: SIGNING_ALGORITHM }, SIGNING_ALGORITHM) };
+      signing = Object.freeze({ kid: stored.kid, key: await importJWK({ ...stored.privateJwk, alg: SIGNING_ALGORITHM }, SIGNING_ALGORITHM) });
     }
   }
   if (signing === undefined) throw new Error('Invalid signing key set: no current key');
+  // Cached for the container's life: nothing may change what later requests sign with or publish.
   return Object.freeze({ signing, verification, jwks: Object.freeze({ keys: Object.freeze(published) }) });
 }

@@ -1,8 +1,8 @@
 /**
- * The DynamoDB client and the one place that decides what a DynamoDB failure means to a caller.
+ * The DynamoDB client, with short timeouts, and its failures in the service's vocabulary.
  */
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { TemporarilyUnavailableError } from '../../errors';
+import { dependencyFailure } from '../aws-errors';
 
 export interface DynamoDbOptions {
   /** Only for DynamoDB Local; on AWS the SDK's default endpoint resolution applies. */
@@ -26,27 +26,9 @@ export function createDynamoDbClient(options: DynamoDbOptions = {}): DynamoDBCli
   });
 }
 
-const UNAVAILABLE_NAMES = new Set([
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'ThrottlingException',
-  'InternalServerError',
-  'ServiceUnavailable',
-  'TimeoutError',
-]);
-
-/**
- * Turns an SDK failure into the service's vocabulary: no answer at all, throttling and server-side
- * faults are a dependency being down (503, the client may retry); anything else (a validation
- * error, a missing table) is a bug or a broken deployment and stays a 500.
- */
+/** A DynamoDB failure in the service's vocabulary (see lib/adapters/aws-errors.ts). */
 export function storageFailure(error: unknown, operation: string): Error {
-  const failure = error as { name?: string; $fault?: string; $metadata?: { httpStatusCode?: number } };
-  const noResponse = failure.$metadata?.httpStatusCode === undefined;
-  if (noResponse || failure.$fault === 'server' || UNAVAILABLE_NAMES.has(failure.name ?? '')) {
-    return new TemporarilyUnavailableError({ detail: `DynamoDB ${operation}: ${failure.name ?? 'unknown error'}`, cause: error });
-  }
-  return error instanceof Error ? error : new Error(`DynamoDB ${operation} failed`);
+  return dependencyFailure(error, `DynamoDB ${operation}`);
 }
 
 export function isConditionalCheckFailure(error: unknown): error is { name: string; Item?: Record<string, unknown> } {

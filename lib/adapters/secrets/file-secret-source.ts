@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SecretSource } from '../../ports';
+import { parseSecretJson } from '../aws-errors';
 
 export const HMAC_SECRET_FILE = 'hmac-secret';
 export const SIGNING_KEYS_FILE = 'signing-keys.json';
@@ -17,6 +18,6 @@ export class FileSecretSource implements SecretSource {
   }
 
   async signingKeySet(): Promise<unknown> {
-    return JSON.parse(await readFile(join(this.directory, SIGNING_KEYS_FILE), 'utf8'));
+    return parseSecretJson(await readFile(join(this.directory, SIGNING_KEYS_FILE), 'utf8'), 'The signing key set');
   }
 }

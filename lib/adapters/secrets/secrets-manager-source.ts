@@ -4,7 +4,7 @@
  * signing key set is the JSON the rotation function maintains.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { TemporarilyUnavailableError } from '../../errors';
+import { dependencyFailure, parseSecretJson } from '../aws-errors';
 import type { SecretSource } from '../../ports';
 
 export class SecretsManagerSecretSource implements SecretSource {
@@ -25,15 +25,17 @@ export class SecretsManagerSecretSource implements SecretSource {
   }
 
   async signingKeySet(): Promise<unknown> {
-    return JSON.parse(await this.read(this.arns.signingKeys));
+    return parseSecretJson(await this.read(this.arns.signingKeys), 'The signing key set');
   }
 
   private async read(secretId: string): Promise<string> {
+    // A function is only given the ARNs of the secrets it may read (least privilege).
+    if (secretId === '') throw new Error('This function has no ARN configured for the secret it tried to read');
     let value: string | undefined;
     try {
       ({ SecretString: value } = await this.client.send(new GetSecretValueCommand({ SecretId: secretId })));
     } catch (error) {
-      throw new TemporarilyUnavailableError({ detail: `Secrets Manager: ${(error as Error).name}`, cause: error });
+      throw dependencyFailure(error, 'Secrets Manager GetSecretValue');
     }
     if (value === undefined) throw new Error(`Secret ${secretId} has no string value`);
     return value;

@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { initialKeySet, loadSigningKeys, parseStoredKeySet, rotateKeySet, type StoredKeySet } from '../../domain/signing-keys';
 import type { Log } from '../../ports';
+import { parseSecretJson } from '../aws-errors';
 
 export interface RotationEvent {
   readonly SecretId: string;
@@ -34,10 +35,13 @@ export class SigningKeyRotation {
     if (description.RotationEnabled !== true) throw new Error('Rotation is not enabled for this secret');
     const stages = description.VersionIdsToStages?.[event.ClientRequestToken];
     if (stages === undefined) throw new Error('The rotation token is not a version of this secret');
-    if (stages.includes('AWSCURRENT') && event.Step !== 'finishSecret') {
+    if (stages.includes('AWSCURRENT')) {
       this.log.info('rotation step skipped: version already current', { step: event.Step });
       return;
     }
+    // As AWS's rotation template: only the version RotateSecret created may be worked on, or a
+    // stray finishSecret could move AWSCURRENT back to an old version.
+    if (!stages.includes('AWSPENDING')) throw new Error('The rotation token is not the AWSPENDING version of this secret');
     switch (event.Step) {
       case 'createSecret':
         return this.createSecret(event);
@@ -72,19 +76,18 @@ export class SigningKeyRotation {
     this.log.info('rotation: pending key set created', { kids: next.keys.map((key) => `${key.status}:${key.kid}`) });
   }
 
+  /**
+   * The next key set. Only CloudFormation's placeholder (a generated string that is not a JSON
+   * object with a `keys` list) is replaced by a fresh set; a damaged key set fails the rotation
+   * (and its alarm) instead, because replacing it would break every outstanding token.
+   */
   private async nextKeySet(secretId: string): Promise<StoredKeySet> {
-    let current: StoredKeySet;
-    try {
-      current = parseStoredKeySet(await this.read(secretId, { VersionStage: 'AWSCURRENT' }));
-    } catch (error) {
-      if ((error as Error).name === 'ResourceNotFoundException' || (error as Error).message.startsWith('Invalid signing key set') || error instanceof SyntaxError) {
-        // First rotation: the secret holds CloudFormation's placeholder, not a key set.
-        this.log.info('rotation: no key set yet, creating the first one');
-        return initialKeySet(this.now());
-      }
-      throw error;
+    const { SecretString } = await this.client.send(new GetSecretValueCommand({ SecretId: secretId, VersionStage: 'AWSCURRENT' }));
+    if (isPlaceholder(SecretString)) {
+      this.log.info('rotation: no key set yet, creating the first one');
+      return initialKeySet(this.now());
     }
-    return rotateKeySet(current, this.now());
+    return rotateKeySet(parseStoredKeySet(parseSecretJson(SecretString ?? '', 'The current key set')), this.now());
   }
 
   private async finishSecret(event: RotationEvent, versions: Record<string, string[]>): Promise<void> {
@@ -104,6 +107,17 @@ export class SigningKeyRotation {
   private async read(secretId: string, version: { VersionId?: string; VersionStage: string }): Promise<unknown> {
     const { SecretString } = await this.client.send(new GetSecretValueCommand({ SecretId: secretId, ...version }));
     if (SecretString === undefined) throw new Error('The secret has no string value');
-    return JSON.parse(SecretString) as unknown;
+    return parseSecretJson(SecretString, 'The secret value');
   }
+}
+
+function isPlaceholder(value: string | undefined): boolean {
+  if (value === undefined || value === '') return true;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return true;
+  }
+  return parsed === null || typeof parsed !== 'object' || !Array.isArray((parsed as { keys?: unknown }).keys) || (parsed as { keys: unknown[] }).keys.length === 0;
 }

@@ -1,0 +1,49 @@
+/**
+ * What an AWS SDK failure means to a caller, decided in one place for every adapter:
+ * - no answer at all (connection refused, timeout), throttling, or a server-side fault: the
+ *   dependency is down or overloaded, a 503 the client may retry (`TemporarilyUnavailableError`);
+ * - anything else (validation, access denied, a missing table or secret): a bug or a broken
+ *   deployment, which stays an error and becomes a 500. Retrying it would never help.
+ */
+import { TemporarilyUnavailableError } from '../errors';
+
+const UNAVAILABLE_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'ThrottlingException',
+  'TooManyRequestsException',
+  'InternalServerError',
+  'InternalServiceError',
+  'InternalFailure',
+  'ServiceUnavailable',
+  'TimeoutError',
+]);
+
+interface SdkFailure {
+  name?: string;
+  $fault?: string;
+  $metadata?: { httpStatusCode?: number };
+}
+
+/** True when the failure says the dependency is unavailable rather than that we did something wrong. */
+export function isUnavailable(error: unknown): boolean {
+  const failure = error as SdkFailure;
+  return failure.$metadata?.httpStatusCode === undefined || failure.$fault === 'server' || UNAVAILABLE_NAMES.has(failure.name ?? '');
+}
+
+/** `TemporarilyUnavailableError` for an unavailable dependency; the original error otherwise. */
+export function dependencyFailure(error: unknown, what: string): Error {
+  if (isUnavailable(error)) {
+    return new TemporarilyUnavailableError({ detail: `${what}: ${(error as SdkFailure).name ?? 'unknown error'}`, cause: error });
+  }
+  return error instanceof Error ? error : new Error(`${what} failed`);
+}
+
+/** JSON.parse for secret values: a syntax error must not quote the value (it may be key material). */
+export function parseSecretJson(value: string, what: string): unknown {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw new Error(`${what} is not valid JSON`);
+  }
+}

@@ -1,0 +1,321 @@
+/**
+ * The signing-key rotation function, driven as Secrets Manager drives it: RotateSecret first
+ * creates a version id with the AWSPENDING label and no value, then invokes the function once per
+ * step (createSecret, setSecret, testSecret, finishSecret) with that id as ClientRequestToken.
+ * A real SDK client talks to the in-memory stand-in (test/support/secrets-manager-local.ts).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  CreateSecretCommand,
+  GetSecretValueCommand,
+  ListSecretsCommand,
+  PutSecretValueCommand,
+  UpdateSecretVersionStageCommand,
+  type SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
+import { SignJWT, createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import { SigningKeyRotation, type RotationEvent } from '../../../lib/adapters/secrets/signing-key-rotation';
+import { loadSigningKeys, parseStoredKeySet, type SigningKeys, type StoredKeySet } from '../../../lib/domain/signing-keys';
+import { logger } from '../../../lib/log';
+import { capturedLogs, rememberSecret } from '../../support/log-capture';
+import { startSecretsManagerLocal, type SecretsManagerLocal } from '../../support/secrets-manager-local';
+
+const SECRET_NAME = 'identity-test/signing-keys';
+const NOW = new Date(Date.UTC(2026, 0, 15, 9, 30, 0));
+
+let sm: SecretsManagerLocal;
+let client: SecretsManagerClient;
+let rotation: SigningKeyRotation;
+let arn: string;
+let placeholderVersion: string;
+
+const lambda = (event: RotationEvent): Promise<void> => rotation.run(event);
+
+beforeEach(async () => {
+  sm = await startSecretsManagerLocal();
+  client = sm.client();
+  rotation = new SigningKeyRotation(client, logger, () => NOW);
+  // What CloudFormation deploys: a generated random string, not a key set.
+  const created = await client.send(
+    new CreateSecretCommand({ Name: SECRET_NAME, SecretString: randomBytes(24).toString('base64') }),
+  );
+  arn = created.ARN!;
+  placeholderVersion = created.VersionId!;
+  sm.enableRotation(SECRET_NAME);
+});
+
+afterEach(async () => {
+  await sm.stop();
+});
+
+async function secretString(options: { VersionId?: string; VersionStage?: string } = {}): Promise<string> {
+  const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn, ...options }));
+  return SecretString!;
+}
+
+/** The AWSCURRENT key set; its private keys are remembered so the log check catches a leak. */
+async function currentSet(): Promise<StoredKeySet> {
+  const set = parseStoredKeySet(JSON.parse(await secretString()));
+  for (const key of set.keys) rememberSecret(key.privateJwk.d);
+  return set;
+}
+
+function kidOf(set: StoredKeySet, status: 'next' | 'current' | 'previous'): string | undefined {
+  return set.keys.find((key) => key.status === status)?.kid;
+}
+
+function signWith(keys: SigningKeys): Promise<string> {
+  return new SignJWT({ scope: 'openid' })
+    .setProtectedHeader({ alg: 'ES256', kid: keys.signing.kid, typ: 'at+jwt' })
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(keys.signing.key);
+}
+
+function verifyWith(jwks: { readonly keys: readonly JWK[] }, token: string) {
+  return jwtVerify(token, createLocalJWKSet({ keys: [...jwks.keys] }));
+}
+
+/** Labels by version, labelled versions only (what DescribeSecret lists). */
+function labelled(): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(sm.versions(SECRET_NAME)).filter(([, stages]) => stages.length > 0));
+}
+
+describe('a full rotation, as RotateSecret runs it', () => {
+  it('replaces the CloudFormation placeholder with a first key set: one current key, one next key', async () => {
+    const token = await sm.rotate(SECRET_NAME, lambda);
+
+    const set = await currentSet();
+    expect(set.keys.map((key) => key.status).sort()).toEqual(['current', 'next']);
+    expect(labelled()).toEqual({
+      [placeholderVersion]: ['AWSPREVIOUS'],
+      [token]: expect.arrayContaining(['AWSCURRENT']),
+    });
+    const loaded = await loadSigningKeys(JSON.parse(await secretString()));
+    expect(loaded.signing.kid).toBe(kidOf(set, 'current'));
+    expect(loaded.jwks.keys.map((jwk) => jwk.kid)).toEqual([kidOf(set, 'next'), kidOf(set, 'current')]);
+  });
+
+  it('on the second rotation promotes next to current, demotes current to previous and adds a next', async () => {
+    await sm.rotate(SECRET_NAME, lambda);
+    const first = await currentSet();
+
+    const token = await sm.rotate(SECRET_NAME, lambda);
+
+    const second = await currentSet();
+    expect(second.keys).toHaveLength(3);
+    expect(second.keys.filter((key) => key.status === 'current')).toHaveLength(1);
+    expect(kidOf(second, 'current')).toBe(kidOf(first, 'next'));
+    expect(kidOf(second, 'previous')).toBe(kidOf(first, 'current'));
+    expect(first.keys.map((key) => key.kid)).not.toContain(kidOf(second, 'next'));
+    expect(labelled()[token]).toContain('AWSCURRENT');
+  });
+
+  it('on the third and later rotations drops the oldest key: never more than three keys', async () => {
+    await sm.rotate(SECRET_NAME, lambda);
+    const first = await currentSet();
+    await sm.rotate(SECRET_NAME, lambda);
+    const second = await currentSet();
+
+    await sm.rotate(SECRET_NAME, lambda);
+    const third = await currentSet();
+
+    expect(third.keys.map((key) => key.kid)).not.toContain(kidOf(first, 'current'));
+    expect(kidOf(third, 'previous')).toBe(kidOf(second, 'current'));
+    expect(kidOf(third, 'current')).toBe(kidOf(second, 'next'));
+    for (let rotations = 0; rotations < 3; rotations += 1) {
+      await sm.rotate(SECRET_NAME, lambda);
+      const set = await currentSet();
+      expect(set.keys.map((key) => key.status).sort()).toEqual(['current', 'next', 'previous']);
+    }
+    // Exactly one version is current and one previous; the older ones are deprecated.
+    const stages = Object.values(labelled()).flat();
+    expect(stages.filter((stage) => stage === 'AWSCURRENT')).toHaveLength(1);
+    expect(stages.filter((stage) => stage === 'AWSPREVIOUS')).toHaveLength(1);
+  });
+
+  it('keeps every token verifiable across one rotation, in both directions (the rotation safety property)', async () => {
+    await sm.rotate(SECRET_NAME, lambda);
+    const before = await loadSigningKeys(await currentSet());
+    const signedBefore = await signWith(before);
+
+    await sm.rotate(SECRET_NAME, lambda);
+    const after = await loadSigningKeys(await currentSet());
+    const signedAfter = await signWith(after);
+
+    // A token signed before the rotation verifies with the new JWKS (its key is now previous)...
+    await expect(verifyWith(after.jwks, signedBefore)).resolves.toMatchObject({ protectedHeader: { kid: before.signing.kid } });
+    // ...and a verifier still caching the old JWKS accepts the new key (it was published as next).
+    await expect(verifyWith(before.jwks, signedAfter)).resolves.toMatchObject({ protectedHeader: { kid: after.signing.kid } });
+
+    // The bound of the property: two rotations later the first key is gone, which is why the
+    // rotation period must exceed the longest token lifetime plus the JWKS cache time.
+    await sm.rotate(SECRET_NAME, lambda);
+    const later = await loadSigningKeys(await currentSet());
+    await expect(verifyWith(later.jwks, signedBefore)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
+  });
+});
+
+describe('each step on its own', () => {
+  it('is idempotent: repeating any step changes nothing', async () => {
+    await sm.rotate(SECRET_NAME, lambda);
+    const token = sm.startRotation(SECRET_NAME);
+    const step = (Step: RotationEvent['Step']) => lambda({ SecretId: arn, ClientRequestToken: token, Step });
+
+    await step('createSecret');
+    const pending = await secretString({ VersionId: token, VersionStage: 'AWSPENDING' });
+    const versionsAfterCreate = sm.versions(SECRET_NAME);
+    await step('createSecret');
+
+    expect(await secretString({ VersionId: token, VersionStage: 'AWSPENDING' })).toBe(pending);
+    expect(sm.versions(SECRET_NAME)).toEqual(versionsAfterCreate);
+
+    await step('setSecret');
+    await step('setSecret');
+    await step('testSecret');
+    await step('testSecret');
+    await step('finishSecret');
+    const versionsAfterFinish = sm.versions(SECRET_NAME);
+    await step('finishSecret');
+    // Secrets Manager may also retry an earlier step once the version is current: a no-op.
+    await step('createSecret');
+
+    expect(sm.versions(SECRET_NAME)).toEqual(versionsAfterFinish);
+    expect(versionsAfterFinish[token]).toContain('AWSCURRENT');
+    expect(await secretString()).toBe(pending);
+  });
+
+  it('refuses a token that is not a version of the secret', async () => {
+    const step = rotation.run({ SecretId: arn, ClientRequestToken: randomUUID(), Step: 'createSecret' });
+
+    await expect(step).rejects.toThrow('The rotation token is not a version of this secret');
+    expect(Object.keys(sm.versions(SECRET_NAME))).toEqual([placeholderVersion]);
+  });
+
+  it('refuses to run when rotation is not enabled for the secret', async () => {
+    const { ARN } = await client.send(new CreateSecretCommand({ Name: 'identity-test/not-rotated', SecretString: 'placeholder' }));
+    const token = sm.startRotation('identity-test/not-rotated');
+
+    await expect(rotation.run({ SecretId: ARN!, ClientRequestToken: token, Step: 'createSecret' })).rejects.toThrow(
+      'Rotation is not enabled for this secret',
+    );
+    await expect(client.send(new GetSecretValueCommand({ SecretId: ARN, VersionId: token }))).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
+  });
+
+  // AWS's rotation template refuses any token whose version is not AWSPENDING ("Secret version
+  // %s not set as AWSPENDING for rotation"). Without that check, a finishSecret invoked with an
+  // older version's id moves AWSCURRENT back to it: a silent rollback of the key set.
+  it('refuses a token whose version is not AWSPENDING (bug: finishSecret rolls AWSCURRENT back)', async () => {
+    const token = await sm.rotate(SECRET_NAME, lambda);
+
+    const outcome = await rotation
+      .run({ SecretId: arn, ClientRequestToken: placeholderVersion, Step: 'finishSecret' })
+      .then(() => 'resolved', () => 'rejected');
+
+    // Version ids, not values: a failure message must not print a private key.
+    expect(labelled()).toEqual({ [token]: expect.arrayContaining(['AWSCURRENT']), [placeholderVersion]: ['AWSPREVIOUS'] });
+    expect(outcome).toBe('rejected');
+  });
+
+  it('testSecret fails when the pending value is not JSON, without quoting it (it may be key material), and nothing becomes current', async () => {
+    await sm.rotate(SECRET_NAME, lambda);
+    const current = await secretString();
+    const garbage = sm.startRotation(SECRET_NAME);
+    await client.send(new PutSecretValueCommand({ SecretId: arn, ClientRequestToken: garbage, SecretString: '{"d": "SECRETMATERIAL', VersionStages: ['AWSPENDING'] }));
+
+    const failure = await rotation.run({ SecretId: arn, ClientRequestToken: garbage, Step: 'testSecret' }).then(() => undefined, (error: unknown) => error as Error);
+    expect(failure?.message).toBe('The secret value is not valid JSON');
+    expect(await secretString()).toBe(current);
+  });
+
+  it('fails the rotation of a damaged key set instead of replacing it (regression: any unparseable set was taken for the placeholder)', async () => {
+    await sm.rotate(SECRET_NAME, lambda);
+    const damaged = JSON.stringify({ keys: [{ kid: 'x', status: 'current' }] });
+    const token = sm.startRotation(SECRET_NAME);
+    await client.send(new PutSecretValueCommand({ SecretId: arn, SecretString: damaged, VersionStages: ['AWSCURRENT'] }));
+    const failure = await rotation.run({ SecretId: arn, ClientRequestToken: token, Step: 'createSecret' }).then(() => undefined, (error: unknown) => error as Error);
+    expect(failure?.message).toMatch(/^Invalid signing key set/);
+    expect(await secretString()).toBe(damaged);
+  });
+
+  it('testSecret fails when the pending value is JSON but not a valid key set', async () => {
+    await sm.rotate(SECRET_NAME, lambda);
+    const set = await currentSet();
+    const token = sm.startRotation(SECRET_NAME);
+    const invalid = { keys: set.keys.map((key) => ({ ...key, status: 'current' })) };
+    await client.send(new PutSecretValueCommand({ SecretId: arn, ClientRequestToken: token, SecretString: JSON.stringify(invalid), VersionStages: ['AWSPENDING'] }));
+
+    await expect(rotation.run({ SecretId: arn, ClientRequestToken: token, Step: 'testSecret' })).rejects.toThrow(
+      /^Invalid signing key set: .*exactly one key must be current/s,
+    );
+  });
+
+  it('testSecret fails when the pending version has no value yet (createSecret did not run)', async () => {
+    const token = sm.startRotation(SECRET_NAME);
+
+    await expect(rotation.run({ SecretId: arn, ClientRequestToken: token, Step: 'testSecret' })).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
+  });
+});
+
+// The rotation's correctness rests on these rules of the real service, so the stand-in is held
+// to them here, through the same SDK client.
+describe('the Secrets Manager stand-in', () => {
+  it('answers a missing secret or version with ResourceNotFoundException, as the SDK models it', async () => {
+    await expect(client.send(new GetSecretValueCommand({ SecretId: 'identity-test/missing' }))).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+      $fault: 'client',
+      $metadata: { httpStatusCode: 400 },
+    });
+    await expect(client.send(new GetSecretValueCommand({ SecretId: arn, VersionStage: 'AWSPENDING' }))).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
+  });
+
+  it('PutSecretValue makes the new version current, leaves the old one previous, and is idempotent per token', async () => {
+    const token = randomUUID();
+    const put = (SecretString: string) => client.send(new PutSecretValueCommand({ SecretId: arn, ClientRequestToken: token, SecretString }));
+
+    await put('v2');
+    await put('v2');
+
+    expect(labelled()).toEqual({ [placeholderVersion]: ['AWSPREVIOUS'], [token]: ['AWSCURRENT'] });
+    await expect(put('v3')).rejects.toMatchObject({ name: 'ResourceExistsException' });
+  });
+
+  it('UpdateSecretVersionStage moves AWSCURRENT only from the version that holds it', async () => {
+    const token = randomUUID();
+    await client.send(new PutSecretValueCommand({ SecretId: arn, ClientRequestToken: token, SecretString: 'v2', VersionStages: ['AWSPENDING'] }));
+    const move = (RemoveFromVersionId?: string) =>
+      client.send(new UpdateSecretVersionStageCommand({ SecretId: arn, VersionStage: 'AWSCURRENT', MoveToVersionId: token, RemoveFromVersionId }));
+
+    await expect(move()).rejects.toMatchObject({ name: 'InvalidParameterException' });
+    await expect(move(token)).rejects.toMatchObject({ name: 'InvalidParameterException' });
+    await move(placeholderVersion);
+
+    expect(labelled()).toEqual({ [placeholderVersion]: ['AWSPREVIOUS'], [token]: ['AWSPENDING', 'AWSCURRENT'] });
+  });
+
+  it('refuses a new rotation while one is unfinished, and any operation it does not implement', async () => {
+    sm.startRotation(SECRET_NAME);
+
+    expect(() => sm.startRotation(SECRET_NAME)).toThrow('A previous rotation isn’t complete');
+    await expect(client.send(new ListSecretsCommand({}))).rejects.toMatchObject({ name: 'UnknownOperationException' });
+  });
+});
+
+describe('logs', () => {
+  it('name the kids of a new key set and never contain private key material', async () => {
+    await sm.rotate(SECRET_NAME, lambda);
+    await sm.rotate(SECRET_NAME, lambda);
+    const set = await currentSet();
+
+    const logs = capturedLogs().join('\n');
+    for (const key of set.keys) expect(logs).toContain(`${key.status}:${key.kid}`);
+    expect(logs).not.toContain('"d":');
+    for (const key of set.keys) expect(logs).not.toContain(key.privateJwk.d);
+  });
+});

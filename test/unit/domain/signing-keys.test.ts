@@ -1,0 +1,258 @@
+import { SignJWT, calculateJwkThumbprint, createLocalJWKSet, importJWK, jwtVerify, type JWK } from 'jose';
+import {
+  SIGNING_ALGORITHM,
+  generateStoredKey,
+  initialKeySet,
+  loadSigningKeys,
+  parseStoredKeySet,
+  rotateKeySet,
+  type StoredKey,
+  type StoredKeySet,
+} from '../../../lib/domain/signing-keys';
+
+const NOW = new Date(Date.UTC(2026, 0, 15, 9, 30, 0));
+const LATER = new Date(Date.UTC(2026, 3, 15, 9, 30, 0));
+
+function keyWith(set: StoredKeySet, status: StoredKey['status']): StoredKey {
+  const key = set.keys.find((candidate) => candidate.status === status);
+  if (key === undefined) throw new Error(`no ${status} key`);
+  return key;
+}
+
+function statuses(set: StoredKeySet): string[] {
+  return set.keys.map((key) => key.status).sort();
+}
+
+/** Every private and public coordinate in a set: none may appear in an error message. */
+function keyMaterial(set: StoredKeySet): string[] {
+  return set.keys.flatMap((key) => [key.privateJwk.d, key.privateJwk.x, key.privateJwk.y]);
+}
+
+function signWith(key: Parameters<SignJWT['sign']>[0], kid: string): Promise<string> {
+  return new SignJWT({ scope: 'openid' })
+    .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid, typ: 'at+jwt' })
+    .setIssuer('https://idp.test')
+    .setAudience('https://api.test')
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(key);
+}
+
+function verifyWith(jwks: { readonly keys: readonly JWK[] }, token: string) {
+  return jwtVerify(token, createLocalJWKSet({ keys: [...jwks.keys] }), { issuer: 'https://idp.test', audience: 'https://api.test' });
+}
+
+describe('generateStoredKey', () => {
+  it('generates a P-256 private key whose kid is the RFC 7638 thumbprint of its public JWK', async () => {
+    const key = await generateStoredKey('current', NOW);
+
+    const { kty, crv, x, y } = key.privateJwk;
+    expect(key.kid).toBe(await calculateJwkThumbprint({ kty, crv, x, y }, 'sha256'));
+    expect(key).toEqual({
+      kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      status: 'current',
+      createdAt: '2026-01-15T09:30:00.000Z',
+      privateJwk: { kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), d: expect.any(String) },
+    });
+    // A P-256 private scalar is 32 bytes: 43 base64url characters.
+    expect(key.privateJwk.d).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('generates a different key every time', async () => {
+    const [a, b] = await Promise.all([generateStoredKey('next', NOW), generateStoredKey('next', NOW)]);
+
+    expect(a.kid).not.toBe(b.kid);
+    expect(a.privateJwk.d).not.toBe(b.privateJwk.d);
+  });
+});
+
+describe('initialKeySet', () => {
+  it('holds one current key and one next key, and is a valid stored set', async () => {
+    const set = await initialKeySet(NOW);
+
+    expect(statuses(set)).toEqual(['current', 'next']);
+    expect(keyWith(set, 'current').kid).not.toBe(keyWith(set, 'next').kid);
+    expect(parseStoredKeySet(JSON.parse(JSON.stringify(set)))).toEqual(set);
+  });
+});
+
+describe('rotateKeySet', () => {
+  it('demotes current to previous, promotes next to current and adds a new next', async () => {
+    const set = await initialKeySet(NOW);
+    const before = structuredClone(set);
+
+    const rotated = await rotateKeySet(set, LATER);
+
+    expect(statuses(rotated)).toEqual(['current', 'next', 'previous']);
+    expect(keyWith(rotated, 'previous')).toEqual({ ...keyWith(set, 'current'), status: 'previous' });
+    expect(keyWith(rotated, 'current')).toEqual({ ...keyWith(set, 'next'), status: 'current' });
+    const next = keyWith(rotated, 'next');
+    expect(set.keys.map((key) => key.kid)).not.toContain(next.kid);
+    expect(next.createdAt).toBe(LATER.toISOString());
+    expect(set).toEqual(before);
+  });
+
+  it('drops the previous key, so a set never holds more than three keys', async () => {
+    let set = await initialKeySet(NOW);
+    const seen: string[][] = [];
+    for (let rotation = 0; rotation < 5; rotation += 1) {
+      const oldCurrent = keyWith(set, 'current').kid;
+      const oldPrevious = set.keys.find((key) => key.status === 'previous')?.kid;
+      set = await rotateKeySet(set, LATER);
+      seen.push(set.keys.map((key) => key.kid));
+
+      expect(set.keys).toHaveLength(3);
+      expect(statuses(set)).toEqual(['current', 'next', 'previous']);
+      expect(keyWith(set, 'previous').kid).toBe(oldCurrent);
+      if (oldPrevious !== undefined) expect(set.keys.map((key) => key.kid)).not.toContain(oldPrevious);
+      expect(parseStoredKeySet(set)).toEqual(set);
+    }
+    expect(new Set(seen.flat()).size).toBe(5 + 2);
+  });
+
+  it('generates a new current key when the set has no next key', async () => {
+    const current = await generateStoredKey('current', NOW);
+
+    const rotated = await rotateKeySet({ keys: [current] }, LATER);
+
+    expect(statuses(rotated)).toEqual(['current', 'next', 'previous']);
+    expect(keyWith(rotated, 'previous')).toEqual({ ...current, status: 'previous' });
+    expect(keyWith(rotated, 'current').kid).not.toBe(current.kid);
+    expect(keyWith(rotated, 'current').createdAt).toBe(LATER.toISOString());
+    expect(new Set(rotated.keys.map((key) => key.kid)).size).toBe(3);
+  });
+
+  it('refuses a set without a current key', async () => {
+    const next = await generateStoredKey('next', NOW);
+
+    await expect(rotateKeySet({ keys: [next] }, LATER)).rejects.toThrow('Invalid signing key set: no current key');
+  });
+});
+
+describe('parseStoredKeySet', () => {
+  let valid: StoredKeySet;
+  beforeAll(async () => {
+    valid = await rotateKeySet(await initialKeySet(NOW), LATER);
+  });
+
+  /** The valid set with one change applied to a deep copy. */
+  function variant(change: (copy: { keys: Record<string, unknown>[] } & Record<string, unknown>) => void): unknown {
+    const copy = structuredClone(valid) as unknown as { keys: Record<string, unknown>[] } & Record<string, unknown>;
+    change(copy);
+    return copy;
+  }
+
+  function jwkOf(copy: { keys: Record<string, unknown>[] }, index: number): Record<string, unknown> {
+    return copy.keys[index]!.privateJwk as Record<string, unknown>;
+  }
+
+  it('accepts a valid set, including private JWKs with extra JWK members', () => {
+    const withJwkExtras = variant((copy) => Object.assign(jwkOf(copy, 0), { kid: 'k', alg: 'ES256' }));
+
+    expect(parseStoredKeySet(valid)).toEqual(valid);
+    expect(() => parseStoredKeySet(withJwkExtras)).not.toThrow();
+  });
+
+  // zod/mini has no message texts until some module configures a locale (lib/config.ts does; the
+  // rotation Lambda never imports it), so only what holds either way is asserted: the path of the
+  // problem where it has one, and the refinements' own messages.
+  it.each<[string, () => unknown, RegExp]>([
+    ['no current key', () => variant((copy) => (copy.keys = copy.keys.filter((key) => key.status !== 'current'))), /exactly one key must be current/],
+    ['two current keys', () => variant((copy) => (copy.keys[0]!.status = 'current')), /exactly one key must be current/],
+    ['duplicate kids', () => variant((copy) => (copy.keys[1]!.kid = copy.keys[0]!.kid)), /kids must be unique/],
+    ['a key of another type', () => variant((copy) => (jwkOf(copy, 0).kty = 'RSA')), /privateJwk\.kty/],
+    ['a key on another curve', () => variant((copy) => (jwkOf(copy, 1).crv = 'P-384')), /privateJwk\.crv/],
+    ['a public key (no d)', () => variant((copy) => delete jwkOf(copy, 2).d), /privateJwk\.d\b/],
+    ['an unknown status', () => variant((copy) => (copy.keys[2]!.status = 'retired')), /keys\[2\]\.status/],
+    ['an empty kid', () => variant((copy) => (copy.keys[0]!.kid = '')), /keys\[0\]\.kid/],
+    ['an extra field on a key', () => variant((copy) => (copy.keys[0]!.note = 'x')), /keys\[0\]/],
+    ['an extra field on the set', () => variant((copy) => (copy.version = 2)), /./],
+    ['something that is not a set at all', () => 'a CloudFormation placeholder', /./],
+  ])('rejects %s, with a message that names the problem but no key material', (_name, build, expected) => {
+    let message = '';
+    try {
+      parseStoredKeySet(build());
+    } catch (error) {
+      message = (error as Error).message;
+    }
+
+    expect(message).toMatch(/^Invalid signing key set: /);
+    expect(message).toMatch(expected);
+    for (const material of keyMaterial(valid)) expect(message).not.toContain(material);
+  });
+});
+
+describe('loadSigningKeys', () => {
+  let set: StoredKeySet;
+  beforeAll(async () => {
+    set = await rotateKeySet(await initialKeySet(NOW), LATER);
+  });
+
+  it('publishes public members only, next then current then previous, each with kid, alg and use', async () => {
+    const loaded = await loadSigningKeys(set);
+
+    const publicJwk = (status: StoredKey['status']) => {
+      const { kid, privateJwk } = keyWith(set, status);
+      return { kty: 'EC', crv: 'P-256', x: privateJwk.x, y: privateJwk.y, kid, alg: 'ES256', use: 'sig' };
+    };
+    expect(loaded.jwks).toEqual({ keys: [publicJwk('next'), publicJwk('current'), publicJwk('previous')] });
+    expect(JSON.stringify(loaded.jwks)).not.toContain('"d"');
+    expect(loaded.signing.kid).toBe(keyWith(set, 'current').kid);
+    expect([...loaded.verification.keys()].sort()).toEqual(set.keys.map((key) => key.kid).sort());
+  });
+
+  it('signs a JWT that verifies against the published JWKS', async () => {
+    const loaded = await loadSigningKeys(set);
+
+    const token = await signWith(loaded.signing.key, loaded.signing.kid);
+    const { protectedHeader, payload } = await verifyWith(loaded.jwks, token);
+
+    expect(protectedHeader).toEqual({ alg: 'ES256', kid: keyWith(set, 'current').kid, typ: 'at+jwt' });
+    expect(payload).toMatchObject({ scope: 'openid' });
+  });
+
+  it('verifies a token of the previous key, and refuses one of a key outside the set', async () => {
+    const loaded = await loadSigningKeys(set);
+    const previous = keyWith(set, 'previous');
+    const stranger = await generateStoredKey('current', NOW);
+
+    const old = await signWith(await importJWK({ ...previous.privateJwk }, SIGNING_ALGORITHM), previous.kid);
+    const forged = await signWith(await importJWK({ ...stranger.privateJwk }, SIGNING_ALGORITHM), stranger.kid);
+    const forgedWithKnownKid = await signWith(await importJWK({ ...stranger.privateJwk }, SIGNING_ALGORITHM), previous.kid);
+
+    await expect(verifyWith(loaded.jwks, old)).resolves.toMatchObject({ protectedHeader: { kid: previous.kid } });
+    await expect(verifyWith(loaded.jwks, forged)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
+    await expect(verifyWith(loaded.jwks, forgedWithKnownKid)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+  });
+
+  it('returns a frozen object with a frozen JWKS', async () => {
+    const loaded = await loadSigningKeys(set);
+
+    expect(Object.isFrozen(loaded)).toBe(true);
+    expect(Object.isFrozen(loaded.jwks)).toBe(true);
+    expect(Object.isFrozen(loaded.jwks.keys)).toBe(true);
+  });
+
+  // The JWKS is loaded once per container and served to every caller: a JWK object that one code
+  // path can rewrite (or a signing entry whose kid can be swapped) changes what every later
+  // request publishes or signs with.
+  it('freezes each published JWK and the signing entry too (bug: the freeze is shallow)', async () => {
+    const loaded = await loadSigningKeys(set);
+
+    expect(loaded.jwks.keys.every((jwk) => Object.isFrozen(jwk))).toBe(true);
+    expect(Object.isFrozen(loaded.signing)).toBe(true);
+  });
+
+  it('refuses an invalid set without echoing key material', async () => {
+    const twoCurrents = structuredClone(set);
+    twoCurrents.keys.forEach((key) => (key.status = 'current'));
+
+    const error = await loadSigningKeys(twoCurrents).then(
+      () => undefined,
+      (caught: unknown) => caught as Error,
+    );
+
+    expect(error?.message).toMatch(/^Invalid signing key set: .*exactly one key must be current/s);
+    for (const material of keyMaterial(set)) expect(error?.message).not.toContain(material);
+  });
+});
