@@ -14,14 +14,20 @@ import { SecretsManagerSecretSource } from './adapters/secrets/secrets-manager-s
 import { SesEmailSender } from './adapters/ses/email-sender';
 import { SnsSmsSender } from './adapters/sns/sms-sender';
 import { SmsVoiceV2VoiceCaller } from './adapters/voice/voice-caller';
+import type { ExchangeCodeDeps } from './domain/exchange-code';
 import { deriveHmacKeys, type HmacKeys } from './domain/hmac-keys';
+import type { IntrospectDeps } from './domain/introspect-token';
 import type { SendCodeDeps } from './domain/send-code';
+import { loadSigningKeys } from './domain/signing-keys';
+import { IdpError, TemporarilyUnavailableError } from './errors';
 import { logger } from './log';
 import { systemClock, type Clock, type Log, type SecretSource, type TokenStore } from './ports';
 
-export interface Deps extends SendCodeDeps {
+export interface Deps extends SendCodeDeps, ExchangeCodeDeps, IntrospectDeps {
   readonly tokens: TokenStore;
   readonly secrets: SecretSource;
+  /** The configured issuer URL (ISSUER, else the stage file's `issuer`); see lib/http/issuer.ts. */
+  readonly issuer: string | undefined;
 }
 
 /** Endpoints of local stand-ins. On AWS all are undefined and the SDK resolves the real ones. */
@@ -41,6 +47,7 @@ export interface DepsOptions {
   readonly endpoints?: LocalEndpoints;
   readonly region?: string;
   readonly credentials?: AwsCredentialIdentity;
+  readonly issuer?: string | undefined;
 }
 
 /** Builds the dependencies from explicit options (tests, the local runtime). */
@@ -63,7 +70,19 @@ export function createDeps(options: DepsOptions): Deps {
     sms: SnsSmsSender.create(aws(endpoints.sns)),
     voice: SmsVoiceV2VoiceCaller.create(aws(endpoints.smsVoice)),
     secrets: options.secrets,
+    issuer: options.issuer ?? options.config.stage.issuer,
     hmacKeys: once(async () => deriveHmacKeys(await options.secrets.hmacSecret())),
+    signingKeys: once(async () => {
+      const raw = await options.secrets.signingKeySet();
+      try {
+        return await loadSigningKeys(raw);
+      } catch (error) {
+        // Right after a first deployment the secret holds a placeholder until the rotation
+        // function has created the key set: a dependency not ready yet, not a client's fault.
+        if (error instanceof IdpError) throw error;
+        throw new TemporarilyUnavailableError({ detail: `signing keys: ${(error as Error).message.split(':')[0]}`, cause: error });
+      }
+    }),
   };
 }
 
@@ -71,16 +90,23 @@ export function createDeps(options: DepsOptions): Deps {
  * The dependencies of a Lambda container, from its environment:
  * - IDP_CONFIG_FILE: the stage configuration (default: config.json beside the handler);
  * - TABLE_NAME: the DynamoDB table;
- * - HMAC_SECRET_ARN and SIGNING_KEYS_SECRET_ARN on AWS, or LOCAL_SECRETS_DIR locally;
+ * - HMAC_SECRET_ARN and SIGNING_KEYS_SECRET_ARN on AWS, or LOCAL_SECRETS_DIR locally (a
+ *   function that uses only one of them is given only that one: the other is read lazily);
+ * - ISSUER: the issuer URL;
  * - endpoints of local stand-ins, if any, through the SDK's own AWS_ENDPOINT_URL_<SERVICE>.
  */
 export function depsFromEnvironment(env: NodeJS.ProcessEnv = process.env): Deps {
-  return createDeps({ config: loadServiceConfig(env), tableName: required(env, 'TABLE_NAME'), secrets: secretSourceOf(env) });
+  return createDeps({
+    config: loadServiceConfig(env),
+    tableName: required(env, 'TABLE_NAME'),
+    secrets: secretSourceOf(env),
+    issuer: env.ISSUER === '' ? undefined : env.ISSUER,
+  });
 }
 
 function secretSourceOf(env: NodeJS.ProcessEnv): SecretSource {
   if (env.LOCAL_SECRETS_DIR !== undefined) return new FileSecretSource(env.LOCAL_SECRETS_DIR);
-  return SecretsManagerSecretSource.create({ hmacSecret: required(env, 'HMAC_SECRET_ARN'), signingKeys: required(env, 'SIGNING_KEYS_SECRET_ARN') });
+  return SecretsManagerSecretSource.create({ hmacSecret: env.HMAC_SECRET_ARN ?? '', signingKeys: env.SIGNING_KEYS_SECRET_ARN ?? '' });
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {

@@ -31,6 +31,29 @@ export const FUNCTIONS = {
     secrets: ['hmac'],
     delivery: ['email', 'sms', 'voice'],
   },
+  token: {
+    name: 'token',
+    description: 'POST /idp/v1/account/token: exchange a code for an access token',
+    // The attempt and a wrong try (UpdateItem), the consumption (DeleteItem), an opaque token (PutItem).
+    table: ['UpdateItem', 'DeleteItem', 'PutItem'],
+    secrets: ['hmac', 'signingKeys'],
+    delivery: [],
+  },
+  introspect: {
+    name: 'introspect',
+    description: 'POST /idp/v1/account/introspect: token introspection for resource servers',
+    // An opaque token by its hash; JWTs are verified without a read.
+    table: ['GetItem'],
+    secrets: ['signingKeys'],
+    delivery: [],
+  },
+  'well-known': {
+    name: 'well-known',
+    description: 'GET /.well-known/*: the JWKS and the authorization server metadata',
+    table: [],
+    secrets: ['signingKeys'],
+    delivery: [],
+  },
 } as const satisfies Record<string, FunctionSpec>;
 
 export type FunctionName = keyof typeof FUNCTIONS;
@@ -43,4 +66,10 @@ export interface Route {
   readonly functionName: FunctionName;
 }
 
-export const ROUTES: readonly Route[] = [{ path: '/idp/v1/otp/send', methods: ['POST'], functionName: 'otp-send' }];
+export const ROUTES: readonly Route[] = [
+  { path: '/idp/v1/otp/send', methods: ['POST'], functionName: 'otp-send' },
+  { path: '/idp/v1/account/token', methods: ['POST'], functionName: 'token' },
+  { path: '/idp/v1/account/introspect', methods: ['POST'], functionName: 'introspect' },
+  { path: '/.well-known/jwks.json', methods: ['GET'], functionName: 'well-known' },
+  { path: '/.well-known/oauth-authorization-server', methods: ['GET'], functionName: 'well-known' },
+];

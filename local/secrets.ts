@@ -1,18 +1,36 @@
 /**
- * Local secrets: created once in a git-ignored folder (`.local/secrets`), then reused, so codes
- * and tokens survive a restart of `npm start`. Never used on AWS, where Secrets Manager holds them.
+ * Local secrets (the HMAC key and the signing key set): created once in a git-ignored folder
+ * (`.local/secrets`), then reused, so codes and tokens survive a restart of `npm start`. Never
+ * used on AWS, where Secrets Manager holds them.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { link, mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HMAC_SECRET_FILE } from '../lib/adapters/secrets/file-secret-source';
+import { HMAC_SECRET_FILE, SIGNING_KEYS_FILE } from '../lib/adapters/secrets/file-secret-source';
+import { initialKeySet } from '../lib/domain/signing-keys';
 
-/** Creates any missing local secret in `directory` (mode 0600). */
+/** Creates any missing local secret in `directory` (mode 0600). Safe to call from several processes at once. */
 export async function ensureLocalSecrets(directory: string): Promise<void> {
   await mkdir(directory, { recursive: true, mode: 0o700 });
-  const hmacFile = join(directory, HMAC_SECRET_FILE);
-  if (!existsSync(hmacFile)) {
-    await writeFile(hmacFile, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+  await createOnce(join(directory, HMAC_SECRET_FILE), () => Promise.resolve(`${randomBytes(32).toString('base64url')}\n`));
+  await createOnce(join(directory, SIGNING_KEYS_FILE), async () => `${JSON.stringify(await initialKeySet(new Date()), null, 2)}\n`);
+}
+
+/**
+ * Writes `file` unless it exists. The content goes to a temporary file first and is then linked
+ * into place, which fails if another process got there first: a reader never sees half a file,
+ * and two processes never end up with different secrets.
+ */
+async function createOnce(file: string, content: () => Promise<string>): Promise<void> {
+  if (existsSync(file)) return;
+  const temporary = `${file}.${randomUUID()}.tmp`;
+  await writeFile(temporary, await content(), { mode: 0o600 });
+  try {
+    await link(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await unlink(temporary);
   }
 }

@@ -13,7 +13,7 @@
  * when it starts a block); a failed delivery adds the clean-up delete.
  */
 import { randomUUID } from 'node:crypto';
-import * as z from 'zod/mini';
+import { z } from '../zod';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
 import { DeliveryFailedError, InvalidClientError, InvalidRequestError, TooManyRequestsError, UnauthorizedClientError } from '../errors';
 import type { AttemptLimiter, Clock, CodeRecord, CodeStore, EmailSender, Log, SmsSender, VoiceCaller } from '../ports';

@@ -9,6 +9,7 @@ import { mkdtempSync, symlinkSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { freePort } from '../../local/ports';
 import { JAVA_HINT } from '../../local/java';
 import { logLeaks, rememberSecret } from '../support/log-capture';
@@ -116,6 +117,33 @@ describe('npm start', () => {
     const body = { auth_type: 'email', client_id: 'local-backend', redirect_uri: 'http://localhost:3000/callback', user_id: 'bob@example.com' };
     expect((await post(body)).status).toBe(401);
     expect((await post(body, { Authorization: 'Bearer local-dev-api-key' })).status).toBe(200);
+  });
+
+  it('serves the README walk-through: send, read the code, exchange it, verify the JWT with the JWKS', async () => {
+    const user = 'walkthrough@example.com';
+    expect((await post({ auth_type: 'email', client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: user })).status).toBe(200);
+    const code = codeIn((await outbox(user))[0]?.text ?? '') as string;
+    rememberSecret(code);
+    const response = await fetch(`${api}/idp/v1/account/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: user }),
+    });
+    expect(response.status).toBe(200);
+    const { access_token: token } = (await response.json()) as { access_token: string };
+    rememberSecret(token);
+    const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${api}/.well-known/jwks.json`)), {
+      issuer: api,
+      audience: 'http://localhost:3000/api',
+      typ: 'at+jwt',
+    });
+    expect(payload.client_id).toBe('local-web');
+    const again = await fetch(`${api}/idp/v1/account/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: user }),
+    });
+    expect(again.status).toBe(400);
   });
 
   it('logs JSON lines without any code, email address or phone number', () => {

@@ -35,6 +35,10 @@ export interface TestServiceOptions {
   /** Point the service at another DynamoDB endpoint (a closed port, to see it down). */
   readonly dynamodbEndpoint?: string;
   readonly sesUrl?: string;
+  /** Secrets folder (default: one shared by the suite); a rotation test brings its own. */
+  readonly secretsDir?: string;
+  /** The table, to share one between two services (a second container of the same stack). */
+  readonly tableName?: string;
 }
 
 export interface TestService {
@@ -45,6 +49,9 @@ export interface TestService {
   readonly dynamodb: DynamoDbProxy;
   /** POST a JSON body (or a raw string with its own content type). */
   post(path: string, body: unknown, init?: { headers?: Record<string, string>; raw?: boolean }): Promise<TestResponse>;
+  /** POST a form-encoded body (application/x-www-form-urlencoded). */
+  postForm(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<TestResponse>;
+  get(path: string): Promise<TestResponse>;
   /** The outbox for a recipient, newest first. */
   outbox(userId: string): Promise<OutboxMessage[]>;
   /** The code of the newest message to `userId` (remembered as a secret the logs must not show). */
@@ -68,8 +75,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     dynamodb: { endpoint: real },
     ses: { url: options.sesUrl ?? required('TEST_SES_URL') },
     capture: options.capture ?? {},
-    tableName: `identity-test-${randomUUID()}`,
-    secretsDir: resolve(__dirname, `../../.local/test-secrets`),
+    tableName: options.tableName ?? `identity-test-${randomUUID()}`,
+    secretsDir: options.secretsDir ?? resolve(__dirname, `../../.local/test-secrets`),
   });
   const stage = (options.config ?? ((config) => config))(localStageConfig());
   const clock = new FakeClock();
@@ -101,6 +108,17 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
         body: init.raw === true ? (body as string) : JSON.stringify(body),
       });
       return toTestResponse(response);
+    },
+    async postForm(path, fields, headers = {}) {
+      const response = await fetch(`${api.url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(fields).toString(),
+      });
+      return toTestResponse(response);
+    },
+    async get(path) {
+      return toTestResponse(await fetch(`${api.url}${path}`));
     },
     async outbox(userId) {
       const response = await fetch(`${api.url}/__dev/outbox?user_id=${encodeURIComponent(userId)}`);

@@ -1,0 +1,25 @@
+/**
+ * Lambda: POST /idp/v1/account/token. Wiring only; the operation is lib/domain/exchange-code.ts.
+ * JSON (as the spec shows) and form-encoded bodies (RFC 6749 §4.1.3, so a standard OAuth client
+ * library can exchange a code unchanged).
+ */
+import { lambdaDeps, type Deps } from '../lib/deps';
+import { exchangeCode } from '../lib/domain/exchange-code';
+import { apiHandler } from '../lib/http/handler';
+import { issuerOf } from '../lib/http/issuer';
+import { queryParameter } from '../lib/http/request';
+import { jsonResponse, TOKEN_RESPONSE_HEADERS } from '../lib/http/responses';
+
+export function createHandler(deps: () => Deps) {
+  return apiHandler({ methods: ['POST'], body: ['json', 'form'] }, async (event) => {
+    const resolved = deps();
+    const response = await exchangeCode(resolved, {
+      environmentId: queryParameter(event, 'env_id'),
+      fields: event.fields,
+      issuer: issuerOf(resolved.issuer, event),
+    });
+    return jsonResponse(200, response, { ...TOKEN_RESPONSE_HEADERS });
+  });
+}
+
+export const handler = createHandler(lambdaDeps);

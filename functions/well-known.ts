@@ -1,0 +1,33 @@
+/**
+ * Lambda: GET /.well-known/jwks.json (RFC 7517) and GET /.well-known/oauth-authorization-server
+ * (RFC 8414). Public and cacheable; the JWKS cache time is part of the key rotation arithmetic
+ * (docs/operations/key-rotation.md).
+ */
+import { lambdaDeps, type Deps } from '../lib/deps';
+import { authorizationServerMetadata, PATHS } from '../lib/domain/metadata';
+import { NotFoundError } from '../lib/errors';
+import { apiHandler } from '../lib/http/handler';
+import { issuerOf } from '../lib/http/issuer';
+import { jsonResponse } from '../lib/http/responses';
+
+/** Seconds a verifier may cache the JWKS. */
+export const JWKS_MAX_AGE_SECONDS = 300;
+const METADATA_MAX_AGE_SECONDS = 3600;
+
+export function createHandler(deps: () => Deps) {
+  return apiHandler({ methods: ['GET'] }, async (event) => {
+    const resolved = deps();
+    switch (event.resource) {
+      case PATHS.jwks:
+        return jsonResponse(200, (await resolved.signingKeys()).jwks, { 'Cache-Control': `public, max-age=${JWKS_MAX_AGE_SECONDS}` });
+      case PATHS.metadata:
+        return jsonResponse(200, authorizationServerMetadata(issuerOf(resolved.issuer, event)), {
+          'Cache-Control': `public, max-age=${METADATA_MAX_AGE_SECONDS}`,
+        });
+      default:
+        throw new NotFoundError('No such document.');
+    }
+  });
+}
+
+export const handler = createHandler(lambdaDeps);

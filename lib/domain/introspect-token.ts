@@ -1,0 +1,140 @@
+/**
+ * `POST /idp/v1/account/introspect`: token introspection (RFC 7662) for resource servers.
+ *
+ * The caller authenticates with the Bearer API key of a client allowed to introspect
+ * (`mayIntrospect`). Opaque tokens are looked up by their hash (one GetItem, expiry checked
+ * here, not left to TTL); JWT access tokens are verified with the service's own keys and RFC
+ * 9068's rules, without a read. Anything else is `{"active": false}` (§2.2: no reason given).
+ */
+import { jwtVerify, type JWTPayload } from 'jose';
+import { z } from '../zod';
+import type { ClientConfig, ServiceConfig } from '../config';
+import { InvalidTokenError } from '../errors';
+import type { Clock, Log, TokenStore } from '../ports';
+import { ACCESS_TOKEN_TYPE, opaqueTokenHash } from './access-tokens';
+import { bearerCredential, matchesAny } from './api-keys';
+import { optionalTextField, parseFields, textField } from './request-fields';
+import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys';
+
+export interface IntrospectDeps {
+  readonly config: ServiceConfig;
+  readonly clock: Clock;
+  readonly tokens: TokenStore;
+  readonly signingKeys: () => Promise<SigningKeys>;
+  readonly log: Log;
+}
+
+export interface IntrospectRequest {
+  readonly fields: Record<string, unknown>;
+  readonly authorization: string | undefined;
+  readonly issuer: string;
+}
+
+/** RFC 7662 §2.2. */
+export type IntrospectionResponse =
+  | { readonly active: false }
+  | {
+      readonly active: true;
+      readonly token_type: 'Bearer';
+      readonly iss: string;
+      readonly sub: string;
+      readonly aud: string;
+      readonly client_id: string;
+      readonly iat: number;
+      readonly exp: number;
+      readonly jti: string;
+      readonly auth_time?: number;
+      readonly amr?: readonly string[];
+      readonly scope?: string;
+    };
+
+const INACTIVE: IntrospectionResponse = Object.freeze({ active: false });
+
+const introspectFields = z.object({
+  token: textField('token', 4096),
+  /** §2.1: a hint the server may ignore; we tell the formats apart by their shape. */
+  token_type_hint: optionalTextField('token_type_hint', 64),
+});
+
+/** A compact JWS: three base64url segments. An opaque token is one. */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+export async function introspectToken(deps: IntrospectDeps, request: IntrospectRequest): Promise<IntrospectionResponse> {
+  const caller = authenticateResourceServer(deps.config, request.authorization);
+  const { token } = parseFields(introspectFields, request.fields);
+  const response = JWT_SHAPE.test(token)
+    ? await introspectJwt(deps, token, request.issuer)
+    : await introspectOpaque(deps, token, request.issuer);
+  deps.log.info('token introspected', { caller: caller.id, active: response.active });
+  return response;
+}
+
+/** The client whose API key is presented, if it may introspect. Every key is compared, in constant time. */
+function authenticateResourceServer(config: ServiceConfig, authorization: string | undefined): ClientConfig {
+  const key = bearerCredential(authorization);
+  if (key === undefined) {
+    const bearerPresented = /^bearer(\s|$)/i.test(authorization ?? '');
+    throw new InvalidTokenError(
+      bearerPresented ? 'The Authorization header must be: Bearer <key>.' : 'Introspection requires an API key: Authorization: Bearer <key>.',
+      { bearerPresented },
+    );
+  }
+  let caller: ClientConfig | undefined;
+  for (const client of config.stage.clients) {
+    if (client.mayIntrospect && matchesAny(client.apiKeySha256, key)) caller ??= client;
+  }
+  if (caller === undefined) throw new InvalidTokenError('The API key is not valid for introspection.', { bearerPresented: true });
+  return caller;
+}
+
+async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: string): Promise<IntrospectionResponse> {
+  const record = await deps.tokens.find(opaqueTokenHash(token));
+  if (record === undefined || record.expiresAt * 1000 <= deps.clock.now()) return INACTIVE;
+  return {
+    active: true,
+    token_type: 'Bearer',
+    iss: issuer,
+    sub: record.subject,
+    aud: record.audience,
+    client_id: record.clientId,
+    iat: record.issuedAt,
+    exp: record.expiresAt,
+    jti: record.jti,
+    auth_time: record.authTime,
+    amr: record.amr,
+    ...(record.scope === undefined ? {} : { scope: record.scope }),
+  };
+}
+
+/** RFC 9068 §4: our issuer, `typ: at+jwt`, ES256 with one of our keys, unexpired. */
+async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string): Promise<IntrospectionResponse> {
+  const keys = await deps.signingKeys();
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, (header) => keys.verification.get(header.kid ?? '') ?? new Uint8Array(0), {
+      issuer,
+      typ: ACCESS_TOKEN_TYPE,
+      algorithms: [SIGNING_ALGORITHM],
+      currentDate: new Date(deps.clock.now()),
+      clockTolerance: 0,
+    }));
+  } catch {
+    return INACTIVE;
+  }
+  const claims = payload as JWTPayload & { client_id?: string; auth_time?: number; amr?: string[]; scope?: string };
+  if (typeof claims.sub !== 'string' || typeof claims.client_id !== 'string' || typeof claims.exp !== 'number') return INACTIVE;
+  return {
+    active: true,
+    token_type: 'Bearer',
+    iss: issuer,
+    sub: claims.sub,
+    aud: Array.isArray(claims.aud) ? (claims.aud[0] ?? '') : (claims.aud ?? ''),
+    client_id: claims.client_id,
+    iat: claims.iat ?? 0,
+    exp: claims.exp,
+    jti: claims.jti ?? '',
+    ...(claims.auth_time === undefined ? {} : { auth_time: claims.auth_time }),
+    ...(claims.amr === undefined ? {} : { amr: claims.amr }),
+    ...(claims.scope === undefined ? {} : { scope: claims.scope }),
+  };
+}

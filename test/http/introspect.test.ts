@@ -1,0 +1,121 @@
+/**
+ * POST /idp/v1/account/introspect (RFC 7662) over HTTP: live, expired and unknown opaque tokens,
+ * JWTs, and the resource server's authentication.
+ */
+import { LOCAL_API_KEY, REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../support/harness';
+import { rememberSecret } from '../support/log-capture';
+
+const INTROSPECT = '/idp/v1/account/introspect';
+const AUTH = { Authorization: `Bearer ${LOCAL_API_KEY}` };
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => service.stop());
+
+async function tokenFor(clientId: 'local-opaque' | 'local-web', userId: string): Promise<string> {
+  await service.post('/idp/v1/otp/send', { auth_type: 'email', client_id: clientId, redirect_uri: REDIRECT_URI, user_id: userId });
+  const code = await service.latestCode(userId);
+  const response = await service.post('/idp/v1/account/token', {
+    grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: REDIRECT_URI, auth_type: 'email', user_id: userId,
+  });
+  expect(response.status).toBe(200);
+  const token = response.body.access_token as string;
+  rememberSecret(token);
+  return token;
+}
+
+describe('introspecting an opaque token', () => {
+  it('answers active with its claims while it lives (form-encoded, as RFC 7662 §2.1 sends it)', async () => {
+    const token = await tokenFor('local-opaque', uniqueEmail('live'));
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const now = Math.floor(service.clock.now() / 1000);
+    const response = await service.postForm(INTROSPECT, { token, token_type_hint: 'access_token' }, AUTH);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.body).toEqual({
+      active: true,
+      token_type: 'Bearer',
+      iss: service.url,
+      sub: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      aud: 'http://localhost:3000/api',
+      client_id: 'local-opaque',
+      iat: now,
+      exp: now + 3600,
+      jti: expect.any(String),
+      auth_time: now,
+      amr: ['otp', 'email'],
+    });
+  });
+
+  it('answers inactive once it has expired, though the item is still in the table (the clock, not TTL, decides)', async () => {
+    const token = await tokenFor('local-opaque', uniqueEmail('expiring'));
+    service.clock.advanceSeconds(3600);
+    const response = await service.postForm(INTROSPECT, { token }, AUTH);
+    expect(response.body).toEqual({ active: false });
+  });
+
+  it('answers inactive for an unknown token, with one read by key', async () => {
+    service.dynamodb.reset();
+    const response = await service.post(INTROSPECT, { token: 'x'.repeat(43) }, { headers: AUTH });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ active: false });
+    expect(service.dynamodb.operations()).toEqual(['GetItem']);
+  });
+});
+
+describe('introspecting a JWT access token', () => {
+  it('verifies it with the service keys and answers active, without a read', async () => {
+    const token = await tokenFor('local-web', uniqueEmail('jwt'));
+    service.dynamodb.reset();
+    const response = await service.postForm(INTROSPECT, { token }, AUTH);
+    expect(response.body).toMatchObject({ active: true, client_id: 'local-web', token_type: 'Bearer', iss: service.url, amr: ['otp', 'email'] });
+    expect(service.dynamodb.operations()).toEqual([]);
+  });
+
+  it('answers inactive for an expired, a tampered or a foreign JWT', async () => {
+    const token = await tokenFor('local-web', uniqueEmail('jwt-bad'));
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const tampered = `${header}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'someone-else' })).toString('base64url')}.${signature}`;
+    expect((await service.postForm(INTROSPECT, { token: tampered }, AUTH)).body).toEqual({ active: false });
+    const foreign = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    expect((await service.postForm(INTROSPECT, { token: foreign }, AUTH)).body).toEqual({ active: false });
+    service.clock.advanceSeconds(3600);
+    expect((await service.postForm(INTROSPECT, { token }, AUTH)).body).toEqual({ active: false });
+  });
+});
+
+describe('who may introspect', () => {
+  it('requires a Bearer API key (401 invalid_token with WWW-Authenticate)', async () => {
+    const missing = await service.postForm(INTROSPECT, { token: 'x' });
+    expect(missing.status).toBe(401);
+    expect(missing.body).toEqual({ error: 'invalid_token', error_description: expect.any(String) });
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="identity"');
+
+    const wrong = await service.postForm(INTROSPECT, { token: 'x' }, { Authorization: 'Bearer nope' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+  });
+
+  it('refuses the key of a client not allowed to introspect', async () => {
+    const service2 = await startTestService({
+      config: (config) => ({
+        ...config,
+        clients: config.clients.map((client) => (client.id === 'local-backend' ? { ...client, mayIntrospect: false } : client)),
+      }),
+    });
+    try {
+      const response = await service2.postForm(INTROSPECT, { token: 'x' }, AUTH);
+      expect(response.status).toBe(401);
+    } finally {
+      await service2.stop();
+    }
+  });
+
+  it('requires the token parameter', async () => {
+    const response = await service.postForm(INTROSPECT, {}, AUTH);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'invalid_request', error_description: 'token is required.' });
+  });
+});
