@@ -13,6 +13,8 @@ export const LOG_EVENTS = {
   tokenIssued: 'token issued',
   /** A token request was refused with invalid_grant. Fields: reason (private), client, user. */
   grantRefused: 'grant refused',
+  /** A resource server introspected a token. Fields: caller (client id), active. */
+  tokenIntrospected: 'token introspected',
   /** Any 5xx the service answered. */
   requestFailed: 'request failed',
   /** A bug: an error that was not one of ours (500). */

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { listen, type Listening } from './http-server';
 
 export type LocalHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -22,10 +23,7 @@ export interface ApiServerOptions {
   readonly devRoutes?: Readonly<Record<string, DevRoute>>;
 }
 
-export interface ApiServer {
-  readonly url: string;
-  stop(): Promise<void>;
-}
+export type ApiServer = Listening;
 
 /** API Gateway's own limit is 10 MB; the local server stops reading well before that. */
 const MAX_LOCAL_BODY_BYTES = 1024 * 1024;
@@ -38,20 +36,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       else response.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('the API server did not report its port');
-  return {
-    url: `http://${host}:${address.port}`,
-    stop: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listen(server, host, options.port);
 }
 
 async function handle(options: ApiServerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -19,7 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from './http-server';
 
 /** One SMS or voice message as the capture server received it. */
 export interface CapturedMessage {
@@ -110,27 +110,8 @@ export async function startCaptureServer(
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-
-  return {
-    url: `http://${urlHost}:${port}`,
-    messages: () => captured.slice(),
-    clear,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        // The SDK keeps sockets alive; without this, close() waits for them to time out.
-        server.closeAllConnections();
-      }),
-  };
+  const { url, stop } = await listen(server, host, options.port);
+  return { url, messages: () => captured.slice(), clear, close: stop };
 }
 
 interface RouteContext {

@@ -18,16 +18,23 @@ export function bearerCredential(authorization: string | undefined): string | un
   return match?.[1];
 }
 
+/**
+ * The Bearer credential, or 401 invalid_token: without the RFC 6750 error code when no Bearer
+ * credential was presented at all (§3.1), with it when the Bearer header is malformed.
+ */
+export function requireBearer(authorization: string | undefined): string {
+  const key = bearerCredential(authorization);
+  if (key !== undefined) return key;
+  const bearerPresented = /^bearer(\s|$)/i.test(authorization ?? '');
+  throw new InvalidTokenError(
+    bearerPresented ? 'The Authorization header must be: Bearer <key>.' : 'An API key is required: Authorization: Bearer <key>.',
+    { bearerPresented },
+  );
+}
+
 /** Throws 401 invalid_token unless `authorization` carries one of the client's keys. */
 export function requireApiKey(client: ClientConfig, authorization: string | undefined): void {
-  const key = bearerCredential(authorization);
-  if (key === undefined) {
-    const bearerPresented = /^bearer(\s|$)/i.test(authorization ?? '');
-    throw new InvalidTokenError(
-      bearerPresented ? 'The Authorization header must be: Bearer <key>.' : 'An API key is required: Authorization: Bearer <key>.',
-      { bearerPresented },
-    );
-  }
+  const key = requireBearer(authorization);
   if (!matchesAny(client.apiKeySha256, key)) {
     throw new InvalidTokenError('The API key is not valid.', { bearerPresented: true, detail: `client ${client.id}` });
   }

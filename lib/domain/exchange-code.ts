@@ -18,16 +18,18 @@
  * token); failure at most 3 (attempt, refused consumption, wrong-try count).
  */
 import { z } from '../zod';
-import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
-import { InvalidClientError, InvalidGrantError, InvalidRequestError, TooManyRequestsError, UnsupportedGrantTypeError } from '../errors';
+import type { ServiceConfig } from '../config';
+import { InvalidGrantError, InvalidRequestError, UnsupportedGrantTypeError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
 import type { AttemptLimiter, Clock, CodeRecord, CodeStore, Log, TokenStore } from '../ports';
 import { mintOpaqueToken, signAccessToken, type Grant } from './access-tokens';
+import { countAttempt } from './attempts';
 import { CODE_VERIFIER_PATTERN, digestCode, digestsEqual, isWellFormedCode, s256Challenge } from './codes';
 import { logHandleOf, subjectOf, userKeyOf, type HmacKeys } from './hmac-keys';
 import { inferAuthType, normaliseUser } from './identity';
 import { enumField, optionalTextField, parseFields, textField } from './request-fields';
 import type { SigningKeys } from './signing-keys';
+import { clientIn, environmentOf } from './tenancy';
 
 export interface ExchangeCodeDeps {
   readonly config: ServiceConfig;
@@ -76,16 +78,15 @@ const grantFields = z.object({
 export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCodeRequest): Promise<TokenResponse> {
   const named = parseFields(userFields, request.fields);
   const user = normaliseUser(named.auth_type ?? inferAuthType(named.user_id), named.user_id);
-  const environment = deps.config.environment(request.environmentId);
-  if (environment === undefined) throw new InvalidRequestError('env_id does not name a known environment.');
+  const environment = environmentOf(deps.config, request.environmentId);
   const keys = await deps.hmacKeys();
   const userKey = userKeyOf(keys, user);
   const now = deps.clock.now();
 
-  await countAttempt(deps, environment, userKey, now);
+  await countAttempt(deps, 'token', environment, userKey, now);
 
   const fields = parseGrantFields(request.fields);
-  const client = clientOf(deps.config, environment, fields.client_id);
+  const client = clientIn(deps.config, environment, fields.client_id);
   const logFields = { environment: environment.id, client: client.id, user: logHandleOf(userKey) };
 
   // A redirect URI the client never registered, or a string that is not a code, cannot match any
@@ -130,14 +131,6 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
   };
 }
 
-async function countAttempt(deps: ExchangeCodeDeps, environment: EnvironmentConfig, userKey: string, now: number): Promise<void> {
-  const decision = await deps.limiter.recordAttempt({ operation: 'token', environmentId: environment.id, userKey }, environment.limits.token, now);
-  if (!decision.allowed) {
-    deps.log.info(LOG_EVENTS.attemptRefused, { operation: 'token', environment: environment.id, user: logHandleOf(userKey), blockStarted: decision.blockStarted });
-    throw new TooManyRequestsError(decision.retryAfterSeconds);
-  }
-}
-
 /** grant_type first (RFC 6749 §5.2 orders nothing, but a wrong grant type is the more useful answer). */
 function parseGrantFields(fields: Record<string, unknown>): z.infer<typeof grantFields> {
   if (typeof fields.grant_type === 'string' && fields.grant_type !== '' && fields.grant_type !== 'authorization_code') {
@@ -148,14 +141,6 @@ function parseGrantFields(fields: Record<string, unknown>): z.infer<typeof grant
     throw new InvalidRequestError('code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 §4.1).');
   }
   return parsed;
-}
-
-function clientOf(config: ServiceConfig, environment: EnvironmentConfig, clientId: string): ClientConfig {
-  const client = config.client(clientId);
-  if (client === undefined || !client.environments.includes(environment.id)) {
-    throw new InvalidClientError('Unknown client, or a client not allowed in this environment.');
-  }
-  return client;
 }
 
 type RejectionReason = 'malformed' | 'not_found' | 'expired' | 'exhausted' | 'wrong_code' | 'wrong_verifier';

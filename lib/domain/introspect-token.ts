@@ -10,9 +10,10 @@ import { jwtVerify, type JWTPayload } from 'jose';
 import { z } from '../zod';
 import type { ClientConfig, ServiceConfig } from '../config';
 import { InvalidTokenError } from '../errors';
+import { LOG_EVENTS } from '../log-events';
 import type { Clock, Log, TokenStore } from '../ports';
 import { ACCESS_TOKEN_TYPE, opaqueTokenHash } from './access-tokens';
-import { bearerCredential, matchesAny } from './api-keys';
+import { matchesAny, requireBearer } from './api-keys';
 import { optionalTextField, parseFields, textField } from './request-fields';
 import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys';
 
@@ -65,20 +66,13 @@ export async function introspectToken(deps: IntrospectDeps, request: IntrospectR
   const response = JWT_SHAPE.test(token)
     ? await introspectJwt(deps, token, request.issuer)
     : await introspectOpaque(deps, token, request.issuer);
-  deps.log.info('token introspected', { caller: caller.id, active: response.active });
+  deps.log.info(LOG_EVENTS.tokenIntrospected, { caller: caller.id, active: response.active });
   return response;
 }
 
 /** The client whose API key is presented, if it may introspect. Every key is compared, in constant time. */
 function authenticateResourceServer(config: ServiceConfig, authorization: string | undefined): ClientConfig {
-  const key = bearerCredential(authorization);
-  if (key === undefined) {
-    const bearerPresented = /^bearer(\s|$)/i.test(authorization ?? '');
-    throw new InvalidTokenError(
-      bearerPresented ? 'The Authorization header must be: Bearer <key>.' : 'Introspection requires an API key: Authorization: Bearer <key>.',
-      { bearerPresented },
-    );
-  }
+  const key = requireBearer(authorization);
   let caller: ClientConfig | undefined;
   for (const client of config.stage.clients) {
     if (client.mayIntrospect && matchesAny(client.apiKeySha256, key)) caller ??= client;

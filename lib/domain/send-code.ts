@@ -15,14 +15,16 @@
 import { randomUUID } from 'node:crypto';
 import { z } from '../zod';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
-import { DeliveryFailedError, InvalidClientError, InvalidRequestError, TooManyRequestsError, UnauthorizedClientError } from '../errors';
+import { DeliveryFailedError, InvalidRequestError, UnauthorizedClientError } from '../errors';
 import type { AttemptLimiter, Clock, CodeRecord, CodeStore, EmailSender, Log, SmsSender, VoiceCaller } from '../ports';
 import { LOG_EVENTS } from '../log-events';
 import { requireApiKey } from './api-keys';
+import { countAttempt } from './attempts';
 import { digestCode, generateCode, S256_CHALLENGE_PATTERN } from './codes';
 import { logHandleOf, userKeyOf, type HmacKeys } from './hmac-keys';
 import { normaliseUser, type Channel, type UserIdentity } from './identity';
 import { enumField, optionalTextField, parseFields, textField } from './request-fields';
+import { clientIn, environmentOf } from './tenancy';
 import { renderEmail, renderSms, renderVoice, resolveLocale, validateMessage, type Locale } from './templates';
 
 export interface SendCodeDeps {
@@ -83,9 +85,10 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
   const userKey = userKeyOf(keys, user);
   const now = deps.clock.now();
 
-  await countAttempt(deps, environment, userKey, now);
+  await countAttempt(deps, 'send', environment, userKey, now);
 
-  const client = authenticateClient(deps.config, environment, fields.client_id, request.authorization);
+  const client = clientIn(deps.config, environment, fields.client_id);
+  if (client.sendRequiresApiKey) requireApiKey(client, request.authorization);
   checkRedirectUri(client, fields.redirect_uri);
   checkChannel(client, environment, channel);
   const codeChallenge = codeChallengeOf(fields);
@@ -130,29 +133,6 @@ function channelOf(fields: SendFields): Channel {
   return 'voice';
 }
 
-export function environmentOf(config: ServiceConfig, environmentId: string | undefined): EnvironmentConfig {
-  const environment = config.environment(environmentId);
-  if (environment === undefined) throw new InvalidRequestError('env_id does not name a known environment.');
-  return environment;
-}
-
-async function countAttempt(deps: SendCodeDeps, environment: EnvironmentConfig, userKey: string, now: number): Promise<void> {
-  const decision = await deps.limiter.recordAttempt({ operation: 'send', environmentId: environment.id, userKey }, environment.limits.send, now);
-  if (!decision.allowed) {
-    deps.log.info(LOG_EVENTS.attemptRefused, { operation: 'send', environment: environment.id, user: logHandleOf(userKey), blockStarted: decision.blockStarted });
-    throw new TooManyRequestsError(decision.retryAfterSeconds);
-  }
-}
-
-function authenticateClient(config: ServiceConfig, environment: EnvironmentConfig, clientId: string, authorization: string | undefined): ClientConfig {
-  const client = config.client(clientId);
-  if (client === undefined || !client.environments.includes(environment.id)) {
-    throw new InvalidClientError('Unknown client, or a client not allowed in this environment.');
-  }
-  if (client.sendRequiresApiKey) requireApiKey(client, authorization);
-  return client;
-}
-
 /** Exact string comparison (RFC 6749 §3.1.2.3, OAuth 2.1 §4.1.1): no prefix or pattern matching. */
 function checkRedirectUri(client: ClientConfig, redirectUri: string): void {
   if (!client.redirectUris.includes(redirectUri)) {
@@ -169,7 +149,10 @@ function checkChannel(client: ClientConfig, environment: EnvironmentConfig, chan
   }
 }
 
-/** PKCE (RFC 7636 §4.3): only S256 is offered; "plain" protects nothing a code's channel does not. */
+/**
+ * PKCE (RFC 7636 §4.3): only S256. "plain" sends the verifier itself as the challenge, which
+ * OAuth 2.1 and the security BCP (RFC 9700 §2.1.1) advise against; an absent method means plain.
+ */
 function codeChallengeOf(fields: SendFields): string | undefined {
   if (fields.code_challenge === undefined) {
     if (fields.code_challenge_method !== undefined) throw new InvalidRequestError('code_challenge_method requires code_challenge.');

@@ -4,6 +4,7 @@
  * nothing in the service's code to help.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
+import { listen } from '../../local/http-server';
 
 export interface DynamoDbProxy {
   readonly endpoint: string;
@@ -29,19 +30,13 @@ export async function startDynamoDbProxy(target: string): Promise<DynamoDbProxy>
     forward.on('error', () => outgoing.destroy());
     incoming.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('proxy did not report its port');
+  const { url, stop } = await listen(server);
   return {
-    endpoint: `http://127.0.0.1:${address.port}`,
+    endpoint: url,
     operations: () => seen,
     reset: () => {
       seen = [];
     },
-    stop: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop,
   };
 }

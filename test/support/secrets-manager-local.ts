@@ -19,7 +19,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../../local/http-server';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 /** What Secrets Manager passes to a rotation Lambda. */
@@ -211,14 +211,7 @@ export async function startSecretsManagerLocal(): Promise<SecretsManagerLocal> {
       else sendJson(res, 500, { __type: 'InternalServiceError', Message: 'Internal error' });
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, stop: stopListening } = await listen(server);
 
   const startRotation = (secretId: string): string => {
     const secret = find(secretId);
@@ -258,13 +251,10 @@ export async function startSecretsManagerLocal(): Promise<SecretsManagerLocal> {
       for (const step of STEPS) await lambda({ SecretId: secret.arn, ClientRequestToken: token, Step: step });
       return token;
     },
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
-        for (const client of clients) client.destroy();
-        server.close((error) => (error ? reject(error) : resolve()));
-        // The SDK keeps sockets alive; without this, close() waits for them to time out.
-        server.closeAllConnections();
-      }),
+    stop: () => {
+      for (const client of clients) client.destroy();
+      return stopListening();
+    },
   };
 }
 
