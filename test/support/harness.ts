@@ -15,6 +15,7 @@ import { LOCAL_AWS } from '../../local/dynamodb';
 import type { OutboxMessage } from '../../local/outbox';
 import { devRoutes, startLocalServices, type LocalServices } from '../../local/stack';
 import { FileSecretSource } from '../../lib/adapters/secrets/file-secret-source';
+import type { SecretSource } from '../../lib/ports';
 import { startDynamoDbProxy, type DynamoDbProxy } from './dynamodb-proxy';
 import { FakeClock } from './fake-clock';
 import { rememberSecret } from './log-capture';
@@ -39,6 +40,8 @@ export interface TestServiceOptions {
   readonly secretsDir?: string;
   /** The table, to share one between two services (a second container of the same stack). */
   readonly tableName?: string;
+  /** Where secrets come from (default: files in `secretsDir`). */
+  readonly secrets?: SecretSource;
 }
 
 export interface TestService {
@@ -83,7 +86,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const deps = createDeps({
     config: buildServiceConfig(parseStageConfig(stage)),
     tableName: services.tableName,
-    secrets: new FileSecretSource(services.secretsDir),
+    secrets: options.secrets ?? new FileSecretSource(services.secretsDir),
     clock,
     endpoints: { dynamodb: dynamodb.endpoint, ses: services.sesUrl, sns: services.captureUrl, smsVoice: services.captureUrl },
     ...LOCAL_AWS,

@@ -48,6 +48,8 @@ export interface SecretsManagerLocal {
    * order, with the secret's ARN. A step that throws ends the rotation with AWSPENDING left in place.
    */
   rotate(secretId: string, lambda: (event: RotationStepEvent) => Promise<void>): Promise<string>;
+  /** The operations received (e.g. 'GetSecretValue'), oldest first: what a budget test counts. */
+  operations(): readonly string[];
   /** Stops listening and closes every open connection, the SDK's keep-alive sockets included. */
   stop(): Promise<void>;
 }
@@ -205,7 +207,9 @@ export async function startSecretsManagerLocal(): Promise<SecretsManagerLocal> {
     },
   };
 
+  const received: string[] = [];
   const server = createServer((req, res) => {
+    received.push(String(req.headers['x-amz-target'] ?? '').replace(TARGET_PREFIX, ''));
     handle(req, res, operations).catch(() => {
       if (res.headersSent) res.destroy();
       else sendJson(res, 500, { __type: 'InternalServiceError', Message: 'Internal error' });
@@ -228,6 +232,7 @@ export async function startSecretsManagerLocal(): Promise<SecretsManagerLocal> {
 
   return {
     url,
+    operations: () => received.slice(),
     client: () => {
       const client = new SecretsManagerClient({
         endpoint: url,

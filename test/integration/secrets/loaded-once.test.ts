@@ -1,0 +1,48 @@
+/**
+ * Budgets beyond DynamoDB: configuration and keys are loaded once per container, never per
+ * request. The service reads its secrets from the Secrets Manager stand-in through the production
+ * adapter, and the stand-in counts what it was asked.
+ */
+import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
+import { SecretsManagerSecretSource } from '../../../lib/adapters/secrets/secrets-manager-source';
+import { initialKeySet } from '../../../lib/domain/signing-keys';
+import { lambdaDeps } from '../../../lib/deps';
+import { REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../../support/harness';
+import { startSecretsManagerLocal, type SecretsManagerLocal } from '../../support/secrets-manager-local';
+
+let secretsManager: SecretsManagerLocal;
+let service: TestService;
+beforeAll(async () => {
+  secretsManager = await startSecretsManagerLocal();
+  const client = secretsManager.client();
+  const hmac = await client.send(new CreateSecretCommand({ Name: 'identity/hmac', SecretString: 'x'.repeat(64) }));
+  const keys = await client.send(new CreateSecretCommand({ Name: 'identity/signing-keys', SecretString: JSON.stringify(await initialKeySet(new Date())) }));
+  service = await startTestService({ secrets: new SecretsManagerSecretSource(client, { hmacSecret: hmac.ARN!, signingKeys: keys.ARN! }) });
+});
+afterAll(async () => {
+  await service.stop();
+  await secretsManager.stop();
+});
+
+it('reads each secret once, however many requests follow', async () => {
+  const before = secretsManager.operations().length;
+  for (let index = 0; index < 3; index += 1) {
+    const user = uniqueEmail('once');
+    await service.post('/idp/v1/otp/send', { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
+    const code = await service.latestCode(user);
+    const response = await service.post('/idp/v1/account/token', { grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
+    expect(response.status).toBe(200);
+    expect((await service.get('/.well-known/jwks.json')).status).toBe(200);
+  }
+  expect(secretsManager.operations().slice(before)).toEqual(['GetSecretValue', 'GetSecretValue']);
+});
+
+it('builds a Lambda container dependencies (configuration included) once, on first use', () => {
+  const saved = { ...process.env };
+  Object.assign(process.env, { IDP_CONFIG_FILE: 'config/local.json', TABLE_NAME: 't', LOCAL_SECRETS_DIR: '.local/test-secrets' });
+  try {
+    expect(lambdaDeps()).toBe(lambdaDeps());
+  } finally {
+    process.env = saved;
+  }
+});
