@@ -1,8 +1,18 @@
 import type { Clock } from '../../lib/ports';
 
+/**
+ * A time that stays in the future of the real clock: a day ahead, on a whole minute. DynamoDB
+ * Local really deletes items whose TTL has passed (within about a second), so an injected clock
+ * behind real time would see its counters and codes vanish (regression: a fixed date in the tests
+ * started failing once the real clock passed it).
+ */
+export function futureBase(): number {
+  return Math.ceil((Date.now() + 86_400_000) / 60_000) * 60_000;
+}
+
 /** A clock tests move by hand: time in tests is injected, never waited for. */
 export class FakeClock implements Clock {
-  constructor(private current = Date.UTC(2026, 10, 22, 12, 0, 0)) {}
+  constructor(private current = futureBase()) {}
   now(): number {
     return this.current;
   }

@@ -9,10 +9,12 @@ import { attemptItemKey, DynamoDbAttemptLimiter } from '../../../lib/adapters/dy
 import type { LimitConfig } from '../../../lib/config';
 import { applyAttempt, EMPTY_LIMIT_STATE, type LimitState } from '../../../lib/domain/limits';
 import type { AttemptKey } from '../../../lib/ports';
+import { futureBase } from '../../support/fake-clock';
 import { createTestTable, type TestTable } from '../../support/table';
 
 const SPEC: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
-const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+// In the future of the real clock: DynamoDB Local deletes items whose TTL has passed.
+const T0 = futureBase();
 
 let table: TestTable;
 let limiter: DynamoDbAttemptLimiter;
