@@ -1,13 +1,14 @@
 /** Lambda: POST /idp/v1/account/introspect (RFC 7662). Wiring only; see lib/domain/introspect-token.ts. */
-import { lambdaDeps, type Deps } from '../lib/deps';
+import { introspectDeps, type IssuerDeps } from '../lib/deps';
+import type { IntrospectDeps } from '../lib/domain/introspect-token';
 import { introspectToken } from '../lib/domain/introspect-token';
 import { apiHandler } from '../lib/http/handler';
 import { issuerOf } from '../lib/http/issuer';
 import { header } from '../lib/http/request';
 import { jsonResponse, TOKEN_RESPONSE_HEADERS } from '../lib/http/responses';
 
-export function createHandler(deps: () => Deps) {
-  return apiHandler({ methods: ['POST'], body: ['form', 'json'] }, async (event) => {
+export function createHandler(deps: () => IntrospectDeps & IssuerDeps) {
+  return apiHandler({ methods: ['POST'], body: ['form', 'json'], cors: () => deps().config.stage.deployment.cors }, async (event) => {
     const resolved = deps();
     const response = await introspectToken(resolved, {
       fields: event.fields,
@@ -19,4 +20,4 @@ export function createHandler(deps: () => Deps) {
   });
 }
 
-export const handler = createHandler(lambdaDeps);
+export const handler = createHandler(introspectDeps);

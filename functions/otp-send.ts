@@ -1,12 +1,13 @@
 /** Lambda: POST /idp/v1/otp/send. Wiring only; the operation is lib/domain/send-code.ts. */
-import { lambdaDeps, type Deps } from '../lib/deps';
+import { otpSendDeps } from '../lib/deps';
+import type { SendCodeDeps } from '../lib/domain/send-code';
 import { sendCode } from '../lib/domain/send-code';
 import { apiHandler } from '../lib/http/handler';
 import { header, queryParameter } from '../lib/http/request';
 import { jsonResponse } from '../lib/http/responses';
 
-export function createHandler(deps: () => Deps) {
-  return apiHandler({ methods: ['POST'], body: ['json'] }, async (event) => {
+export function createHandler(deps: () => SendCodeDeps) {
+  return apiHandler({ methods: ['POST'], body: ['json'], cors: () => deps().config.stage.deployment.cors }, async (event) => {
     const response = await sendCode(deps(), {
       environmentId: queryParameter(event, 'env_id'),
       fields: event.fields,
@@ -16,4 +17,4 @@ export function createHandler(deps: () => Deps) {
   });
 }
 
-export const handler = createHandler(lambdaDeps);
+export const handler = createHandler(otpSendDeps);

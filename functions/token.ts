@@ -3,15 +3,16 @@
  * JSON (as the spec shows) and form-encoded bodies (RFC 6749 §4.1.3, so a standard OAuth client
  * library can exchange a code unchanged).
  */
-import { lambdaDeps, type Deps } from '../lib/deps';
+import { tokenDeps, type IssuerDeps } from '../lib/deps';
+import type { ExchangeCodeDeps } from '../lib/domain/exchange-code';
 import { exchangeCode } from '../lib/domain/exchange-code';
 import { apiHandler } from '../lib/http/handler';
 import { issuerOf } from '../lib/http/issuer';
 import { queryParameter } from '../lib/http/request';
 import { jsonResponse, TOKEN_RESPONSE_HEADERS } from '../lib/http/responses';
 
-export function createHandler(deps: () => Deps) {
-  return apiHandler({ methods: ['POST'], body: ['json', 'form'] }, async (event) => {
+export function createHandler(deps: () => ExchangeCodeDeps & IssuerDeps) {
+  return apiHandler({ methods: ['POST'], body: ['json', 'form'], cors: () => deps().config.stage.deployment.cors }, async (event) => {
     const resolved = deps();
     const response = await exchangeCode(resolved, {
       environmentId: queryParameter(event, 'env_id'),
@@ -22,4 +23,4 @@ export function createHandler(deps: () => Deps) {
   });
 }
 
-export const handler = createHandler(lambdaDeps);
+export const handler = createHandler(tokenDeps);

@@ -3,19 +3,15 @@
  * (RFC 8414). Public and cacheable; the JWKS cache time is part of the key rotation arithmetic
  * (docs/operations/key-rotation.md).
  */
-import { lambdaDeps, type Deps } from '../lib/deps';
-import { authorizationServerMetadata, PATHS } from '../lib/domain/metadata';
+import { wellKnownDeps, type WellKnownDeps } from '../lib/deps';
+import { authorizationServerMetadata, JWKS_MAX_AGE_SECONDS, METADATA_MAX_AGE_SECONDS, PATHS } from '../lib/domain/metadata';
 import { NotFoundError } from '../lib/errors';
 import { apiHandler } from '../lib/http/handler';
 import { issuerOf } from '../lib/http/issuer';
 import { jsonResponse } from '../lib/http/responses';
 
-/** Seconds a verifier may cache the JWKS. */
-export const JWKS_MAX_AGE_SECONDS = 300;
-const METADATA_MAX_AGE_SECONDS = 3600;
-
-export function createHandler(deps: () => Deps) {
-  return apiHandler({ methods: ['GET'] }, async (event) => {
+export function createHandler(deps: () => WellKnownDeps) {
+  return apiHandler({ methods: ['GET'], cors: () => deps().config.stage.deployment.cors }, async (event) => {
     const resolved = deps();
     switch (event.resource) {
       case PATHS.jwks:
@@ -30,4 +26,4 @@ export function createHandler(deps: () => Deps) {
   });
 }
 
-export const handler = createHandler(lambdaDeps);
+export const handler = createHandler(wellKnownDeps);

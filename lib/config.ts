@@ -6,7 +6,8 @@
  *
  */
 import { readFileSync } from 'node:fs';
-import { z } from './zod';
+import './zod';
+import * as z from 'zod/mini';
 import { CHANNELS, type Channel } from './domain/identity';
 import { SUPPORTED_LOCALES, type Locale } from './domain/templates';
 
@@ -140,7 +141,7 @@ const deploymentSchema = z.strictObject({
   logRetentionDays: z._default(z.int().check(z.refine((days) => LOG_RETENTION_DAYS.includes(days), `one of ${LOG_RETENTION_DAYS.join(', ')}`)), 30),
   /** Level of the functions' logs (POWERTOOLS_LOG_LEVEL and Lambda's application log level). */
   logLevel: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
-  /** Memory of each API function in MB; Lambda allots CPU in proportion (512: see infra/functions.ts). */
+  /** Memory of each API function in MB; Lambda allots CPU in proportion (why 512: docs/decisions/002-bundling.md). */
   functionMemoryMb: z._default(int(128, 10_240), 512),
   /** API Gateway stage throttling: one token bucket for every route and caller together; beyond it, 429. */
   throttling: z.prefault(

@@ -1,10 +1,19 @@
 /**
- * The one place that picks concrete adapters. Everything built here lives for the container:
- * clients, configuration, and secrets (loaded on first use, then cached; a failed load is retried
- * by the next request rather than cached).
+ * The one place that picks concrete adapters.
+ *
+ * - `createDeps(options)`: every dependency, from explicit options (tests, the local runtime).
+ * - `otpSendDeps`, `tokenDeps`, `introspectDeps`, `wellKnownDeps`: a Lambda container's, from its
+ *   environment, built on first use and kept for the container's life. Each is a separate export
+ *   built from the pieces its function uses, and marked pure, so esbuild leaves the other pieces
+ *   (and their AWS clients) out of that function's bundle; and a function is never asked for
+ *   configuration it was not given (the well-known function has no table).
+ *
+ * Secrets are loaded on first use, then cached; a failed load is retried by the next request
+ * rather than cached.
  */
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import { loadServiceConfig, type ServiceConfig } from './config';
+import { clientConfig, type AwsClientOptions } from './adapters/aws';
 import { DynamoDbAttemptLimiter } from './adapters/dynamodb/attempt-limiter';
 import { createDynamoDbClient } from './adapters/dynamodb/client';
 import { DynamoDbCodeStore } from './adapters/dynamodb/code-store';
@@ -18,16 +27,25 @@ import type { ExchangeCodeDeps } from './domain/exchange-code';
 import { deriveHmacKeys, type HmacKeys } from './domain/hmac-keys';
 import type { IntrospectDeps } from './domain/introspect-token';
 import type { SendCodeDeps } from './domain/send-code';
-import { loadSigningKeys } from './domain/signing-keys';
+import { loadSigningKeys, type SigningKeys } from './domain/signing-keys';
 import { IdpError, TemporarilyUnavailableError } from './errors';
 import { logger } from './log';
-import { systemClock, type Clock, type Log, type SecretSource, type TokenStore } from './ports';
+import { systemClock, type Clock, type Log, type SecretSource } from './ports';
 
-export interface Deps extends SendCodeDeps, ExchangeCodeDeps, IntrospectDeps {
-  readonly tokens: TokenStore;
-  readonly secrets: SecretSource;
-  /** The configured issuer URL (ISSUER, else the stage file's `issuer`); see lib/http/issuer.ts. */
+/** What the token, introspection and well-known handlers add: the issuer URL (lib/http/issuer.ts). */
+export interface IssuerDeps {
+  /** The configured issuer URL (ISSUER, else the stage file's `issuer`). */
   readonly issuer: string | undefined;
+}
+
+export interface WellKnownDeps extends IssuerDeps {
+  readonly config: ServiceConfig;
+  readonly signingKeys: () => Promise<SigningKeys>;
+}
+
+/** Everything: what tests and the local runtime hand every handler. */
+export interface Deps extends SendCodeDeps, ExchangeCodeDeps, IntrospectDeps, WellKnownDeps {
+  readonly secrets: SecretSource;
 }
 
 /** Endpoints of local stand-ins. On AWS all are undefined and the SDK resolves the real ones. */
@@ -50,76 +68,122 @@ export interface DepsOptions {
   readonly issuer?: string | undefined;
 }
 
-/** Builds the dependencies from explicit options (tests, the local runtime). */
+/** Builds every dependency from explicit options (tests, the local runtime). */
 export function createDeps(options: DepsOptions): Deps {
   const endpoints = options.endpoints ?? {};
-  const aws = (endpoint: string | undefined) => ({
-    ...(endpoint === undefined ? {} : { endpoint }),
-    ...(options.region === undefined ? {} : { region: options.region }),
-    ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
+  const aws = (endpoint: string | undefined): AwsClientOptions => ({
+    endpoint,
+    region: options.region,
+    credentials: options.credentials,
   });
-  const dynamodb = createDynamoDbClient(aws(endpoints.dynamodb));
   return {
     config: options.config,
     clock: options.clock ?? systemClock,
     log: options.log ?? logger,
-    limiter: new DynamoDbAttemptLimiter(dynamodb, options.tableName),
-    codes: new DynamoDbCodeStore(dynamodb, options.tableName),
-    tokens: new DynamoDbTokenStore(dynamodb, options.tableName),
-    email: SesEmailSender.create(aws(endpoints.ses)),
-    sms: SnsSmsSender.create(aws(endpoints.sns)),
-    voice: SmsVoiceV2VoiceCaller.create(aws(endpoints.smsVoice)),
-    secrets: options.secrets,
     issuer: options.issuer ?? options.config.stage.issuer,
-    hmacKeys: once(async () => deriveHmacKeys(await options.secrets.hmacSecret())),
-    signingKeys: once(async () => {
-      const raw = await options.secrets.signingKeySet();
-      try {
-        return await loadSigningKeys(raw);
-      } catch (error) {
-        // Right after a first deployment the secret holds a placeholder until the rotation
-        // function has created the key set: a dependency not ready yet, not a client's fault.
-        if (error instanceof IdpError) throw error;
-        throw new TemporarilyUnavailableError({ detail: `signing keys: ${(error as Error).message.split(':')[0]}`, cause: error });
-      }
-    }),
+    secrets: options.secrets,
+    ...tableAdapters(options.tableName, aws(endpoints.dynamodb)),
+    ...deliveryAdapters({ ses: aws(endpoints.ses), sns: aws(endpoints.sns), smsVoice: aws(endpoints.smsVoice) }),
+    hmacKeys: hmacKeysFrom(options.secrets),
+    signingKeys: signingKeysFrom(options.secrets),
   };
 }
 
-/**
- * The dependencies of a Lambda container, from its environment:
- * - IDP_CONFIG_FILE: the stage configuration (default: config.json beside the handler);
- * - TABLE_NAME: the DynamoDB table;
- * - HMAC_SECRET_ARN and SIGNING_KEYS_SECRET_ARN on AWS, or LOCAL_SECRETS_DIR locally (a
- *   function that uses only one of them is given only that one: the other is read lazily);
- * - ISSUER: the issuer URL;
- * - endpoints of local stand-ins, if any, through the SDK's own AWS_ENDPOINT_URL_<SERVICE>.
- */
-export function depsFromEnvironment(env: NodeJS.ProcessEnv = process.env): Deps {
-  return createDeps({
-    config: loadServiceConfig(env),
-    tableName: required(env, 'TABLE_NAME'),
-    secrets: secretSourceOf(env),
-    issuer: env.ISSUER === '' ? undefined : env.ISSUER,
+// ---------------------------------------------------------------------------------------------
+// The pieces
+
+function tableAdapters(tableName: string, client: AwsClientOptions) {
+  const dynamodb = createDynamoDbClient(client);
+  return {
+    limiter: new DynamoDbAttemptLimiter(dynamodb, tableName),
+    codes: new DynamoDbCodeStore(dynamodb, tableName),
+    tokens: new DynamoDbTokenStore(dynamodb, tableName),
+  };
+}
+
+function deliveryAdapters(clients: { ses: AwsClientOptions; sns: AwsClientOptions; smsVoice: AwsClientOptions }) {
+  return {
+    email: SesEmailSender.create(clientConfig(clients.ses)),
+    sms: SnsSmsSender.create(clientConfig(clients.sns)),
+    voice: SmsVoiceV2VoiceCaller.create(clientConfig(clients.smsVoice)),
+  };
+}
+
+function hmacKeysFrom(secrets: SecretSource): () => Promise<HmacKeys> {
+  return once(async () => deriveHmacKeys(await secrets.hmacSecret()));
+}
+
+function signingKeysFrom(secrets: SecretSource): () => Promise<SigningKeys> {
+  return once(async () => {
+    const raw = await secrets.signingKeySet();
+    try {
+      return await loadSigningKeys(raw);
+    } catch (error) {
+      // Right after a first deployment the secret holds a placeholder until the rotation
+      // function has created the key set: a dependency not ready yet, not a client's fault.
+      if (error instanceof IdpError) throw error;
+      throw new TemporarilyUnavailableError({ detail: `signing keys: ${(error as Error).message.split(':')[0]}`, cause: error });
+    }
   });
 }
 
-function secretSourceOf(env: NodeJS.ProcessEnv): SecretSource {
-  if (env.LOCAL_SECRETS_DIR !== undefined) return new FileSecretSource(env.LOCAL_SECRETS_DIR);
-  return SecretsManagerSecretSource.create({ hmacSecret: env.HMAC_SECRET_ARN ?? '', signingKeys: env.SIGNING_KEYS_SECRET_ARN ?? '' });
+// ---------------------------------------------------------------------------------------------
+// Lambda containers
+
+/**
+ * What every function reads from its environment:
+ * - IDP_CONFIG_FILE: the stage configuration (default: config.json beside the handler);
+ * - ISSUER: the issuer URL;
+ * - HMAC_SECRET_ARN and SIGNING_KEYS_SECRET_ARN on AWS (each function gets only those it may
+ *   read), or LOCAL_SECRETS_DIR locally.
+ * Endpoints of local stand-ins, if any, come through the SDK's own AWS_ENDPOINT_URL_<SERVICE>.
+ */
+function core(env: NodeJS.ProcessEnv) {
+  const config = loadServiceConfig(env);
+  return {
+    config,
+    clock: systemClock,
+    log: logger,
+    issuer: env.ISSUER === undefined || env.ISSUER === '' ? config.stage.issuer : env.ISSUER,
+    secrets:
+      env.LOCAL_SECRETS_DIR === undefined
+        ? SecretsManagerSecretSource.create({ hmacSecret: env.HMAC_SECRET_ARN ?? '', signingKeys: env.SIGNING_KEYS_SECRET_ARN ?? '' })
+        : new FileSecretSource(env.LOCAL_SECRETS_DIR),
+  };
 }
 
-function required(env: NodeJS.ProcessEnv, name: string): string {
-  const value = env[name];
-  if (value === undefined || value === '') throw new Error(`Missing environment variable ${name}`);
-  return value;
+/** TABLE_NAME: read only by the functions that use the table. */
+function tableFromEnvironment(env: NodeJS.ProcessEnv) {
+  const tableName = env.TABLE_NAME;
+  if (tableName === undefined || tableName === '') throw new Error('Missing environment variable TABLE_NAME');
+  return tableAdapters(tableName, {});
 }
 
-/** The container's dependencies, built on first use (so importing a handler has no side effects). */
-export const lambdaDeps: () => Deps = (() => {
-  let deps: Deps | undefined;
-  return () => (deps ??= depsFromEnvironment());
-})();
+export const otpSendDeps: () => SendCodeDeps = /* @__PURE__ */ lazy(() => {
+  const base = core(process.env);
+  return { ...base, ...tableFromEnvironment(process.env), ...deliveryAdapters({ ses: {}, sns: {}, smsVoice: {} }), hmacKeys: hmacKeysFrom(base.secrets) };
+});
+
+export const tokenDeps: () => ExchangeCodeDeps & IssuerDeps = /* @__PURE__ */ lazy(() => {
+  const base = core(process.env);
+  return { ...base, ...tableFromEnvironment(process.env), hmacKeys: hmacKeysFrom(base.secrets), signingKeys: signingKeysFrom(base.secrets) };
+});
+
+export const introspectDeps: () => IntrospectDeps & IssuerDeps = /* @__PURE__ */ lazy(() => {
+  const base = core(process.env);
+  return { ...base, ...tableFromEnvironment(process.env), signingKeys: signingKeysFrom(base.secrets) };
+});
+
+export const wellKnownDeps: () => WellKnownDeps = /* @__PURE__ */ lazy(() => {
+  const base = core(process.env);
+  return { config: base.config, issuer: base.issuer, signingKeys: signingKeysFrom(base.secrets) };
+});
+
+/** Builds on first call, then returns the same value (once per container). */
+export function lazy<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
 
 /** Runs `load` once; a rejection is not cached, so the next caller tries again. */
 export function once<T>(load: () => Promise<T>): () => Promise<T> {

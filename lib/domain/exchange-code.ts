@@ -17,7 +17,8 @@
  * DynamoDB requests: success 2 for a JWT (attempt, consumption), 3 for an opaque token (+ the
  * token); failure at most 3 (attempt, refused consumption, wrong-try count).
  */
-import { z } from '../zod';
+import '../zod';
+import * as z from 'zod/mini';
 import type { ServiceConfig } from '../config';
 import { InvalidGrantError, InvalidRequestError, UnsupportedGrantTypeError } from '../errors';
 import { LOG_EVENTS } from '../log-events';

@@ -7,7 +7,8 @@
  * 9068's rules, without a read. Anything else is `{"active": false}` (§2.2: no reason given).
  */
 import { jwtVerify, type JWTPayload } from 'jose';
-import { z } from '../zod';
+import '../zod';
+import * as z from 'zod/mini';
 import type { ClientConfig, ServiceConfig } from '../config';
 import { InvalidTokenError } from '../errors';
 import { LOG_EVENTS } from '../log-events';

@@ -3,6 +3,11 @@
  * URLs are built from the issuer, so they are right wherever the issuer is (127.0.0.1:3000
  * locally, the API Gateway stage URL or a custom domain on AWS).
  */
+/** Seconds a verifier may cache the JWKS: part of the key rotation arithmetic (docs/operations/key-rotation.md). */
+export const JWKS_MAX_AGE_SECONDS = 300;
+/** Seconds a client may cache the metadata document. */
+export const METADATA_MAX_AGE_SECONDS = 3600;
+
 export const PATHS = {
   otpSend: '/idp/v1/otp/send',
   token: '/idp/v1/account/token',

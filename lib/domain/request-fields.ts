@@ -2,7 +2,8 @@
  * Field validation for request bodies: zod/mini schemas whose every message names the field, so a
  * client learns exactly what to fix (`400 invalid_request`, "user_id is required.").
  */
-import { z } from '../zod';
+import '../zod';
+import * as z from 'zod/mini';
 import { InvalidRequestError } from '../errors';
 
 /** A required, non-empty string field of at most `max` characters. */

@@ -13,7 +13,8 @@
  * when it starts a block); a failed delivery adds the clean-up delete.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from '../zod';
+import '../zod';
+import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
 import { DeliveryFailedError, InvalidRequestError, UnauthorizedClientError } from '../errors';
 import type { AttemptLimiter, Clock, CodeRecord, CodeStore, EmailSender, Log, SmsSender, VoiceCaller } from '../ports';

@@ -14,7 +14,8 @@
  * The `kid` is the key's JWK thumbprint (RFC 7638), so it is derived from the key and unique.
  */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
-import { z } from '../zod';
+import '../zod';
+import * as z from 'zod/mini';
 
 export const SIGNING_ALGORITHM = 'ES256';
 

@@ -7,6 +7,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { logger } from '../log';
+import { cors, type CorsSettings } from './cors';
 import { errorResponse } from './error-response';
 import { allowMethods, parseBody, type MediaType, type ParsedEvent } from './request';
 
@@ -22,17 +23,21 @@ export interface RouteOptions {
   readonly methods: readonly string[];
   /** Media types the body may have; omit for routes without a body. */
   readonly body?: readonly MediaType[];
+  /** The stage's CORS settings (read when a response is sent, so deps stay lazy). */
+  readonly cors: () => CorsSettings;
 }
 
 /**
- * Wraps `handle` in the shared stack: request context in the logs, lower-case headers, 405 for
- * other methods, body parsing (415/413/400), and the error serialiser.
+ * Wraps `handle` in the shared stack: request context in the logs, lower-case headers, CORS
+ * headers on every response, 405 for other methods, body parsing (415/413/400), and the error
+ * serialiser (registered last, so its onError runs first and CORS sees its response).
  */
 export function apiHandler(options: RouteOptions, handle: (event: ParsedEvent) => Promise<APIGatewayProxyResult>): ApiHandler {
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(correlateRequest)
     .use(httpHeaderNormalizer())
+    .use(cors(options.cors))
     .use(allowMethods(...options.methods));
   if (options.body !== undefined) stack.use(parseBody(options.body));
   return stack.use(errorResponse(logger)).handler(async (event) => handle(event as ParsedEvent));

@@ -1,26 +1,17 @@
 /**
  * The DynamoDB client, with short timeouts, and its failures in the service's vocabulary.
  */
-import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { dependencyFailure } from '../aws-errors';
-
-export interface DynamoDbOptions {
-  /** Only for DynamoDB Local; on AWS the SDK's default endpoint resolution applies. */
-  readonly endpoint?: string | undefined;
-  readonly region?: string | undefined;
-  readonly credentials?: DynamoDBClientConfig['credentials'];
-}
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { clientConfig, dependencyFailure, type AwsClientOptions } from '../aws';
 
 /**
  * Timeouts are short on purpose: an identity request that cannot reach its table should answer
  * 503 in about a second, not hang until the Lambda times out. Two attempts: the SDK's retry
  * covers a dropped connection; anything longer is the caller's retry (we send Retry-After).
  */
-export function createDynamoDbClient(options: DynamoDbOptions = {}): DynamoDBClient {
+export function createDynamoDbClient(options: AwsClientOptions = {}): DynamoDBClient {
   return new DynamoDBClient({
-    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
-    ...(options.region === undefined ? {} : { region: options.region }),
-    ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
+    ...clientConfig(options),
     maxAttempts: 2,
     requestHandler: { connectionTimeout: 1000, requestTimeout: 2500 },
   });

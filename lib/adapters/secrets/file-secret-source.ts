@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SecretSource } from '../../ports';
-import { parseSecretJson } from '../aws-errors';
+import { parseSecretJson } from '../aws';
 
 export const HMAC_SECRET_FILE = 'hmac-secret';
 export const SIGNING_KEYS_FILE = 'signing-keys.json';

@@ -4,7 +4,7 @@
  * signing key set is the JSON the rotation function maintains.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { dependencyFailure, parseSecretJson } from '../aws-errors';
+import { dependencyFailure, parseSecretJson } from '../aws';
 import type { SecretSource } from '../../ports';
 
 export class SecretsManagerSecretSource implements SecretSource {

@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { initialKeySet, loadSigningKeys, parseStoredKeySet, rotateKeySet, type StoredKeySet } from '../../domain/signing-keys';
 import type { Log } from '../../ports';
-import { parseSecretJson } from '../aws-errors';
+import { parseSecretJson } from '../aws';
 
 export interface RotationEvent {
   readonly SecretId: string;

@@ -6,7 +6,7 @@
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerSecretSource } from '../../../lib/adapters/secrets/secrets-manager-source';
 import { initialKeySet } from '../../../lib/domain/signing-keys';
-import { lambdaDeps } from '../../../lib/deps';
+import { otpSendDeps } from '../../../lib/deps';
 import { REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../../support/harness';
 import { startSecretsManagerLocal, type SecretsManagerLocal } from '../../support/secrets-manager-local';
 
@@ -41,7 +41,7 @@ it('builds a Lambda container dependencies (configuration included) once, on fir
   const saved = { ...process.env };
   Object.assign(process.env, { IDP_CONFIG_FILE: 'config/local.json', TABLE_NAME: 't', LOCAL_SECRETS_DIR: '.local/test-secrets' });
   try {
-    expect(lambdaDeps()).toBe(lambdaDeps());
+    expect(otpSendDeps()).toBe(otpSendDeps());
   } finally {
     process.env = saved;
   }

@@ -1,11 +1,29 @@
 /**
- * What an AWS SDK failure means to a caller, decided in one place for every adapter:
+ * What every AWS adapter shares: how its client is pointed (only local stand-ins set anything),
+ * and what an SDK failure means to a caller, decided in one place:
  * - no answer at all (connection refused, timeout), throttling, or a server-side fault: the
  *   dependency is down or overloaded, a 503 the client may retry (`TemporarilyUnavailableError`);
  * - anything else (validation, access denied, a missing table or secret): a bug or a broken
  *   deployment, which stays an error and becomes a 500. Retrying it would never help.
  */
+import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import { TemporarilyUnavailableError } from '../errors';
+
+/** Where an SDK client goes. All undefined on AWS, where the SDK resolves everything itself. */
+export interface AwsClientOptions {
+  readonly endpoint?: string | undefined;
+  readonly region?: string | undefined;
+  readonly credentials?: AwsCredentialIdentity | undefined;
+}
+
+/** The options with the undefined ones left out, as the SDK clients' configs want them. */
+export function clientConfig(options: AwsClientOptions): { endpoint?: string; region?: string; credentials?: AwsCredentialIdentity } {
+  return {
+    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+    ...(options.region === undefined ? {} : { region: options.region }),
+    ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
+  };
+}
 
 const UNAVAILABLE_NAMES = new Set([
   'ProvisionedThroughputExceededException',
