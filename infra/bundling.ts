@@ -1,0 +1,106 @@
+/**
+ * How every Lambda is bundled: one set of esbuild options, used by the CDK stack (NodejsFunction,
+ * local esbuild, never Docker) and by `npm run build` (infra/build.ts, for inspection and size
+ * measurement), so the bundle that is measured is the bundle that is deployed.
+ *
+ * The choices, with the numbers behind them, are in docs/decisions/002-bundling.md:
+ * - ESM (`index.mjs`): Node 22 loads it natively; the banner gives bundled CommonJS code (the AWS
+ *   SDK's dependencies) a working `require` for Node built-ins.
+ * - `mainFields: ['module', 'main']`: prefer packages' ES builds, which esbuild can tree-shake.
+ * - The AWS SDK v3 is bundled, not taken from the runtime: a pinned, tested version, and only the
+ *   commands each handler uses (measured smaller to load than the runtime's copy).
+ * - Minified, with a linked source map (`index.mjs.map`, named by a comment in the bundle, without
+ *   the sources' text) so stack traces map back to our files; NODE_OPTIONS=--enable-source-maps is
+ *   set on every function by the stack.
+ */
+import { resolve } from 'node:path';
+import type { BuildOptions } from 'esbuild';
+import { LogLevel, OutputFormat, SourceMapMode, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { FUNCTIONS } from '../lib/routes';
+
+/** The repository root: entries, the lock file and `config/` are found from here. */
+export const PROJECT_ROOT = resolve(__dirname, '..');
+
+/** The Secrets Manager rotation function of the signing key set: a Lambda, but not an API route. */
+export const ROTATION_FUNCTION = 'rotate-signing-keys';
+
+/** Every Lambda the stack deploys, by its file in functions/: the API functions, then the rotation. */
+export function lambdaNames(): string[] {
+  return [...Object.keys(FUNCTIONS), ROTATION_FUNCTION];
+}
+
+/** The TypeScript entry of a function. */
+export function entryOf(name: string): string {
+  return resolve(PROJECT_ROOT, 'functions', `${name}.ts`);
+}
+
+/** Lambda's nodejs22.x runtime: the syntax esbuild may leave untranspiled. */
+export const NODE_TARGET = 'node22';
+
+/**
+ * ESM has no `require`; esbuild turns a bundled CommonJS module's `require('node:…')` into a call
+ * that throws unless one exists. This gives it Node's own, scoped to the bundle.
+ */
+export const CREATE_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+/** Modules left out of the bundle: none (the SDK included; see the header). */
+export const EXTERNAL_MODULES: string[] = [];
+
+/** Package fields esbuild reads to find a package's entry, in order: ES builds first. */
+export const MAIN_FIELDS = ['module', 'main'];
+
+/** The esbuild options of every bundle; entry and output are added per function. */
+export const ESBUILD_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  target: NODE_TARGET,
+  format: 'esm',
+  minify: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
+  mainFields: MAIN_FIELDS,
+  banner: { js: CREATE_REQUIRE_BANNER },
+  external: EXTERNAL_MODULES,
+  logLevel: 'warning',
+} as const satisfies BuildOptions;
+
+/** The file name Lambda loads (`handler: index.handler` finds `index.mjs`). */
+export const BUNDLE_FILE = 'index.mjs';
+
+/** The stage configuration beside each bundle: lib/config.ts reads `${LAMBDA_TASK_ROOT}/config.json`. */
+export const CONFIG_FILE_IN_BUNDLE = 'config.json';
+
+/** The esbuild options of one function's bundle written to `outdir`. */
+export function esbuildOptionsFor(name: string, outdir: string): BuildOptions {
+  return { ...ESBUILD_OPTIONS, entryPoints: [entryOf(name)], outfile: resolve(outdir, BUNDLE_FILE) };
+}
+
+/**
+ * The same options for NodejsFunction, plus the stage configuration copied beside the bundle.
+ * `forceDockerBundling: false` and the local esbuild (a devDependency) mean synthesis never
+ * starts Docker (test/infra/synth.test.ts proves it with a `docker` that fails).
+ */
+export function nodejsBundling(configFile: string): BundlingOptions {
+  return {
+    format: OutputFormat.ESM,
+    target: ESBUILD_OPTIONS.target,
+    minify: ESBUILD_OPTIONS.minify,
+    sourceMap: true,
+    sourceMapMode: SourceMapMode.DEFAULT,
+    sourcesContent: ESBUILD_OPTIONS.sourcesContent,
+    mainFields: [...ESBUILD_OPTIONS.mainFields],
+    banner: ESBUILD_OPTIONS.banner.js,
+    externalModules: [...ESBUILD_OPTIONS.external],
+    logLevel: LogLevel.WARNING,
+    forceDockerBundling: false,
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (_inputDir, outputDir) => [`cp ${shellQuote(configFile)} ${shellQuote(resolve(outputDir, CONFIG_FILE_IN_BUNDLE))}`],
+    },
+  };
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,138 @@
+/**
+ * Operations: metrics from the functions' JSON logs (metric filters on the exact messages of
+ * lib/log-events.ts, so a renamed message moves both sides), alarms to an SNS topic, and a
+ * dashboard. What each alarm means and what to do: docs/operations/alarms.md.
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  Metric,
+  TextWidget,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import type { StageConfig } from '../lib/config';
+import { LOG_EVENTS } from '../lib/log-events';
+
+export type LogEvent = keyof typeof LOG_EVENTS;
+
+/** The CloudWatch metric name of a log event: `deliveryFailed` → `DeliveryFailed`. */
+export function metricNameOf(event: LogEvent): string {
+  return event.charAt(0).toUpperCase() + event.slice(1);
+}
+
+const PERIOD = Duration.minutes(5);
+
+export interface MonitoringProps {
+  readonly stage: string;
+  readonly alarms: StageConfig['deployment']['alarms'];
+  readonly api: RestApi;
+  /** Every function, with its log group; `api` marks the functions behind routes (their logs carry LOG_EVENTS). */
+  readonly functions: ReadonlyArray<{ readonly name: string; readonly function: IFunction; readonly logGroup: ILogGroup; readonly api: boolean }>;
+}
+
+export class Monitoring extends Construct {
+  readonly namespace: string;
+  readonly topic: ITopic;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    this.namespace = `Identity/${props.stage}`;
+
+    if (props.alarms.topicArn !== undefined) {
+      this.topic = Topic.fromTopicArn(this, 'AlarmTopic', props.alarms.topicArn);
+    } else {
+      const topic = new Topic(this, 'AlarmTopic', { displayName: `Identity ${props.stage} alarms`, enforceSSL: true });
+      if (props.alarms.email !== undefined) topic.addSubscription(new EmailSubscription(props.alarms.email));
+      this.topic = topic;
+    }
+
+    // Every event on every API function's log group: all of them add up into one metric per event.
+    const eventMetrics = {} as Record<LogEvent, Metric>;
+    for (const event of Object.keys(LOG_EVENTS) as LogEvent[]) {
+      for (const fn of props.functions.filter((candidate) => candidate.api)) {
+        new MetricFilter(this, `${fn.name}-${event}`, {
+          logGroup: fn.logGroup,
+          metricNamespace: this.namespace,
+          metricName: metricNameOf(event),
+          filterPattern: FilterPattern.stringValue('$.message', '=', LOG_EVENTS[event]),
+          metricValue: '1',
+        });
+      }
+      eventMetrics[event] = new Metric({ namespace: this.namespace, metricName: metricNameOf(event), statistic: 'Sum', period: PERIOD });
+    }
+
+    const stageMetric = (metricName: string, statistic = 'Sum') =>
+      new Metric({
+        namespace: 'AWS/ApiGateway',
+        metricName,
+        dimensionsMap: { ApiName: props.api.restApiName, Stage: props.api.deploymentStage.stageName },
+        statistic,
+        period: PERIOD,
+      });
+    const api5xx = stageMetric('5XXError');
+
+    this.alarm('Api5xx', api5xx, props.alarms.serverErrors, `API answered ${props.alarms.serverErrors}+ 5xx in 5 minutes (docs/operations/alarms.md#api5xx)`);
+    this.alarm('UnhandledErrors', eventMetrics.unhandledError, 1, 'A function met an error that is not one of ours: a bug (docs/operations/alarms.md#unhandlederrors)');
+    this.alarm(
+      'DeliveryFailures',
+      eventMetrics.deliveryFailed,
+      props.alarms.deliveryFailures,
+      `${props.alarms.deliveryFailures}+ deliveries refused by SES/SNS/voice in 5 minutes (docs/operations/alarms.md#deliveryfailures)`,
+    );
+    this.alarm(
+      'AttemptsRefusedSurge',
+      eventMetrics.attemptRefused,
+      props.alarms.attemptsRefused,
+      `${props.alarms.attemptsRefused}+ attempts refused by the attempt limit (429) in 5 minutes (docs/operations/alarms.md#attemptsrefusedsurge)`,
+    );
+    for (const fn of props.functions) {
+      this.alarm(`${fn.name}-Errors`, fn.function.metricErrors({ period: PERIOD, statistic: 'Sum' }), 1, `${fn.name}: invocations failed (crash, timeout, init error) (docs/operations/alarms.md#function-errors)`);
+      this.alarm(`${fn.name}-Throttles`, fn.function.metricThrottles({ period: PERIOD, statistic: 'Sum' }), 1, `${fn.name}: invocations throttled by Lambda concurrency (docs/operations/alarms.md#function-throttles)`);
+    }
+
+    const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `Identity-${props.stage}`, defaultInterval: Duration.hours(24) });
+    dashboard.addWidgets(
+      new TextWidget({ markdown: `# Identity (${props.stage})\nAlarms: docs/operations/alarms.md`, width: 24, height: 1 }),
+      graph('API requests', [stageMetric('Count')]),
+      graph('API errors', [stageMetric('4XXError'), api5xx]),
+      graph('API latency (p50, p99)', [stageMetric('Latency', 'p50'), stageMetric('Latency', 'p99')]),
+      graph('Codes', [eventMetrics.codeSent, eventMetrics.deliveryFailed]),
+      graph('Tokens', [eventMetrics.tokenIssued, eventMetrics.grantRefused]),
+      graph('Refused and failed', [eventMetrics.attemptRefused, eventMetrics.requestFailed, eventMetrics.unhandledError]),
+      graph('Function errors', props.functions.map((fn) => fn.function.metricErrors({ period: PERIOD, label: fn.name }))),
+      graph('Function duration p99', props.functions.map((fn) => fn.function.metricDuration({ period: PERIOD, statistic: 'p99', label: fn.name }))),
+      graph('Function throttles', props.functions.map((fn) => fn.function.metricThrottles({ period: PERIOD, label: fn.name }))),
+    );
+  }
+
+  private alarm(id: string, metric: IMetric, threshold: number, description: string): void {
+    const alarm = new Alarm(this, id, {
+      alarmDescription: description,
+      metric,
+      threshold,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      // No data means nothing happened: no requests, no failures.
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(new SnsAction(this.topic));
+    alarm.addOkAction(new SnsAction(this.topic));
+    this.alarms.push(alarm);
+  }
+}
+
+function graph(title: string, metrics: IMetric[]): GraphWidget {
+  return new GraphWidget({ title, left: metrics, width: 8, height: 6 });
+}

@@ -1,0 +1,84 @@
+/**
+ * The service's two secrets. Neither value is ever in the template: Secrets Manager generates the
+ * HMAC key at deployment, and the rotation function replaces the signing key secret's generated
+ * placeholder with the first key set right after deployment, then rotates it on schedule.
+ * Both use Secrets Manager's AWS-managed key: only this account's principals with an IAM grant
+ * can read them, and a customer-managed key would add cost and a key policy without narrowing who
+ * can read (each function's role already names the one or two secrets it reads).
+ */
+import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { RotationSchedule, Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import type { SecretName } from '../lib/routes';
+
+export interface ServiceSecretsProps {
+  readonly stage: string;
+  readonly removalPolicy: RemovalPolicy;
+}
+
+export class ServiceSecrets extends Construct {
+  /** The code/user-key HMAC key: 64 random alphanumerics, used as UTF-8 key material (≥ 32 bytes, lib/domain/hmac-keys.ts). */
+  readonly hmac: Secret;
+  /** The JWT signing key set (lib/domain/signing-keys.ts), maintained by the rotation function. */
+  readonly signingKeys: Secret;
+
+  constructor(scope: Construct, id: string, props: ServiceSecretsProps) {
+    super(scope, id);
+    this.hmac = new Secret(this, 'Hmac', {
+      description: `identity ${props.stage}: HMAC key for one-time codes and user keys`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false, requireEachIncludedType: true },
+      removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.hmac).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        "No automatic rotation, by design: keys derived from it (HKDF) key every user's DynamoDB items, code digests and token `sub`, so a rotation changes every user's `sub` and voids every live code and attempt counter. It is rotated by hand only as an incident response (docs/operations/key-rotation.md).",
+    });
+    this.signingKeys = new Secret(this, 'SigningKeys', {
+      description: `identity ${props.stage}: JWT signing key set (ES256), maintained by the rotation function`,
+      // A placeholder that is not a key set: the first rotation (immediately after deployment) replaces it.
+      generateSecretString: { passwordLength: 32, excludePunctuation: true },
+      removalPolicy: props.removalPolicy,
+    });
+  }
+
+  /** The secrets' ARNs by the names lib/routes.ts uses. */
+  arns(): Record<SecretName, string> {
+    return { hmac: this.hmac.secretArn, signingKeys: this.signingKeys.secretArn };
+  }
+
+  /**
+   * Rotates the signing key set with `rotationFunction` every `days` days, and once right after
+   * deployment (which creates the first key set).
+   *
+   * The schedule is given an imported reference to the function, not the function itself: CDK
+   * would otherwise add its own grants to the function's role (including
+   * `secretsmanager:GetRandomPassword` on `*`, which the rotation never calls). The function's
+   * role gets exactly its four actions on this secret (infra/permissions.ts), and the invoke
+   * permission below is scoped to this secret.
+   */
+  rotateSigningKeys(rotationFunction: LambdaFunction, days: number): RotationSchedule {
+    rotationFunction.addPermission('InvokedBySecretsManager', {
+      principal: new ServicePrincipal('secretsmanager.amazonaws.com'),
+      action: 'lambda:InvokeFunction',
+      sourceArn: this.signingKeys.secretArn,
+    });
+    const reference: IFunction = LambdaFunction.fromFunctionAttributes(this, 'RotationFunctionRef', {
+      functionArn: rotationFunction.functionArn,
+      sameEnvironment: true,
+      skipPermissions: true,
+    });
+    const schedule = new RotationSchedule(this, 'SigningKeysRotation', {
+      secret: this.signingKeys,
+      rotationLambda: reference,
+      automaticallyAfter: Duration.days(days),
+      rotateImmediatelyOnUpdate: true,
+    });
+    // Secrets Manager invokes the function as soon as the schedule exists: the function, its
+    // invoke permission (a child of it) and its role (which it depends on) come first.
+    schedule.node.addDependency(rotationFunction);
+    return schedule;
+  }
+}

@@ -1,0 +1,499 @@
+/**
+ * The synthesized templates of both deployable stages (config/dev.json: throw-away; and
+ * config/prod.json: production), each synthesized once for this file and checked against the
+ * shared definitions they are built from (TABLE_DEFINITION, FUNCTIONS, ROUTES, LOG_EVENTS) and
+ * against cdk-nag's AwsSolutions pack.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CfnElement, Stack } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { TABLE_DEFINITION } from '../../lib/adapters/dynamodb/table';
+import { LOG_EVENTS } from '../../lib/log-events';
+import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec } from '../../lib/routes';
+import { CREATE_REQUIRE_BANNER } from '../../infra/bundling';
+import { DELIVERY_ACTIONS, LOG_ACTIONS, ROTATION_ACTIONS, SECRET_READ_ACTION, tableActionOf } from '../../infra/permissions';
+import { loadStageFile } from '../../infra/stage';
+import { pathPattern } from '../../infra/waf';
+import { failingDocker, synthesize, type SynthesizedStage, type TemplateJson } from './synthesize';
+
+const STAGES = ['dev', 'prod'] as const;
+type StageName = (typeof STAGES)[number];
+const synthesized = {} as Record<StageName, SynthesizedStage>;
+const docker = failingDocker();
+let synthesisSeconds = 0;
+
+beforeAll(() => {
+  process.env.PATH = `${docker.dir}:${process.env.PATH ?? ''}`;
+  const started = Date.now();
+  for (const stage of STAGES) synthesized[stage] = synthesize(stage);
+  synthesisSeconds = (Date.now() - started) / 1000;
+}, 180_000);
+
+const SPECS = Object.values(FUNCTIONS) as FunctionSpec[];
+const CUSTOM_RESOURCE_PROVIDER = /^AWS679f53fac002430cb0da5b7982bd2287/;
+
+type Statement = { Sid?: string; Effect: string; Action: string | string[]; Resource?: unknown; NotResource?: unknown; Condition?: Record<string, Record<string, unknown>> };
+const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const logicalId = (stack: Stack, construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const ofType = (json: TemplateJson, type: string) => Object.entries(json.Resources).filter(([, resource]) => resource.Type === type);
+const property = <T>(resource: { Properties?: Record<string, unknown> }, name: string) => resource.Properties?.[name] as T;
+
+/** Every policy statement in the template: roles' inline policies, managed and inline policy resources, resource policies. */
+function allStatements(json: TemplateJson): Array<{ owner: string; statement: Statement }> {
+  const found: Array<{ owner: string; statement: Statement }> = [];
+  for (const [id, resource] of Object.entries(json.Resources)) {
+    const documents: unknown[] = [];
+    if (resource.Type === 'AWS::IAM::Role') documents.push(...asArray(property<Array<{ PolicyDocument: unknown }>>(resource, 'Policies')).map((policy) => policy.PolicyDocument));
+    for (const name of ['PolicyDocument', 'ResourcePolicy']) if (resource.Properties?.[name] !== undefined) documents.push(resource.Properties[name]);
+    for (const document of documents) {
+      for (const statement of asArray((document as { Statement?: Statement[] }).Statement)) found.push({ owner: id, statement });
+    }
+  }
+  return found;
+}
+
+/** The statements a function role holds (its inline policy; it must have nothing else). */
+function roleStatements(json: TemplateJson, roleId: string): Statement[] {
+  const role = json.Resources[roleId]!;
+  return asArray(property<Array<{ PolicyDocument: { Statement: Statement[] } }>>(role, 'Policies')).flatMap((policy) => policy.PolicyDocument.Statement);
+}
+
+/** API Gateway resource paths by logical id, rebuilt from PathPart and ParentId. */
+function resourcePaths(json: TemplateJson): Map<string, string> {
+  const resources = new Map(ofType(json, 'AWS::ApiGateway::Resource'));
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    const resource = resources.get(id)!;
+    const parent = property<{ Ref?: string }>(resource, 'ParentId');
+    const prefix = parent.Ref !== undefined ? pathOf(parent.Ref) : '';
+    return `${prefix}/${property<string>(resource, 'PathPart')}`;
+  };
+  for (const id of resources.keys()) paths.set(id, pathOf(id));
+  return paths;
+}
+
+describe.each(STAGES)('stage %s', (stageName) => {
+  const stage = () => synthesized[stageName];
+  const config = () => loadStageFile(stageName).config;
+  const fnId = (name: string) => logicalId(stage().stack, name === 'rotate-signing-keys' ? stage().stack.rotation.function : stage().stack.functions[name as FunctionName].function);
+  const roleId = (name: FunctionName) => logicalId(stage().stack, stage().stack.functions[name].role);
+  const logGroupId = (name: FunctionName) => logicalId(stage().stack, stage().stack.functions[name].logGroup);
+  const tableId = () => logicalId(stage().stack, stage().stack.table);
+  const secretId = (name: 'hmac' | 'signingKeys') => logicalId(stage().stack, stage().stack.secrets[name]);
+  const retained = () => config().deployment.removalPolicy === 'retain';
+
+  describe('the table', () => {
+    it('has exactly the shared key and TTL attribute, on-demand, with point-in-time recovery and encryption at rest', () => {
+      stage().template.resourceCountIs('AWS::DynamoDB::Table', 1);
+      stage().template.hasResourceProperties('AWS::DynamoDB::Table', {
+        KeySchema: [{ AttributeName: TABLE_DEFINITION.partitionKey.name, KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: TABLE_DEFINITION.partitionKey.name, AttributeType: TABLE_DEFINITION.partitionKey.type }],
+        TimeToLiveSpecification: { AttributeName: TABLE_DEFINITION.timeToLiveAttribute, Enabled: true },
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+      });
+      const table = stage().json.Resources[tableId()]!;
+      expect(table.Properties?.GlobalSecondaryIndexes).toBeUndefined();
+      expect(table.Properties?.LocalSecondaryIndexes).toBeUndefined();
+    });
+
+    it('is retained with deletion protection in production, destroyed with a throw-away stack', () => {
+      const table = stage().json.Resources[tableId()]!;
+      expect({ deletion: table.DeletionPolicy, replace: table.UpdateReplacePolicy, protection: table.Properties?.DeletionProtectionEnabled }).toEqual(
+        retained() ? { deletion: 'Retain', replace: 'Retain', protection: true } : { deletion: 'Delete', replace: 'Delete', protection: false },
+      );
+    });
+  });
+
+  describe('the functions', () => {
+    it('are one per FunctionSpec plus the rotation, all nodejs22.x on arm64 (and CDK’s own provider, if any, is the only other)', () => {
+      const functions = ofType(stage().json, 'AWS::Lambda::Function');
+      const ours = functions.filter(([id]) => !CUSTOM_RESOURCE_PROVIDER.test(id));
+      expect(ours.map(([id]) => id).sort()).toEqual([...SPECS.map((spec) => fnId(spec.name)), fnId('rotate-signing-keys')].sort());
+      for (const [id, fn] of ours) {
+        expect({ id, runtime: property(fn, 'Runtime'), architectures: property(fn, 'Architectures'), handler: property(fn, 'Handler') }).toEqual({
+          id,
+          runtime: 'nodejs22.x',
+          architectures: ['arm64'],
+          handler: 'index.handler',
+        });
+      }
+    });
+
+    it('have the memory and a timeout below API Gateway’s 29 s, JSON logs into their own log group, and source maps on', () => {
+      for (const spec of SPECS) {
+        const fn = stage().json.Resources[fnId(spec.name)]!;
+        expect(property(fn, 'MemorySize')).toBe(config().deployment.functionMemoryMb);
+        expect(property<number>(fn, 'Timeout')).toBeLessThan(29);
+        expect(property(fn, 'LoggingConfig')).toEqual({
+          LogFormat: 'JSON',
+          ApplicationLogLevel: config().deployment.logLevel,
+          SystemLogLevel: 'INFO',
+          LogGroup: { Ref: logGroupId(spec.name as FunctionName) },
+        });
+        expect(property<{ Variables: Record<string, unknown> }>(fn, 'Environment').Variables).toMatchObject({
+          NODE_OPTIONS: '--enable-source-maps',
+          POWERTOOLS_SERVICE_NAME: 'identity',
+          POWERTOOLS_LOG_LEVEL: config().deployment.logLevel,
+        });
+      }
+    });
+
+    it('get TABLE_NAME and each secret’s ARN only if their spec uses them, and the issuer', () => {
+      const issuer = stage().stack.resolve(stage().stack.issuer) as unknown;
+      for (const spec of SPECS) {
+        const variables = property<{ Variables: Record<string, unknown> }>(stage().json.Resources[fnId(spec.name)]!, 'Environment').Variables;
+        expect({
+          name: spec.name,
+          table: variables.TABLE_NAME,
+          hmac: variables.HMAC_SECRET_ARN,
+          signingKeys: variables.SIGNING_KEYS_SECRET_ARN,
+          issuer: variables.ISSUER,
+        }).toEqual({
+          name: spec.name,
+          table: spec.table.length > 0 ? { Ref: tableId() } : undefined,
+          hmac: spec.secrets.includes('hmac') ? { Ref: secretId('hmac') } : undefined,
+          signingKeys: spec.secrets.includes('signingKeys') ? { Ref: secretId('signingKeys') } : undefined,
+          issuer,
+        });
+      }
+    });
+
+    it('are bundled by the local esbuild as ESM with the SDK inside, a source map, and the stage file beside them as config.json', () => {
+      const stageFile = readFileSync(loadStageFile(stageName).file, 'utf8');
+      for (const id of [...SPECS.map((spec) => fnId(spec.name)), fnId('rotate-signing-keys')]) {
+        const key = property<{ S3Key: string }>(stage().json.Resources[id]!, 'Code').S3Key;
+        const dir = join(stage().outdir, `asset.${key.replace(/\.zip$/, '')}`);
+        const bundle = readFileSync(join(dir, 'index.mjs'), 'utf8');
+        expect({ id, banner: bundle.startsWith(CREATE_REQUIRE_BANNER), importsSdk: /\bfrom\s*["']@aws-sdk\//.test(bundle), sourceMap: bundle.includes('//# sourceMappingURL=index.mjs.map') }).toEqual({
+          id,
+          banner: true,
+          importsSdk: false,
+          sourceMap: true,
+        });
+        expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(stageFile);
+        expect(readFileSync(join(dir, 'index.mjs.map'), 'utf8').length).toBeGreaterThan(0);
+      }
+      expect(docker.called()).toBe(false);
+    });
+  });
+
+  describe('least privilege', () => {
+    it('gives each API function exactly the actions its FunctionSpec declares, plus writing its own log group, from its inline policy only', () => {
+      for (const spec of SPECS) {
+        const role = stage().json.Resources[roleId(spec.name as FunctionName)]!;
+        expect(property(role, 'ManagedPolicyArns')).toBeUndefined();
+        const attached = ofType(stage().json, 'AWS::IAM::Policy').filter(([, policy]) => JSON.stringify(property(policy, 'Roles')).includes(roleId(spec.name as FunctionName)));
+        expect(attached).toEqual([]);
+
+        const statements = roleStatements(stage().json, roleId(spec.name as FunctionName));
+        const granted = new Set(statements.flatMap((statement) => asArray(statement.Action)));
+        const voiceOffered = config().environments.some((environment) => environment.voice !== undefined);
+        const declared = new Set([
+          ...LOG_ACTIONS,
+          ...spec.table.map(tableActionOf),
+          ...(spec.secrets.length > 0 ? [SECRET_READ_ACTION] : []),
+          ...spec.delivery.filter((channel) => channel !== 'voice' || voiceOffered).map((channel) => DELIVERY_ACTIONS[channel]),
+        ]);
+        expect({ name: spec.name, actions: [...granted].sort() }).toEqual({ name: spec.name, actions: [...declared].sort() });
+        for (const statement of statements) expect(statement.Effect).toBe('Allow');
+      }
+    });
+
+    it('scopes each grant to its resource: the table’s ARN, the function’s secrets, its own log group, the senders, phone numbers only', () => {
+      for (const spec of SPECS) {
+        const statements = roleStatements(stage().json, roleId(spec.name as FunctionName));
+        const bySid = new Map(statements.map((statement) => [statement.Sid, statement]));
+        expect(bySid.get('WriteOwnLogs')?.Resource).toEqual({ 'Fn::GetAtt': [logGroupId(spec.name as FunctionName), 'Arn'] });
+        if (spec.table.length > 0) expect(bySid.get('Table')?.Resource).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
+        if (spec.secrets.length > 0) {
+          expect(asArray(bySid.get('ReadSecrets')?.Resource)).toEqual(spec.secrets.map((name) => ({ Ref: secretId(name) })));
+        } else {
+          expect(bySid.has('ReadSecrets')).toBe(false);
+        }
+        if (spec.delivery.includes('email')) {
+          expect(bySid.get('SendEmail')?.Condition).toEqual({
+            StringEquals: { 'ses:FromAddress': config().environments.map((environment) => environment.email.sender.toLowerCase()) },
+          });
+        }
+        if (spec.delivery.includes('sms')) {
+          const sms = bySid.get('PublishSmsToPhoneNumbersOnly')!;
+          expect(sms.Resource).toBeUndefined();
+          expect(JSON.stringify(sms.NotResource)).toMatch(/:sns:\*:\*:\*"/);
+        }
+      }
+    });
+
+    it('gives the rotation function the four rotation actions on the signing key secret only, and nothing on the HMAC key', () => {
+      const statements = roleStatements(stage().json, logicalId(stage().stack, stage().stack.rotation.role));
+      expect(statements.map((statement) => ({ actions: asArray(statement.Action).sort(), resource: statement.Resource }))).toEqual([
+        { actions: [...LOG_ACTIONS].sort(), resource: { 'Fn::GetAtt': [logicalId(stage().stack, stage().stack.rotation.logGroup), 'Arn'] } },
+        { actions: [...ROTATION_ACTIONS].sort(), resource: { Ref: secretId('signingKeys') } },
+      ]);
+    });
+
+    it('has no wildcard action, no dynamodb Scan or Query anywhere in the template', () => {
+      const actions = allStatements(stage().json).flatMap(({ owner, statement }) => asArray(statement.Action).map((action) => ({ owner, action })));
+      expect(actions.length).toBeGreaterThan(0);
+      expect(actions.filter(({ action }) => action.includes('*'))).toEqual([]);
+      expect(actions.filter(({ action }) => /^dynamodb:(Scan|Query|BatchGetItem|BatchWriteItem|PartiQL)/i.test(action))).toEqual([]);
+    });
+
+    it('lets only functions that declare a secret read it', () => {
+      const readers = (secret: 'hmac' | 'signingKeys') =>
+        allStatements(stage().json)
+          .filter(({ statement }) => statement.Effect === 'Allow' && asArray(statement.Action).includes(SECRET_READ_ACTION))
+          .filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${secretId(secret)}"`))
+          .map(({ owner }) => owner)
+          .sort();
+      for (const secret of ['hmac', 'signingKeys'] as const) {
+        const expected = SPECS.filter((spec) => spec.secrets.includes(secret)).map((spec) => roleId(spec.name as FunctionName));
+        if (secret === 'signingKeys') expected.push(logicalId(stage().stack, stage().stack.rotation.role));
+        expect({ secret, readers: readers(secret) }).toEqual({ secret, readers: expected.sort() });
+      }
+    });
+  });
+
+  describe('the secrets', () => {
+    it('are generated by Secrets Manager: no value in the template', () => {
+      for (const [id, secret] of ofType(stage().json, 'AWS::SecretsManager::Secret')) {
+        expect({ id, value: property(secret, 'SecretString') }).toEqual({ id, value: undefined });
+        expect(property(secret, 'GenerateSecretString')).toBeDefined();
+      }
+      expect(property(stage().json.Resources[secretId('hmac')]!, 'GenerateSecretString')).toEqual(
+        expect.objectContaining({ PasswordLength: 64, ExcludePunctuation: true, IncludeSpace: false }),
+      );
+      const text = JSON.stringify(stage().json);
+      expect(text.match(/PRIVATE KEY|"kty"|"d":"|"SecretString"/g) ?? []).toEqual([]);
+      // No string that looks like key material (32+ base64 characters mixing digits, lower and upper
+      // case, as a generated secret does), other than the template's own logical ids.
+      const ids = new Set(Object.keys(stage().json.Resources));
+      const looksLikeKey = (value: string) => /^[A-Za-z0-9+/_-]{32,}={0,2}$/.test(value) && /[0-9]/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value);
+      const suspicious: string[] = [];
+      const walk = (value: unknown): void => {
+        if (typeof value === 'string') {
+          if (looksLikeKey(value) && !ids.has(value)) suspicious.push(value);
+        } else if (value !== null && typeof value === 'object') {
+          for (const child of Object.values(value)) walk(child);
+        }
+      };
+      walk(stage().json);
+      expect(suspicious).toEqual([]);
+    });
+
+    it('rotates the signing key set with the rotation function, at deployment and on the configured period', () => {
+      stage().template.hasResourceProperties('AWS::SecretsManager::RotationSchedule', {
+        SecretId: { Ref: secretId('signingKeys') },
+        RotationLambdaARN: { 'Fn::GetAtt': [fnId('rotate-signing-keys'), 'Arn'] },
+        RotationRules: { ScheduleExpression: `rate(${config().deployment.signingKeyRotationDays} days)` },
+        RotateImmediatelyOnUpdate: true,
+      });
+      stage().template.resourceCountIs('AWS::SecretsManager::RotationSchedule', 1);
+      stage().template.hasResourceProperties('AWS::Lambda::Permission', {
+        FunctionName: { 'Fn::GetAtt': [fnId('rotate-signing-keys'), 'Arn'] },
+        Principal: 'secretsmanager.amazonaws.com',
+        SourceArn: { Ref: secretId('signingKeys') },
+      });
+    });
+
+    it('are retained in production', () => {
+      for (const name of ['hmac', 'signingKeys'] as const) {
+        expect(stage().json.Resources[secretId(name)]!.DeletionPolicy).toBe(retained() ? 'Retain' : 'Delete');
+      }
+    });
+  });
+
+  describe('the API', () => {
+    it('routes every path of ROUTES, any method, to its function through the Lambda proxy integration', () => {
+      const paths = resourcePaths(stage().json);
+      const methods = ofType(stage().json, 'AWS::ApiGateway::Method').filter(([, method]) => property(method, 'HttpMethod') === 'ANY');
+      const routed = methods.map(([, method]) => {
+        const integration = property<{ Type: string; IntegrationHttpMethod: string; Uri: unknown }>(method, 'Integration');
+        const target = SPECS.find((spec) => JSON.stringify(integration.Uri).includes(`"${fnId(spec.name)}"`))?.name;
+        return { path: paths.get(property<{ Ref: string }>(method, 'ResourceId').Ref), type: integration.Type, verb: integration.IntegrationHttpMethod, target };
+      });
+      expect(routed.sort((a, b) => String(a.path).localeCompare(String(b.path)))).toEqual(
+        ROUTES.map((route) => ({ path: route.path, type: 'AWS_PROXY', verb: 'POST', target: route.functionName })).sort((a, b) => a.path.localeCompare(b.path)),
+      );
+    });
+
+    it('answers unknown paths, throttling and oversized requests in the service’s error JSON', () => {
+      const expected: Record<string, [string | undefined, string]> = {
+        MISSING_AUTHENTICATION_TOKEN: ['404', 'not_found'],
+        THROTTLED: ['429', 'too_many_requests'],
+        REQUEST_TOO_LARGE: ['413', 'invalid_request'],
+        WAF_FILTERED: ['403', 'access_denied'],
+        DEFAULT_4XX: [undefined, 'invalid_request'],
+        DEFAULT_5XX: [undefined, 'server_error'],
+      };
+      const responses = new Map(
+        ofType(stage().json, 'AWS::ApiGateway::GatewayResponse').map(([, response]) => [property<string>(response, 'ResponseType'), response.Properties!]),
+      );
+      for (const [type, [status, error]] of Object.entries(expected)) {
+        const response = responses.get(type)!;
+        const body = JSON.parse((response.ResponseTemplates as Record<string, string>)['application/json']!.replace('$context.error.messageString', '"message"')) as unknown;
+        expect({ type, status: response.StatusCode, body, contentType: (response.ResponseParameters as Record<string, string>)['gatewayresponse.header.Content-Type'] }).toEqual({
+          type,
+          status,
+          body: { error, error_description: expect.any(String) },
+          contentType: "'application/json'",
+        });
+      }
+      for (const [, response] of responses) {
+        const template = (response.ResponseTemplates as Record<string, string>)['application/json']!;
+        expect(() => void JSON.parse(template.replace('$context.error.messageString', '"m"'))).not.toThrow();
+      }
+    });
+
+    it('throttles the stage, writes JSON access logs, and logs errors without ever logging bodies', () => {
+      const [, stageResource] = ofType(stage().json, 'AWS::ApiGateway::Stage')[0]!;
+      expect(property(stageResource, 'MethodSettings')).toEqual([
+        expect.objectContaining({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+          ThrottlingRateLimit: config().deployment.throttling.rateLimit,
+          ThrottlingBurstLimit: config().deployment.throttling.burstLimit,
+        }),
+      ]);
+      const accessLog = property<{ DestinationArn: unknown; Format: string }>(stageResource, 'AccessLogSetting');
+      expect(JSON.stringify(accessLog.DestinationArn)).toContain(logicalId(stage().stack, stage().stack.api.accessLogs));
+      const format = JSON.parse(accessLog.Format) as Record<string, string>;
+      expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', resourcePath: '$context.resourcePath' });
+      expect(accessLog.Format).not.toMatch(/\$input|requestOverride|header\.Authorization/i);
+    });
+
+    it('answers CORS preflights only where the stage configures CORS', () => {
+      const options = ofType(stage().json, 'AWS::ApiGateway::Method').filter(([, method]) => property(method, 'HttpMethod') === 'OPTIONS');
+      const cors = config().deployment.cors;
+      expect(options.length).toBe(cors === undefined ? 0 : (cors.paths ?? ROUTES.map((route) => route.path)).length);
+    });
+
+    it('has a WAF web ACL with a per-IP rate limit on otp/send exactly when the stage asks for one', () => {
+      const waf = config().deployment.waf;
+      stage().template.resourceCountIs('AWS::WAFv2::WebACL', waf === undefined ? 0 : 1);
+      stage().template.resourceCountIs('AWS::WAFv2::WebACLAssociation', waf === undefined ? 0 : 1);
+      if (waf === undefined) return;
+      stage().template.hasResourceProperties('AWS::WAFv2::WebACL', {
+        Scope: 'REGIONAL',
+        Rules: Match.arrayWith([
+          Match.objectLike({
+            Action: { Block: { CustomResponse: Match.objectLike({ ResponseCode: 429 }) } },
+            Statement: {
+              RateBasedStatement: Match.objectLike({
+                AggregateKeyType: 'IP',
+                ScopeDownStatement: { RegexMatchStatement: Match.objectLike({ RegexString: pathPattern('/idp/v1/otp/send'), FieldToMatch: { UriPath: {} } }) },
+              }),
+            },
+          }),
+        ]),
+      });
+      const [, association] = ofType(stage().json, 'AWS::WAFv2::WebACLAssociation')[0]!;
+      expect(JSON.stringify(property(association, 'ResourceArn'))).toContain(logicalId(stage().stack, stage().stack.api.api.deploymentStage));
+    });
+  });
+
+  describe('logs and operations', () => {
+    it('keeps every log group for the stage’s retention, and retains them in production', () => {
+      const groups = ofType(stage().json, 'AWS::Logs::LogGroup');
+      expect(groups.length).toBeGreaterThanOrEqual(SPECS.length + 3);
+      for (const [id, group] of groups) {
+        expect({ id, days: property(group, 'RetentionInDays'), policy: group.DeletionPolicy }).toEqual({
+          id,
+          days: config().deployment.logRetentionDays,
+          policy: retained() ? 'Retain' : 'Delete',
+        });
+      }
+    });
+
+    it('counts each LOG_EVENTS message from every API function’s JSON logs', () => {
+      const filters = ofType(stage().json, 'AWS::Logs::MetricFilter').map(([, filter]) => ({
+        group: property<{ Ref: string }>(filter, 'LogGroupName').Ref,
+        pattern: property<string>(filter, 'FilterPattern'),
+      }));
+      for (const spec of SPECS) {
+        for (const message of Object.values(LOG_EVENTS)) {
+          expect(filters).toContainEqual({ group: logGroupId(spec.name as FunctionName), pattern: `{ $.message = "${message}" }` });
+        }
+      }
+    });
+
+    it('alarms on 5xx, bugs, delivery failures, a surge of 429s, and every function’s errors and throttles, into the alarm topic', () => {
+      const alarms = ofType(stage().json, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties!);
+      const metric = (namespace: string, name: string) => alarms.filter((alarm) => alarm.Namespace === namespace && alarm.MetricName === name);
+      const namespace = `Identity/${stageName}`;
+      expect(metric('AWS/ApiGateway', '5XXError')).toHaveLength(1);
+      expect(metric(namespace, 'UnhandledError')).toHaveLength(1);
+      expect(metric(namespace, 'DeliveryFailed')).toHaveLength(1);
+      expect(metric(namespace, 'AttemptRefused')).toHaveLength(1);
+      expect(metric('AWS/Lambda', 'Errors')).toHaveLength(SPECS.length + 1);
+      expect(metric('AWS/Lambda', 'Throttles')).toHaveLength(SPECS.length + 1);
+      const topic = JSON.stringify(stage().stack.resolve(stage().stack.monitoring.topic.topicArn));
+      for (const alarm of alarms) expect(JSON.stringify(alarm.AlarmActions)).toBe(`[${topic}]`);
+      stage().template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    });
+
+    it('outputs the API URL, the issuer, the JWKS URL and the table name', () => {
+      const outputs = stage().json.Outputs ?? {};
+      expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'Issuer', 'JwksUrl', 'TableName']));
+      expect(outputs.TableName!.Value).toEqual({ Ref: tableId() });
+      const issuer = config().issuer;
+      if (issuer !== undefined) {
+        expect(outputs.Issuer!.Value).toBe(issuer);
+        expect(outputs.JwksUrl!.Value).toBe(`${issuer}/.well-known/jwks.json`);
+      } else {
+        // The API's own stage URL, built from its id (no dependency on the deployment).
+        expect(JSON.stringify(outputs.Issuer!.Value)).toContain(`{"Ref":"${logicalId(stage().stack, stage().stack.api.api)}"}`);
+        expect(JSON.stringify(outputs.Issuer!.Value)).toContain(`/${stageName}`);
+      }
+    });
+  });
+
+  describe('cdk-nag', () => {
+    it('finds nothing unacknowledged in the AwsSolutions pack, neither errors nor warnings', () => {
+      const report = new AwsSolutionsChecks().validateScope(stage().app);
+      expect(report.violations.map((violation) => `${violation.ruleName} ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`)).toEqual([]);
+      expect(report.success).toBe(true);
+    });
+
+    it('acknowledges only known rules, each with a specific reason', () => {
+      const acknowledged: Array<{ path: string; id: string; reason: string }> = [];
+      const visit = (construct: IConstruct): void => {
+        for (const entry of construct.node.metadata) {
+          if (entry.type === 'aws:cdk:acknowledged-rules') {
+            for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) acknowledged.push({ path: construct.node.path, id: id.replace(/^annotation::/i, ''), reason });
+          }
+        }
+        construct.node.children.forEach(visit);
+      };
+      visit(stage().app);
+      const known = [
+        'AwsSolutions-L1',
+        'AwsSolutions-SMG4',
+        'AwsSolutions-APIG2',
+        'AwsSolutions-APIG3',
+        'AwsSolutions-APIG4',
+        'AwsSolutions-COG4',
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        'AwsSolutions-IAM5[Resource::*]',
+        'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sms-voice:<AWS::Region>:<AWS::AccountId>:phone-number/*]',
+      ];
+      expect(acknowledged.filter(({ id }) => !known.includes(id))).toEqual([]);
+      for (const { path, id, reason } of acknowledged) expect({ path, id, specific: reason.length >= 60 }).toEqual({ path, id, specific: true });
+      // A blanket acknowledgement at the stack or app would hide future findings.
+      expect(acknowledged.filter(({ path }) => !path.includes('/'))).toEqual([]);
+    });
+  });
+});
+
+it('synthesizes both stages, bundling every function, in well under a minute (and never with Docker)', () => {
+  expect(synthesisSeconds).toBeLessThan(60);
+  expect(docker.called()).toBe(false);
+  console.info(`synthesized ${STAGES.join(' and ')} in ${synthesisSeconds.toFixed(1)} s`);
+});
