@@ -8,7 +8,8 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SigningKeyRotation, type RotationEvent } from '../lib/adapters/secrets/signing-key-rotation';
 import { logger } from '../lib/log';
 
-const rotation = new SigningKeyRotation(new SecretsManagerClient({}), logger);
+// VERIFICATION_KEYS_SECRET_ARN: where the public half of each new key set is published.
+const rotation = new SigningKeyRotation(new SecretsManagerClient({}), logger, process.env.VERIFICATION_KEYS_SECRET_ARN ?? '');
 
 export const handler = middy<RotationEvent, void>()
   .use(injectLambdaContext(logger, { resetKeys: true }))

@@ -15,7 +15,7 @@ export function createHandler(deps: () => WellKnownDeps) {
     const resolved = deps();
     switch (event.resource) {
       case PATHS.jwks:
-        return jsonResponse(200, (await resolved.signingKeys()).jwks, { 'Cache-Control': `public, max-age=${JWKS_MAX_AGE_SECONDS}` });
+        return jsonResponse(200, (await resolved.verificationKeys()).jwks, { 'Cache-Control': `public, max-age=${JWKS_MAX_AGE_SECONDS}` });
       case PATHS.metadata:
         return jsonResponse(200, authorizationServerMetadata(issuerOf(resolved.issuer, event)), {
           'Cache-Control': `public, max-age=${METADATA_MAX_AGE_SECONDS}`,

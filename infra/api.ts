@@ -137,7 +137,7 @@ export class ServiceApi extends Construct {
       const resource: IResource = this.api.root.resourceForPath(route.path);
       acknowledgePublic(resource.addMethod('ANY', integration));
       if (deployment.cors !== undefined && corsPaths.has(route.path)) {
-        // The preflight only: the functions' responses carry no CORS headers yet (see docs/deploy.md).
+        // The preflight; the functions add the CORS headers to their own responses (lib/http/cors.ts).
         acknowledgePublic(
           resource.addCorsPreflight({
             allowOrigins: deployment.cors.allowOrigins,

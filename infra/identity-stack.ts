@@ -102,8 +102,9 @@ export class IdentityStack extends Stack {
       memorySize: ROTATION_MEMORY_MB,
       timeout: ROTATION_TIMEOUT,
       environment: {},
-      statements: (logGroupArn) => rotationStatements(this.secrets.signingKeys.secretArn, logGroupArn),
+      statements: (logGroupArn) => rotationStatements(this.secrets.signingKeys.secretArn, this.secrets.verificationKeys.secretArn, logGroupArn),
     });
+    this.rotation.function.addEnvironment('VERIFICATION_KEYS_SECRET_ARN', this.secrets.verificationKeys.secretArn);
     this.secrets.rotateSigningKeys(this.rotation.function, deployment.signingKeyRotationDays);
 
     this.api = new ServiceApi(this, 'Api', {
@@ -122,6 +123,7 @@ export class IdentityStack extends Stack {
       if (spec.table.length > 0) fn.addEnvironment('TABLE_NAME', this.table.tableName);
       if (spec.secrets.includes('hmac')) fn.addEnvironment('HMAC_SECRET_ARN', this.secrets.hmac.secretArn);
       if (spec.secrets.includes('signingKeys')) fn.addEnvironment('SIGNING_KEYS_SECRET_ARN', this.secrets.signingKeys.secretArn);
+      if (spec.secrets.includes('verificationKeys')) fn.addEnvironment('VERIFICATION_KEYS_SECRET_ARN', this.secrets.verificationKeys.secretArn);
     }
 
     if (deployment.waf !== undefined) {

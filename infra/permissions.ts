@@ -58,9 +58,16 @@ export function statementsFor(spec: FunctionSpec, targets: PermissionTargets, lo
   return statements;
 }
 
+/** Publishing the public key set: the rotation function's one write outside the secret it rotates. */
+export const PUBLISH_ACTIONS = ['secretsmanager:PutSecretValue'];
+
 /** The rotation function's statements. */
-export function rotationStatements(signingKeysSecretArn: string, logGroupArn: string): PolicyStatement[] {
-  return [logStatement(logGroupArn), allow('RotateSigningKeys', ROTATION_ACTIONS, [signingKeysSecretArn])];
+export function rotationStatements(signingKeysSecretArn: string, verificationKeysSecretArn: string, logGroupArn: string): PolicyStatement[] {
+  return [
+    logStatement(logGroupArn),
+    allow('RotateSigningKeys', ROTATION_ACTIONS, [signingKeysSecretArn]),
+    allow('PublishPublicKeys', PUBLISH_ACTIONS, [verificationKeysSecretArn]),
+  ];
 }
 
 function deliveryStatement(channel: FunctionSpec['delivery'][number], targets: PermissionTargets): PolicyStatement | undefined {

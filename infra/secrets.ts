@@ -1,7 +1,9 @@
 /**
- * The service's two secrets. Neither value is ever in the template: Secrets Manager generates the
- * HMAC key at deployment, and the rotation function replaces the signing key secret's generated
- * placeholder with the first key set right after deployment, then rotates it on schedule.
+ * The service's secrets. No value is ever in the template: Secrets Manager generates the HMAC key
+ * at deployment, and the rotation function replaces the signing key secret's generated
+ * placeholder with the first key set right after deployment, then rotates it on schedule,
+ * publishing each set's public half to the verification secret (the only key material the
+ * well-known and introspection functions may read: they never hold a private key).
  * Both use Secrets Manager's AWS-managed key: only this account's principals with an IAM grant
  * can read them, and a customer-managed key would add cost and a key policy without narrowing who
  * can read (each function's role already names the one or two secrets it reads).
@@ -23,6 +25,8 @@ export class ServiceSecrets extends Construct {
   readonly hmac: Secret;
   /** The JWT signing key set (lib/domain/signing-keys.ts), maintained by the rotation function. */
   readonly signingKeys: Secret;
+  /** Its public half (a JWKS), written by the rotation function; not rotated itself. */
+  readonly verificationKeys: Secret;
 
   constructor(scope: Construct, id: string, props: ServiceSecretsProps) {
     super(scope, id);
@@ -42,11 +46,22 @@ export class ServiceSecrets extends Construct {
       generateSecretString: { passwordLength: 32, excludePunctuation: true },
       removalPolicy: props.removalPolicy,
     });
+    this.verificationKeys = new Secret(this, 'VerificationKeys', {
+      description: `identity ${props.stage}: public JWKS of the signing key set, published by the rotation function`,
+      // A placeholder until the first rotation publishes the first public set.
+      generateSecretString: { passwordLength: 32, excludePunctuation: true },
+      removalPolicy: props.removalPolicy,
+    });
+    Validations.of(this.verificationKeys).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Not rotated itself: it holds only public keys, and the signing key set\'s rotation function rewrites it at every rotation of that set (docs/operations/key-rotation.md).',
+    });
   }
 
   /** The secrets' ARNs by the names lib/routes.ts uses. */
   arns(): Record<SecretName, string> {
-    return { hmac: this.hmac.secretArn, signingKeys: this.signingKeys.secretArn };
+    return { hmac: this.hmac.secretArn, signingKeys: this.signingKeys.secretArn, verificationKeys: this.verificationKeys.secretArn };
   }
 
   /**

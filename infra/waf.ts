@@ -28,7 +28,9 @@ export class ServiceWaf extends Construct {
   constructor(scope: Construct, id: string, props: ServiceWafProps) {
     super(scope, id);
     const metricPrefix = `identity-${props.stage}`;
-    const visibility = (name: string) => ({ cloudWatchMetricsEnabled: true, metricName: `${metricPrefix}-${name}`, sampledRequestsEnabled: true });
+    // No sampled requests: WAF keeps sampled requests' headers for three hours, and those of this
+    // API carry client API keys (Authorization) and user ids in bodies it may show. Metrics only.
+    const visibility = (name: string) => ({ cloudWatchMetricsEnabled: true, metricName: `${metricPrefix}-${name}`, sampledRequestsEnabled: false });
 
     const rules: CfnWebACL.RuleProperty[] = props.waf.perIpRateLimits.map(({ path, limit }, index) => ({
       name: `per-ip-rate-${index}`,

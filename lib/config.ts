@@ -109,6 +109,12 @@ const clientSchema = z.strictObject({
      */
     includeUserIdClaim: z._default(z.boolean(), false),
   }),
+  /**
+   * Whether this client may replace the message text (`message` with `%code%`). Off by default:
+   * free text sent from the service's own sender and number is a phishing and spam relay, so it is
+   * for clients you trust (typically ones that also require an API key).
+   */
+  allowCustomMessage: z._default(z.boolean(), false),
   /** Whether `otp/send` requires `Authorization: Bearer <api key>` from this client. */
   sendRequiresApiKey: z._default(z.boolean(), false),
   /** SHA-256 (hex) of each API key; several so a key can be rotated without downtime. */

@@ -27,7 +27,7 @@ import type { ExchangeCodeDeps } from './domain/exchange-code';
 import { deriveHmacKeys, type HmacKeys } from './domain/hmac-keys';
 import type { IntrospectDeps } from './domain/introspect-token';
 import type { SendCodeDeps } from './domain/send-code';
-import { loadSigningKeys, type SigningKeys } from './domain/signing-keys';
+import { loadSigningKeys, loadVerificationKeys, type SigningKeys, type VerificationKeys } from './domain/signing-keys';
 import { IdpError, TemporarilyUnavailableError } from './errors';
 import { logger } from './log';
 import { systemClock, type Clock, type Log, type SecretSource } from './ports';
@@ -40,7 +40,7 @@ export interface IssuerDeps {
 
 export interface WellKnownDeps extends IssuerDeps {
   readonly config: ServiceConfig;
-  readonly signingKeys: () => Promise<SigningKeys>;
+  readonly verificationKeys: () => Promise<VerificationKeys>;
 }
 
 /** Everything: what tests and the local runtime hand every handler. */
@@ -86,6 +86,7 @@ export function createDeps(options: DepsOptions): Deps {
     ...deliveryAdapters({ ses: aws(endpoints.ses), sns: aws(endpoints.sns), smsVoice: aws(endpoints.smsVoice) }),
     hmacKeys: hmacKeysFrom(options.secrets),
     signingKeys: signingKeysFrom(options.secrets),
+    verificationKeys: verificationKeysFrom(options.secrets),
   };
 }
 
@@ -114,17 +115,24 @@ function hmacKeysFrom(secrets: SecretSource): () => Promise<HmacKeys> {
 }
 
 function signingKeysFrom(secrets: SecretSource): () => Promise<SigningKeys> {
-  return once(async () => {
-    const raw = await secrets.signingKeySet();
-    try {
-      return await loadSigningKeys(raw);
-    } catch (error) {
-      // Right after a first deployment the secret holds a placeholder until the rotation
-      // function has created the key set: a dependency not ready yet, not a client's fault.
-      if (error instanceof IdpError) throw error;
-      throw new TemporarilyUnavailableError({ detail: `signing keys: ${(error as Error).message.split(':')[0]}`, cause: error });
-    }
-  });
+  return once(async () => keySetReady('signing keys', loadSigningKeys, await secrets.signingKeySet()));
+}
+
+function verificationKeysFrom(secrets: SecretSource): () => Promise<VerificationKeys> {
+  return once(async () => keySetReady('public keys', loadVerificationKeys, await secrets.verificationKeySet()));
+}
+
+/**
+ * Right after a first deployment the key secrets hold placeholders until the rotation function
+ * has created the key set: a dependency not ready yet (503), not a client's fault.
+ */
+async function keySetReady<T>(what: string, load: (raw: unknown) => Promise<T>, raw: unknown): Promise<T> {
+  try {
+    return await load(raw);
+  } catch (error) {
+    if (error instanceof IdpError) throw error;
+    throw new TemporarilyUnavailableError({ detail: `${what}: ${(error as Error).message.split(':')[0]}`, cause: error });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,8 +142,8 @@ function signingKeysFrom(secrets: SecretSource): () => Promise<SigningKeys> {
  * What every function reads from its environment:
  * - IDP_CONFIG_FILE: the stage configuration (default: config.json beside the handler);
  * - ISSUER: the issuer URL;
- * - HMAC_SECRET_ARN and SIGNING_KEYS_SECRET_ARN on AWS (each function gets only those it may
- *   read), or LOCAL_SECRETS_DIR locally.
+ * - HMAC_SECRET_ARN, SIGNING_KEYS_SECRET_ARN and VERIFICATION_KEYS_SECRET_ARN on AWS (each
+ *   function gets only those it may read), or LOCAL_SECRETS_DIR locally.
  * Endpoints of local stand-ins, if any, come through the SDK's own AWS_ENDPOINT_URL_<SERVICE>.
  */
 function core(env: NodeJS.ProcessEnv) {
@@ -147,7 +155,11 @@ function core(env: NodeJS.ProcessEnv) {
     issuer: env.ISSUER === undefined || env.ISSUER === '' ? config.stage.issuer : env.ISSUER,
     secrets:
       env.LOCAL_SECRETS_DIR === undefined
-        ? SecretsManagerSecretSource.create({ hmacSecret: env.HMAC_SECRET_ARN ?? '', signingKeys: env.SIGNING_KEYS_SECRET_ARN ?? '' })
+        ? SecretsManagerSecretSource.create({
+            hmacSecret: env.HMAC_SECRET_ARN ?? '',
+            signingKeys: env.SIGNING_KEYS_SECRET_ARN ?? '',
+            verificationKeys: env.VERIFICATION_KEYS_SECRET_ARN ?? '',
+          })
         : new FileSecretSource(env.LOCAL_SECRETS_DIR),
   };
 }
@@ -171,12 +183,12 @@ export const tokenDeps: () => ExchangeCodeDeps & IssuerDeps = /* @__PURE__ */ la
 
 export const introspectDeps: () => IntrospectDeps & IssuerDeps = /* @__PURE__ */ lazy(() => {
   const base = core(process.env);
-  return { ...base, ...tableFromEnvironment(process.env), signingKeys: signingKeysFrom(base.secrets) };
+  return { ...base, ...tableFromEnvironment(process.env), verificationKeys: verificationKeysFrom(base.secrets) };
 });
 
 export const wellKnownDeps: () => WellKnownDeps = /* @__PURE__ */ lazy(() => {
   const base = core(process.env);
-  return { config: base.config, issuer: base.issuer, signingKeys: signingKeysFrom(base.secrets) };
+  return { config: base.config, issuer: base.issuer, verificationKeys: verificationKeysFrom(base.secrets) };
 });
 
 /** Builds on first call, then returns the same value (once per container). */

@@ -20,12 +20,12 @@ export abstract class IdpError extends Error {
   /** Private detail for the logs; never sent to the client. Must not contain personal data. */
   readonly detail: string | undefined;
 
-  constructor(
-    /** Public, human-readable `error_description`. */
-    readonly description: string,
-    options: { detail?: string; headers?: Record<string, string>; cause?: unknown } = {},
-  ) {
+  /** Public, human-readable `error_description`, in RFC 6749 §5.2's character set. */
+  readonly description: string;
+
+  constructor(description: string, options: { detail?: string; headers?: Record<string, string>; cause?: unknown } = {}) {
     super(description, options.cause === undefined ? undefined : { cause: options.cause });
+    this.description = describable(description);
     this.name = new.target.name;
     this.detail = options.detail;
     this.headers = Object.freeze({ ...options.headers });
@@ -35,6 +35,14 @@ export abstract class IdpError extends Error {
   toJSON(): { error: string; error_description: string } {
     return { error: this.error, error_description: this.description };
   }
+}
+
+/**
+ * RFC 6749 §5.2 (and RFC 6750 §3): `error_description` is printable ASCII without `"` and `\`.
+ * Double quotes become single ones; anything else outside the set is dropped.
+ */
+export function describable(text: string): string {
+  return text.replace(/"/g, "'").replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '');
 }
 
 /** 400: the request is missing a parameter, has a malformed one, or is otherwise malformed. */
@@ -102,23 +110,21 @@ export class UnsupportedGrantTypeError extends IdpError {
   readonly error = 'unsupported_grant_type';
   readonly statusCode = 400;
   constructor() {
-    super('grant_type must be "authorization_code".');
+    super("grant_type must be 'authorization_code'.");
   }
 }
 
 /**
  * 401 with `WWW-Authenticate: Bearer …` (RFC 6750 §3). A request without a Bearer credential
  * (none at all, or another scheme) gets the challenge without an error code (§3.1: "SHOULD NOT
- * include an error code"). `error_description` may not contain `"` or `\` (§3), so they are
- * replaced in the header; the JSON body carries the description as written.
+ * include an error code"). The description is quotable there: see `describable`.
  */
 export class InvalidTokenError extends IdpError {
   readonly error = 'invalid_token';
   readonly statusCode = 401;
   constructor(description: string, options: { bearerPresented: boolean; detail?: string }) {
-    const quotable = description.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '');
     const challenge = options.bearerPresented
-      ? `Bearer realm="identity", error="invalid_token", error_description="${quotable}"`
+      ? `Bearer realm="identity", error="invalid_token", error_description="${describable(description)}"`
       : 'Bearer realm="identity"';
     super(description, { detail: options.detail, headers: { 'WWW-Authenticate': challenge } });
   }

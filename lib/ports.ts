@@ -28,7 +28,7 @@ export interface Log {
 export interface AttemptKey {
   readonly operation: 'token' | 'send';
   readonly environmentId: string;
-  /** HMAC of the normalised user id (see `lib/domain/secrets.ts`). */
+  /** HMAC of the normalised user id (see `lib/domain/hmac-keys.ts`). */
   readonly userKey: string;
 }
 
@@ -96,14 +96,17 @@ export type ConsumeResult =
   | { readonly outcome: 'rejected'; readonly record: CodeRecord | undefined };
 
 export interface CodeStore {
-  /** Stores the code of a (client, user) pair, replacing any earlier one. */
-  save(record: CodeRecord): Promise<void>;
+  /** Stores the code of a (client, user) pair, replacing any earlier one, which it returns. */
+  save(record: CodeRecord): Promise<CodeRecord | undefined>;
   /** Consumes the code if it is live, unexhausted and matches the digest and PKCE challenge. */
   consume(query: ConsumeQuery): Promise<ConsumeResult>;
   /** Counts a wrong try against the code of this send; a no-op if a newer send replaced it. */
   recordWrongTry(slot: CodeSlot, sendId: string): Promise<void>;
-  /** Removes the code of this send (delivery failed); a no-op if a newer send replaced it. */
-  remove(slot: CodeSlot, sendId: string): Promise<void>;
+  /**
+   * Undoes the save of `failedSendId` (its delivery failed): puts `previous` back, or removes the
+   * slot's code when there was none. A no-op if a newer send replaced it meanwhile.
+   */
+  restore(slot: CodeSlot, failedSendId: string, previous: CodeRecord | undefined): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -177,6 +180,8 @@ export interface VoiceCaller {
 export interface SecretSource {
   /** The master HMAC secret (at least 32 bytes). */
   hmacSecret(): Promise<Buffer>;
-  /** The signing key set, as stored (see `lib/domain/signing-keys.ts`). */
+  /** The signing key set, as stored (see `lib/domain/signing-keys.ts`): private keys. */
   signingKeySet(): Promise<unknown>;
+  /** Its public half, the JWKS the verifying functions read: no private key. */
+  verificationKeySet(): Promise<unknown>;
 }

@@ -7,8 +7,11 @@
 
 /** DynamoDB actions on the table, as IAM names them (`dynamodb:<action>`). */
 export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
-/** The service's two secrets. */
-export type SecretName = 'hmac' | 'signingKeys';
+/**
+ * The service's secrets: the HMAC master key, the signing key set (private keys: the token
+ * function only), and its public half (what the verifying functions read).
+ */
+export type SecretName = 'hmac' | 'signingKeys' | 'verificationKeys';
 /** Delivery channels, each one IAM action: ses:SendEmail, sns:Publish, sms-voice:SendVoiceMessage. */
 export type DeliveryAction = 'email' | 'sms' | 'voice';
 
@@ -42,16 +45,16 @@ export const FUNCTIONS = {
   introspect: {
     name: 'introspect',
     description: 'POST /idp/v1/account/introspect: token introspection for resource servers',
-    // An opaque token by its hash; JWTs are verified without a read.
+    // An opaque token by its hash; JWTs are verified without a read, with public keys only.
     table: ['GetItem'],
-    secrets: ['signingKeys'],
+    secrets: ['verificationKeys'],
     delivery: [],
   },
   'well-known': {
     name: 'well-known',
     description: 'GET /.well-known/*: the JWKS and the authorization server metadata',
     table: [],
-    secrets: ['signingKeys'],
+    secrets: ['verificationKeys'],
     delivery: [],
   },
 } as const satisfies Record<string, FunctionSpec>;

@@ -69,7 +69,7 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
 }
 
 /**
- * The environment the real handler exports read (lib/deps.ts `depsFromEnvironment`): the same
+ * The environment the real handler exports read (lib/deps.ts, `otpSendDeps` and the others): the same
  * variables a Lambda gets from the CDK stack, plus the SDK's own endpoint overrides.
  */
 export function lambdaEnvironment(services: LocalServices, issuer: string): Record<string, string> {

@@ -34,15 +34,19 @@ export function requireBearer(authorization: string | undefined): string {
 
 /** Throws 401 invalid_token unless `authorization` carries one of the client's keys. */
 export function requireApiKey(client: ClientConfig, authorization: string | undefined): void {
-  const key = requireBearer(authorization);
-  if (!matchesAny(client.apiKeySha256, key)) {
+  const presented = presentedDigest(requireBearer(authorization));
+  if (!matchesAny(client.apiKeySha256, presented)) {
     throw new InvalidTokenError('The API key is not valid.', { bearerPresented: true, detail: `client ${client.id}` });
   }
 }
 
-/** True when `key` matches one of `digests`; every digest is compared, so timing says nothing. */
-export function matchesAny(digests: readonly string[], key: string): boolean {
-  const presented = Buffer.from(apiKeyDigest(key), 'hex');
+/** The digest of a presented key, computed once per request and compared with every stored one. */
+export function presentedDigest(key: string): Buffer {
+  return Buffer.from(apiKeyDigest(key), 'hex');
+}
+
+/** True when the presented digest matches one of `digests`; every one is compared, so timing says nothing. */
+export function matchesAny(digests: readonly string[], presented: Buffer): boolean {
   let matched = false;
   for (const digest of digests) {
     matched = timingSafeEqual(presented, Buffer.from(digest, 'hex')) || matched;

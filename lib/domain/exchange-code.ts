@@ -103,9 +103,12 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
 
   if (result.outcome === 'rejected') {
     const reason = rejectionReason(result.record, codeDigest, codeChallenge, now);
-    if (result.record !== undefined && (reason === 'wrong_code' || reason === 'wrong_verifier')) {
-      await deps.codes.recordWrongTry(slot, result.record.sendId);
-    }
+    // Every refusal that reached the table does the same work: one conditional try count, which
+    // lands only on the live code of that send (and is harmless on a dead one). Without it, a
+    // refusal with no code would be a request shorter, and its timing would tell an attacker
+    // whether the user has a code right now.
+    const charged = result.record !== undefined && reason !== 'inconsistent' ? result.record.sendId : NO_SEND;
+    await deps.codes.recordWrongTry(slot, charged);
     return refuse(deps, logFields, reason);
   }
   // The conditional write compared the digests; compare again in constant time, in the application.
@@ -117,7 +120,7 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
     issuer: request.issuer,
     client,
     environmentId: environment.id,
-    subject: subjectOf(keys, user),
+    subject: subjectOf(keys, environment.id, user),
     user,
     channel: result.record.channel,
     issuedAt: Math.floor(now / 1000),
@@ -144,7 +147,10 @@ function parseGrantFields(fields: Record<string, unknown>): z.infer<typeof grant
   return parsed;
 }
 
-type RejectionReason = 'malformed' | 'not_found' | 'expired' | 'exhausted' | 'wrong_code' | 'wrong_verifier';
+type RejectionReason = 'malformed' | 'not_found' | 'expired' | 'exhausted' | 'wrong_code' | 'wrong_verifier' | 'inconsistent';
+
+/** A send id no item has: the try count's condition fails and nothing is written. */
+const NO_SEND = '-';
 
 /**
  * Why a consumption was refused, for the logs and for try counting. The order mirrors the
@@ -156,7 +162,10 @@ export function rejectionReason(record: CodeRecord | undefined, codeDigest: stri
   if (record.notAfter <= now) return 'expired';
   if (record.tries >= record.maxTries) return 'exhausted';
   if (!digestsEqual(record.codeDigest, codeDigest)) return 'wrong_code';
-  return record.codeChallenge === codeChallenge ? 'wrong_code' : 'wrong_verifier';
+  if (record.codeChallenge !== codeChallenge) return 'wrong_verifier';
+  // Everything matched, yet the condition refused: it cannot happen with one clock value, and if
+  // it ever does, the user's correct code must not be charged a wrong try.
+  return 'inconsistent';
 }
 
 function refuse(deps: ExchangeCodeDeps, logFields: Record<string, unknown>, reason: RejectionReason): never {

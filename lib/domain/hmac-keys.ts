@@ -4,7 +4,7 @@
  *
  * - `user`: keys DynamoDB items on an HMAC of the normalised user id, never the id in clear;
  * - `code`: the digest a one-time code is stored as;
- * - `subject`: the `sub` of access tokens, stable for one user across logins.
+ * - `subject`: the `sub` of access tokens, stable for one user across logins (per environment).
  *
  * Rotating the master secret therefore changes every `sub` and resets every counter and code:
  * see docs/operations/key-rotation.md.
@@ -43,9 +43,13 @@ export function userKeyOf(keys: HmacKeys, user: UserIdentity): string {
   return hmac(keys.user, [user.authType, user.value]);
 }
 
-/** The `sub` of a user's access tokens: opaque, stable, and not the email or phone number. */
-export function subjectOf(keys: HmacKeys, user: UserIdentity): string {
-  return hmac(keys.subject, [user.authType, user.value]);
+/**
+ * The `sub` of a user's access tokens: opaque, stable, not the email or phone number, and
+ * pairwise per environment (environments are tenants: two of them must not be able to correlate
+ * their users by `sub`).
+ */
+export function subjectOf(keys: HmacKeys, environmentId: string, user: UserIdentity): string {
+  return hmac(keys.subject, [environmentId, user.authType, user.value]);
 }
 
 /** A short, non-reversible handle for logs, so decisions about one user can be correlated. */

@@ -28,11 +28,12 @@ export interface UserIdentity {
 /** RFC 5321 caps a path at 256 octets, so an address is at most 254 characters. */
 const MAX_EMAIL_LENGTH = 254;
 /**
- * Deliberately plain: one `@`, a non-empty local part without spaces, and a dotted domain of
- * letters, digits and hyphens. Quoted local parts and IP literals are legal in RFC 5321 but are
- * not addresses a passwordless login should mail.
+ * Deliberately plain: one `@`, a local part of RFC 5322 `atext` and dots, and a dotted domain of
+ * letters, digits and hyphens (IDNs in their punycode form). Quoted local parts, IP literals and
+ * non-ASCII local parts (RFC 6531) are legal somewhere but not addresses SES accepts: letting them
+ * through would turn a client's mistake into a 502 from the provider.
  */
-const EMAIL_PATTERN = /^[^\s\x00-\x1f\x7f@"<>()[\]\\,;:]+@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const EMAIL_PATTERN = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 /**
  * Normalises an email address, or returns undefined when it is not one.
@@ -73,8 +74,8 @@ export function normaliseUser(authType: AuthType, rawUserId: string): UserIdenti
   if (value === undefined) {
     throw new InvalidRequestError(
       authType === 'email'
-        ? 'user_id must be a valid email address when auth_type is "email".'
-        : 'user_id must be a valid phone number in international format (for example +14155550100) when auth_type is "sms".',
+        ? "user_id must be a valid email address when auth_type is 'email'."
+        : "user_id must be a valid phone number in international format (for example +14155550100) when auth_type is 'sms'.",
     );
   }
   return { authType, value };

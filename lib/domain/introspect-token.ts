@@ -5,6 +5,11 @@
  * (`mayIntrospect`). Opaque tokens are looked up by their hash (one GetItem, expiry checked
  * here, not left to TTL); JWT access tokens are verified with the service's own keys and RFC
  * 9068's rules, without a read. Anything else is `{"active": false}` (§2.2: no reason given).
+ *
+ * A caller learns only about tokens of its own environments (RFC 7662 §4: the server decides what
+ * a caller may know): an opaque token's environment, or for a JWT its client's environments, must
+ * include one of the caller's. Environments are tenants; one's resource servers see nothing of
+ * another's users.
  */
 import { jwtVerify, type JWTPayload } from 'jose';
 import '../zod';
@@ -14,15 +19,15 @@ import { InvalidTokenError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
 import type { Clock, Log, TokenStore } from '../ports';
 import { ACCESS_TOKEN_TYPE, opaqueTokenHash } from './access-tokens';
-import { matchesAny, requireBearer } from './api-keys';
+import { matchesAny, presentedDigest, requireBearer } from './api-keys';
 import { optionalTextField, parseFields, textField } from './request-fields';
-import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys';
+import { SIGNING_ALGORITHM, type VerificationKeys } from './signing-keys';
 
 export interface IntrospectDeps {
   readonly config: ServiceConfig;
   readonly clock: Clock;
   readonly tokens: TokenStore;
-  readonly signingKeys: () => Promise<SigningKeys>;
+  readonly verificationKeys: () => Promise<VerificationKeys>;
   readonly log: Log;
 }
 
@@ -64,28 +69,37 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 export async function introspectToken(deps: IntrospectDeps, request: IntrospectRequest): Promise<IntrospectionResponse> {
   const caller = authenticateResourceServer(deps.config, request.authorization);
   const { token } = parseFields(introspectFields, request.fields);
-  const response = JWT_SHAPE.test(token)
-    ? await introspectJwt(deps, token, request.issuer)
-    : await introspectOpaque(deps, token, request.issuer);
+  const found = JWT_SHAPE.test(token) ? await introspectJwt(deps, token, request.issuer) : await introspectOpaque(deps, token, request.issuer);
+  const response = found !== undefined && visibleTo(caller, found.environments) ? found.response : INACTIVE;
   deps.log.info(LOG_EVENTS.tokenIntrospected, { caller: caller.id, active: response.active });
   return response;
 }
 
 /** The client whose API key is presented, if it may introspect. Every key is compared, in constant time. */
 function authenticateResourceServer(config: ServiceConfig, authorization: string | undefined): ClientConfig {
-  const key = requireBearer(authorization);
+  const presented = presentedDigest(requireBearer(authorization));
   let caller: ClientConfig | undefined;
   for (const client of config.stage.clients) {
-    if (client.mayIntrospect && matchesAny(client.apiKeySha256, key)) caller ??= client;
+    if (client.mayIntrospect && matchesAny(client.apiKeySha256, presented)) caller ??= client;
   }
   if (caller === undefined) throw new InvalidTokenError('The API key is not valid for introspection.', { bearerPresented: true });
   return caller;
 }
 
-async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: string): Promise<IntrospectionResponse> {
+/** An active token and the environments it may belong to. */
+interface Found {
+  readonly response: IntrospectionResponse;
+  readonly environments: readonly string[];
+}
+
+function visibleTo(caller: ClientConfig, environments: readonly string[]): boolean {
+  return environments.some((environment) => caller.environments.includes(environment));
+}
+
+async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: string): Promise<Found | undefined> {
   const record = await deps.tokens.find(opaqueTokenHash(token));
-  if (record === undefined || record.expiresAt * 1000 <= deps.clock.now()) return INACTIVE;
-  return {
+  if (record === undefined || record.expiresAt * 1000 <= deps.clock.now()) return undefined;
+  const response: IntrospectionResponse = {
     active: true,
     token_type: 'Bearer',
     iss: issuer,
@@ -99,11 +113,12 @@ async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: str
     amr: record.amr,
     ...(record.scope === undefined ? {} : { scope: record.scope }),
   };
+  return { response, environments: [record.environmentId] };
 }
 
 /** RFC 9068 §4: our issuer, `typ: at+jwt`, ES256 with one of our keys, unexpired. */
-async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string): Promise<IntrospectionResponse> {
-  const keys = await deps.signingKeys();
+async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string): Promise<Found | undefined> {
+  const keys = await deps.verificationKeys();
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, (header) => keys.verification.get(header.kid ?? '') ?? new Uint8Array(0), {
@@ -114,11 +129,11 @@ async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string
       clockTolerance: 0,
     }));
   } catch {
-    return INACTIVE;
+    return undefined;
   }
   const claims = payload as JWTPayload & { client_id?: string; auth_time?: number; amr?: string[]; scope?: string };
-  if (typeof claims.sub !== 'string' || typeof claims.client_id !== 'string' || typeof claims.exp !== 'number') return INACTIVE;
-  return {
+  if (typeof claims.sub !== 'string' || typeof claims.client_id !== 'string' || typeof claims.exp !== 'number') return undefined;
+  const response: IntrospectionResponse = {
     active: true,
     token_type: 'Bearer',
     iss: issuer,
@@ -132,4 +147,6 @@ async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string
     ...(claims.amr === undefined ? {} : { amr: claims.amr }),
     ...(claims.scope === undefined ? {} : { scope: claims.scope }),
   };
+  // A JWT does not name its environment: it belongs to any of its client's.
+  return { response, environments: deps.config.client(claims.client_id)?.environments ?? [] };
 }

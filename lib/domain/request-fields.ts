@@ -25,7 +25,7 @@ export function optionalTextField(name: string, max: number) {
 
 /** A required field that must be one of `values`. */
 export function enumField<const T extends readonly [string, ...string[]]>(name: string, values: T) {
-  const list = values.map((value) => `"${value}"`).join(' or ');
+  const list = values.map((value) => `'${value}'`).join(' or ');
   return z.enum(values, {
     error: (issue) => (issue.input === undefined ? `${name} is required.` : `${name} must be ${list}.`),
   });

@@ -7,10 +7,10 @@
  *   2. the attempt limit for that recipient: 429 before anything else is looked at;
  *   3. the client, its API key, its redirect URI, its channels; PKCE and message parameters;
  *   4. a new code replaces the client's previous one for this user;
- *   5. delivery; if it fails the code just stored is removed (502).
+ *   5. delivery; if it fails (502) the previous code is put back (or the new one removed).
  *
  * DynamoDB requests: the attempt and the code, two writes by key. A refused attempt is one (two
- * when it starts a block); a failed delivery adds the clean-up delete.
+ * when it starts a block); a failed delivery adds the restoring write.
  */
 import { randomUUID } from 'node:crypto';
 import '../zod';
@@ -94,7 +94,10 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
   checkChannel(client, environment, channel);
   const codeChallenge = codeChallengeOf(fields);
   const locale = resolveLocale(fields.locale, environment.defaultLocale);
-  if (fields.message !== undefined) validateMessage(fields.message, channel);
+  if (fields.message !== undefined) {
+    if (!client.allowCustomMessage) throw new UnauthorizedClientError('This client may not set the message text.');
+    validateMessage(fields.message, channel);
+  }
 
   const code = generateCode();
   const record: CodeRecord = {
@@ -110,14 +113,14 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
     maxTries: environment.code.maxTries,
     codeChallenge,
   };
-  await deps.codes.save(record);
+  const previous = await deps.codes.save(record);
 
   const logFields = { environment: environment.id, client: client.id, channel, user: logHandleOf(userKey) };
   try {
     await deliver(deps, environment, user, channel, { code, locale, message: fields.message, expiresInSeconds: environment.code.ttlSeconds });
   } catch (error) {
     if (error instanceof DeliveryFailedError) {
-      await removeQuietly(deps, record);
+      await restoreQuietly(deps, record, previous);
       deps.log.warn(LOG_EVENTS.deliveryFailed, { ...logFields, detail: error.detail });
     }
     throw error;
@@ -129,7 +132,7 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
 function channelOf(fields: SendFields): Channel {
   if (fields.method === undefined) return fields.auth_type;
   if (fields.auth_type !== 'sms') {
-    throw new InvalidRequestError('method "voice_with_otp" requires auth_type "sms" (a phone number to call).');
+    throw new InvalidRequestError("method 'voice_with_otp' requires auth_type 'sms' (a phone number to call).");
   }
   return 'voice';
 }
@@ -160,7 +163,7 @@ function codeChallengeOf(fields: SendFields): string | undefined {
     return undefined;
   }
   if (fields.code_challenge_method !== 'S256') {
-    throw new InvalidRequestError('code_challenge_method must be "S256".');
+    throw new InvalidRequestError("code_challenge_method must be 'S256'.");
   }
   if (!S256_CHALLENGE_PATTERN.test(fields.code_challenge)) {
     throw new InvalidRequestError('code_challenge must be the base64url SHA-256 of the code_verifier (43 characters).');
@@ -211,12 +214,16 @@ async function deliver(deps: SendCodeDeps, environment: EnvironmentConfig, user:
   }
 }
 
-/** The failed send's code must not stay usable; a failure to remove it is logged, not raised over the 502. */
-async function removeQuietly(deps: SendCodeDeps, record: CodeRecord): Promise<void> {
+/**
+ * A failed send changes nothing but the attempt counter: its code must not stay usable, and the
+ * code it replaced (perhaps delivered a minute ago by another channel) comes back. A failure to
+ * restore is logged, not raised over the 502.
+ */
+async function restoreQuietly(deps: SendCodeDeps, record: CodeRecord, previous: CodeRecord | undefined): Promise<void> {
   try {
-    await deps.codes.remove(record, record.sendId);
+    await deps.codes.restore(record, record.sendId, previous);
   } catch (error) {
-    deps.log.error('could not remove the code of a failed delivery', { error: (error as Error).name });
+    deps.log.error('could not restore the code replaced by a failed delivery', { error: (error as Error).name });
   }
 }
 

@@ -83,33 +83,60 @@ export async function rotateKeySet(set: StoredKeySet, now: Date): Promise<Stored
   };
 }
 
-/** The loaded key set: what the token endpoint signs with and what the JWKS publishes. */
+/** What the token endpoint signs with: the current key, and nothing else of the set. */
 export interface SigningKeys {
   readonly signing: { readonly kid: string; readonly key: CryptoKey };
-  /** Public keys by kid (every status), for verifying our own tokens (introspection). */
+}
+
+/** Imports the current private key of a stored key set, once per container. */
+export async function loadSigningKeys(raw: unknown): Promise<SigningKeys> {
+  const set = parseStoredKeySet(raw);
+  const current = set.keys.find((key) => key.status === 'current');
+  if (current === undefined) throw new Error('Invalid signing key set: no current key');
+  const key = await importJWK({ ...current.privateJwk, alg: SIGNING_ALGORITHM }, SIGNING_ALGORITHM);
+  return Object.freeze({ signing: Object.freeze({ kid: current.kid, key }) });
+}
+
+/**
+ * The public half of a key set: the JWKS document (RFC 7517 §5), every key the set holds, next
+ * first, then current, then previous. This is what the rotation function publishes for the
+ * functions that only verify (well-known, introspect), so they never hold a private key.
+ */
+export function publicKeySet(set: StoredKeySet): { keys: JWK[] } {
+  const order: Record<KeyStatus, number> = { next: 0, current: 1, previous: 2 };
+  return {
+    keys: [...set.keys]
+      .sort((a, b) => order[a.status] - order[b.status])
+      .map((stored) => ({ kty: 'EC', crv: 'P-256', x: stored.privateJwk.x, y: stored.privateJwk.y, kid: stored.kid, alg: SIGNING_ALGORITHM, use: 'sig' })),
+  };
+}
+
+const publicJwkSchema = z.strictObject({
+  kty: z.literal('EC'),
+  crv: z.literal('P-256'),
+  x: z.string().check(z.minLength(1)),
+  y: z.string().check(z.minLength(1)),
+  kid: z.string().check(z.minLength(1)),
+  alg: z.literal(SIGNING_ALGORITHM),
+  use: z.literal('sig'),
+});
+const publicKeySetSchema = z.strictObject({ keys: z.array(publicJwkSchema).check(z.minLength(1)) });
+
+/** What the verifying functions hold: public keys by kid, and the JWKS they publish. */
+export interface VerificationKeys {
   readonly verification: ReadonlyMap<string, CryptoKey>;
-  /** The JWKS document (RFC 7517 §5): public parts only. */
   readonly jwks: { readonly keys: readonly JWK[] };
 }
 
-/** Imports a stored key set once per container. */
-export async function loadSigningKeys(raw: unknown): Promise<SigningKeys> {
-  const set = parseStoredKeySet(raw);
+/**
+ * Imports a published public key set once per container. Strict: a key with any other member
+ * (a private `d` above all) is refused, so a private key can never be published by mistake.
+ */
+export async function loadVerificationKeys(raw: unknown): Promise<VerificationKeys> {
+  const result = publicKeySetSchema.safeParse(raw);
+  if (!result.success) throw new Error(`Invalid public key set: ${z.prettifyError(result.error)}`);
   const verification = new Map<string, CryptoKey>();
-  const published: JWK[] = [];
-  let signing: SigningKeys['signing'] | undefined;
-  // Publish next, then current, then previous: a stable order that puts the newest first.
-  const order: Record<KeyStatus, number> = { next: 0, current: 1, previous: 2 };
-  for (const stored of [...set.keys].sort((a, b) => order[a.status] - order[b.status])) {
-    // Public parts only: the private `d` never leaves this function.
-    const jwk = Object.freeze({ kty: 'EC' as const, crv: 'P-256', x: stored.privateJwk.x, y: stored.privateJwk.y, kid: stored.kid, alg: SIGNING_ALGORITHM, use: 'sig' });
-    published.push(jwk);
-    verification.set(stored.kid, await importJWK(jwk, SIGNING_ALGORITHM));
-    if (stored.status === 'current') {
-      signing = Object.freeze({ kid: stored.kid, key: await importJWK({ ...stored.privateJwk, alg: SIGNING_ALGORITHM }, SIGNING_ALGORITHM) });
-    }
-  }
-  if (signing === undefined) throw new Error('Invalid signing key set: no current key');
-  // Cached for the container's life: nothing may change what later requests sign with or publish.
-  return Object.freeze({ signing, verification, jwks: Object.freeze({ keys: Object.freeze(published) }) });
+  for (const jwk of result.data.keys) verification.set(jwk.kid, await importJWK(jwk, SIGNING_ALGORITHM));
+  // Cached for the container's life: nothing may change what later requests verify with or publish.
+  return Object.freeze({ verification, jwks: Object.freeze({ keys: Object.freeze(result.data.keys.map((jwk) => Object.freeze({ ...jwk }))) }) });
 }

@@ -88,7 +88,8 @@ function parseJsonObject(text: string): RequestFields {
 function parseForm(text: string): RequestFields {
   const fields: RequestFields = {};
   for (const [name, value] of new URLSearchParams(text)) {
-    if (Object.hasOwn(fields, name)) throw new InvalidRequestError(`${name} must not be repeated.`);
+    // A fixed text: the name is the client's input, and descriptions never echo input.
+    if (Object.hasOwn(fields, name)) throw new InvalidRequestError('A parameter is repeated (RFC 6749 §3.2 allows each once).');
     fields[name] = value;
   }
   return fields;

@@ -113,6 +113,38 @@ describe('who may introspect', () => {
     }
   });
 
+  it("answers inactive for another environment's tokens: a caller sees only its tenants' users", async () => {
+    const partitioned = await startTestService({
+      config: (config) => ({
+        ...config,
+        environments: [...config.environments, { ...config.environments[0]!, id: 'partner' }],
+        clients: [
+          ...config.clients,
+          { ...config.clients.find((client) => client.id === 'local-opaque')!, id: 'partner-opaque', environments: ['partner'] },
+          { ...config.clients.find((client) => client.id === 'local-web')!, id: 'partner-web', environments: ['partner'] },
+        ],
+      }),
+    });
+    try {
+      const tokens: string[] = [];
+      for (const clientId of ['partner-opaque', 'partner-web']) {
+        const user = uniqueEmail('partner');
+        await partitioned.post('/idp/v1/otp/send?env_id=partner', { auth_type: 'email', client_id: clientId, redirect_uri: REDIRECT_URI, user_id: user });
+        const code = await partitioned.latestCode(user);
+        const response = await partitioned.post('/idp/v1/account/token?env_id=partner', {
+          grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: REDIRECT_URI, user_id: user,
+        });
+        tokens.push(response.body.access_token as string);
+        rememberSecret(response.body.access_token as string);
+      }
+      for (const token of tokens) {
+        expect((await partitioned.postForm(INTROSPECT, { token }, AUTH)).body).toEqual({ active: false });
+      }
+    } finally {
+      await partitioned.stop();
+    }
+  });
+
   it('requires the token parameter', async () => {
     const response = await service.postForm(INTROSPECT, {}, AUTH);
     expect(response.status).toBe(400);

@@ -21,11 +21,17 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({ capture: { failFor: (to) => to === FAILING_PHONE } });
+  service = await startTestService({
+    capture: { failFor: (to, channel) => to === FAILING_PHONE || (to === NO_VOICE_PHONE && channel === 'voice') },
+    // A client with the default settings: no custom message text.
+    config: (config) => ({ ...config, clients: [...config.clients, { ...config.clients[0]!, id: 'local-plain', allowCustomMessage: false }] }),
+  });
 });
 afterAll(async () => service.stop());
 
 const FAILING_PHONE = '+14155550199';
+/** SMS reaches this number, voice calls fail. */
+const NO_VOICE_PHONE = '+14155550198';
 
 function emailSend(userId: string, extra: Record<string, unknown> = {}) {
   return { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: userId, ...extra };
@@ -265,6 +271,18 @@ describe('failures', () => {
     expect((await rawGet(pk)).Item).toBeUndefined();
   });
 
+  it('keeps the earlier code usable when a later send fails (regression: the failed send deleted it)', async () => {
+    expect((await service.post(SEND, smsSend(NO_VOICE_PHONE))).status).toBe(200);
+    const code = await service.latestCode(NO_VOICE_PHONE);
+    service.dynamodb.reset();
+    expect((await service.post(SEND, smsSend(NO_VOICE_PHONE, { method: 'voice_with_otp' }))).status).toBe(502);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'PutItem', 'PutItem']);
+    const exchange = await service.post('/idp/v1/account/token', {
+      grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: NO_VOICE_PHONE,
+    });
+    expect(exchange.status).toBe(200);
+  });
+
   it('answers 502 when SES cannot be reached', async () => {
     const broken = await startTestService({ sesUrl: 'http://127.0.0.1:9' });
     try {
@@ -316,6 +334,8 @@ describe('bad requests: a documented 4xx with the error JSON, never a 5xx, and n
     { name: 'missing user_id', request: (u) => ({ body: { ...emailSend(u), user_id: undefined } }), status: 400, error: 'invalid_request', description: /user_id is required/ },
     { name: 'user_id of the wrong type', request: (u) => ({ body: { ...emailSend(u), user_id: 42 } }), status: 400, error: 'invalid_request', description: /user_id must be a string/ },
     { name: 'an invalid email', request: (u) => ({ body: { ...emailSend(u), user_id: 'not-an-email' } }), status: 400, error: 'invalid_request', description: /user_id must be a valid email/ },
+    // Regression: a non-ASCII local part passed validation and SES refused it on AWS: a 502 for a client mistake.
+    { name: 'a non-ASCII local part SES would refuse', request: () => ({ body: emailSend('jörg@example.com') }), status: 400, error: 'invalid_request', description: /user_id must be a valid email/ },
     { name: 'an invalid phone', request: () => ({ body: smsSend('12345') }), status: 400, error: 'invalid_request', description: /user_id must be a valid phone/ },
     { name: 'a national phone number', request: () => ({ body: smsSend('(415) 555-2671') }), status: 400, error: 'invalid_request', description: /international format/ },
     { name: 'missing client_id', request: (u) => ({ body: { ...emailSend(u), client_id: undefined } }), status: 400, error: 'invalid_request', description: /client_id is required/ },
@@ -324,7 +344,8 @@ describe('bad requests: a documented 4xx with the error JSON, never a 5xx, and n
     { name: 'an unknown client', request: (u) => ({ body: { ...emailSend(u), client_id: 'nobody' } }), status: 401, error: 'invalid_client' },
     { name: 'an unregistered redirect_uri', request: (u) => ({ body: { ...emailSend(u), redirect_uri: 'http://localhost:3000/callback/' } }), status: 400, error: 'invalid_request', description: /redirect_uri/ },
     { name: 'an unknown method', request: () => ({ body: smsSend(uniquePhone(), { method: 'carrier_pigeon' }) }), status: 400, error: 'invalid_request', description: /voice_with_otp/ },
-    { name: 'voice with auth_type email', request: (u) => ({ body: { ...emailSend(u), method: 'voice_with_otp' } }), status: 400, error: 'invalid_request', description: /requires auth_type "sms"/ },
+    { name: 'voice with auth_type email', request: (u) => ({ body: { ...emailSend(u), method: 'voice_with_otp' } }), status: 400, error: 'invalid_request', description: /requires auth_type 'sms'/ },
+    { name: 'a message from a client not allowed to set it', request: (u) => ({ body: { ...emailSend(u), client_id: 'local-plain', message: 'Call us now! %code%' } }), status: 400, error: 'unauthorized_client', description: /message text/ },
     { name: 'a message without %code%', request: (u) => ({ body: { ...emailSend(u), message: 'Hello there' } }), status: 400, error: 'invalid_request', description: /message/ },
     { name: 'an SMS message over 3 segments', request: () => ({ body: smsSend(uniquePhone(), { message: `%code% ${'x'.repeat(500)}` }) }), status: 400, error: 'invalid_request', description: /message/ },
     { name: 'an email message over the cap', request: (u) => ({ body: { ...emailSend(u), message: `%code% ${'x'.repeat(2100)}` } }), status: 400, error: 'invalid_request', description: /message/ },

@@ -108,6 +108,16 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
     expect(await sub(third)).not.toBe(await sub(first));
   });
 
+  it('gives one user a different sub in each environment, so tenants cannot correlate users (pairwise)', async () => {
+    const user = uniqueEmail('pairwise');
+    const inLocal = await exchange(user, await sendCode(user));
+    await service.post(`${SEND}?env_id=second`, { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
+    const code = await service.latestCode(user);
+    const inSecond = await service.post(`${TOKEN}?env_id=second`, exchangeBody(user, code));
+    const subOf = async (response: TestResponse) => (await verifyAsResourceServer(response.body.access_token as string)).sub;
+    expect(await subOf(inLocal)).not.toBe(await subOf(inSecond));
+  });
+
   it('makes exactly two DynamoDB requests for a JWT: the attempt and the consumption', async () => {
     const user = uniqueEmail('budget');
     const code = await sendCode(user);
@@ -129,6 +139,17 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
     service.dynamodb.reset();
     expect((await exchange(failing, real === '000000' ? '000001' : '000000')).status).toBe(400);
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'DeleteItem', 'UpdateItem']);
+  });
+
+  it('does the same work whether or not the user has a live code, so timing does not tell (regression: one request fewer without a code)', async () => {
+    const withCode = uniqueEmail('timing-with');
+    await sendCode(withCode);
+    service.dynamodb.reset();
+    await exchange(withCode, '000000');
+    const live = service.dynamodb.operations();
+    service.dynamodb.reset();
+    await exchange(uniqueEmail('timing-without'), '000000');
+    expect(service.dynamodb.operations()).toEqual(live);
   });
 
   it('logs the issuance with ids only', async () => {
@@ -315,7 +336,7 @@ describe('single use under concurrency', () => {
 });
 
 describe('bad requests: a documented 4xx with the error JSON, never a 5xx', () => {
-  const cases: Array<{ name: string; body?: (user: string) => unknown; raw?: string; contentType?: string; method?: string; query?: string; status: number; error: string }> = [
+  const cases: Array<{ name: string; body?: (user: string) => unknown; raw?: string; contentType?: string; method?: string; query?: string; status: number; error: string; notEchoed?: string }> = [
     { name: 'grant_type password', body: (u) => exchangeBody(u, '123456', { grant_type: 'password' }), status: 400, error: 'unsupported_grant_type' },
     { name: 'no grant_type', body: (u) => exchangeBody(u, '123456', { grant_type: undefined }), status: 400, error: 'invalid_request' },
     { name: 'no code', body: (u) => exchangeBody(u, '123456', { code: undefined }), status: 400, error: 'invalid_request' },
@@ -327,19 +348,22 @@ describe('bad requests: a documented 4xx with the error JSON, never a 5xx', () =
     { name: 'an unknown client', body: (u) => exchangeBody(u, '123456', { client_id: 'nobody' }), status: 401, error: 'invalid_client' },
     { name: 'code as a number', body: (u) => exchangeBody(u, '123456', { code: 123456 }), status: 400, error: 'invalid_request' },
     { name: 'a repeated form parameter', raw: 'grant_type=authorization_code&grant_type=authorization_code&code=1', contentType: 'application/x-www-form-urlencoded', status: 400, error: 'invalid_request' },
+    { name: 'a repeated parameter of any name, not echoed back', raw: '<script>=1&<script>=2', contentType: 'application/x-www-form-urlencoded', status: 400, error: 'invalid_request', notEchoed: '<script>' },
     { name: 'text/plain', raw: 'hello', contentType: 'text/plain', status: 415, error: 'invalid_request' },
     { name: 'malformed JSON', raw: '{', contentType: 'application/json', status: 400, error: 'invalid_request' },
     { name: 'GET', method: 'GET', status: 405, error: 'method_not_allowed' },
     { name: 'an unknown env_id', body: (u) => exchangeBody(u, '123456'), query: '?env_id=nowhere', status: 400, error: 'invalid_request' },
   ];
 
-  it.each(cases)('$name → $status $error', async ({ body, raw, contentType, method, query, status, error }) => {
+  it.each(cases)('$name → $status $error', async ({ body, raw, contentType, method, query, status, error, notEchoed }) => {
     const user = uniqueEmail('badtoken');
     const init: RequestInit = { method: method ?? 'POST', headers: { 'Content-Type': contentType ?? 'application/json' } };
     if (init.method === 'POST') init.body = raw ?? JSON.stringify(body?.(user));
     const response = await fetch(`${service.url}${TOKEN}${query ?? ''}`, init);
     expect(response.status).toBe(status);
-    expect(await response.json()).toEqual({ error, error_description: expect.any(String) });
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({ error, error_description: expect.any(String) });
+    if (notEchoed !== undefined) expect(text).not.toContain(notEchoed);
     if (status === 401) expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
   });
 });

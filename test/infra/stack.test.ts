@@ -12,9 +12,9 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { TABLE_DEFINITION } from '../../lib/adapters/dynamodb/table';
 import { LOG_EVENTS } from '../../lib/log-events';
-import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec } from '../../lib/routes';
+import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec, type SecretName } from '../../lib/routes';
 import { CREATE_REQUIRE_BANNER } from '../../infra/bundling';
-import { DELIVERY_ACTIONS, LOG_ACTIONS, ROTATION_ACTIONS, SECRET_READ_ACTION, tableActionOf } from '../../infra/permissions';
+import { DELIVERY_ACTIONS, LOG_ACTIONS, PUBLISH_ACTIONS, ROTATION_ACTIONS, SECRET_READ_ACTION, tableActionOf } from '../../infra/permissions';
 import { loadStageFile } from '../../infra/stage';
 import { pathPattern } from '../../infra/waf';
 import { failingDocker, synthesize, type SynthesizedStage, type TemplateJson } from './synthesize';
@@ -82,7 +82,7 @@ describe.each(STAGES)('stage %s', (stageName) => {
   const roleId = (name: FunctionName) => logicalId(stage().stack, stage().stack.functions[name].role);
   const logGroupId = (name: FunctionName) => logicalId(stage().stack, stage().stack.functions[name].logGroup);
   const tableId = () => logicalId(stage().stack, stage().stack.table);
-  const secretId = (name: 'hmac' | 'signingKeys') => logicalId(stage().stack, stage().stack.secrets[name]);
+  const secretId = (name: SecretName) => logicalId(stage().stack, stage().stack.secrets[name]);
   const retained = () => config().deployment.removalPolicy === 'retain';
 
   describe('the table', () => {
@@ -152,12 +152,14 @@ describe.each(STAGES)('stage %s', (stageName) => {
           table: variables.TABLE_NAME,
           hmac: variables.HMAC_SECRET_ARN,
           signingKeys: variables.SIGNING_KEYS_SECRET_ARN,
+          verificationKeys: variables.VERIFICATION_KEYS_SECRET_ARN,
           issuer: variables.ISSUER,
         }).toEqual({
           name: spec.name,
           table: spec.table.length > 0 ? { Ref: tableId() } : undefined,
           hmac: spec.secrets.includes('hmac') ? { Ref: secretId('hmac') } : undefined,
           signingKeys: spec.secrets.includes('signingKeys') ? { Ref: secretId('signingKeys') } : undefined,
+          verificationKeys: spec.secrets.includes('verificationKeys') ? { Ref: secretId('verificationKeys') } : undefined,
           issuer,
         });
       }
@@ -228,12 +230,19 @@ describe.each(STAGES)('stage %s', (stageName) => {
       }
     });
 
-    it('gives the rotation function the four rotation actions on the signing key secret only, and nothing on the HMAC key', () => {
+    it('gives the rotation function the four rotation actions on the signing key secret, a write of the public set, and nothing on the HMAC key', () => {
       const statements = roleStatements(stage().json, logicalId(stage().stack, stage().stack.rotation.role));
       expect(statements.map((statement) => ({ actions: asArray(statement.Action).sort(), resource: statement.Resource }))).toEqual([
         { actions: [...LOG_ACTIONS].sort(), resource: { 'Fn::GetAtt': [logicalId(stage().stack, stage().stack.rotation.logGroup), 'Arn'] } },
         { actions: [...ROTATION_ACTIONS].sort(), resource: { Ref: secretId('signingKeys') } },
+        { actions: [...PUBLISH_ACTIONS], resource: { Ref: secretId('verificationKeys') } },
       ]);
+      const variables = property<{ Variables: Record<string, unknown> }>(stage().json.Resources[fnId('rotate-signing-keys')]!, 'Environment').Variables;
+      expect(variables.VERIFICATION_KEYS_SECRET_ARN).toEqual({ Ref: secretId('verificationKeys') });
+    });
+
+    it('lets no function but the token function and the rotation read the private signing keys', () => {
+      expect(SPECS.filter((spec) => spec.secrets.includes('signingKeys')).map((spec) => spec.name)).toEqual(['token']);
     });
 
     it('has no wildcard action, no dynamodb Scan or Query anywhere in the template', () => {
@@ -244,13 +253,13 @@ describe.each(STAGES)('stage %s', (stageName) => {
     });
 
     it('lets only functions that declare a secret read it', () => {
-      const readers = (secret: 'hmac' | 'signingKeys') =>
+      const readers = (secret: SecretName) =>
         allStatements(stage().json)
           .filter(({ statement }) => statement.Effect === 'Allow' && asArray(statement.Action).includes(SECRET_READ_ACTION))
           .filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${secretId(secret)}"`))
           .map(({ owner }) => owner)
           .sort();
-      for (const secret of ['hmac', 'signingKeys'] as const) {
+      for (const secret of ['hmac', 'signingKeys', 'verificationKeys'] as const) {
         const expected = SPECS.filter((spec) => spec.secrets.includes(secret)).map((spec) => roleId(spec.name as FunctionName));
         if (secret === 'signingKeys') expected.push(logicalId(stage().stack, stage().stack.rotation.role));
         expect({ secret, readers: readers(secret) }).toEqual({ secret, readers: expected.sort() });
@@ -301,7 +310,7 @@ describe.each(STAGES)('stage %s', (stageName) => {
     });
 
     it('are retained in production', () => {
-      for (const name of ['hmac', 'signingKeys'] as const) {
+      for (const name of ['hmac', 'signingKeys', 'verificationKeys'] as const) {
         expect(stage().json.Resources[secretId(name)]!.DeletionPolicy).toBe(retained() ? 'Retain' : 'Delete');
       }
     });
@@ -395,6 +404,9 @@ describe.each(STAGES)('stage %s', (stageName) => {
       });
       const [, association] = ofType(stage().json, 'AWS::WAFv2::WebACLAssociation')[0]!;
       expect(JSON.stringify(property(association, 'ResourceArn'))).toContain(logicalId(stage().stack, stage().stack.api.api.deploymentStage));
+      // Sampled requests would keep client API keys (Authorization) visible in the console.
+      const [, acl] = ofType(stage().json, 'AWS::WAFv2::WebACL')[0]!;
+      expect(JSON.stringify(acl).match(/"SampledRequestsEnabled":true/g) ?? []).toEqual([]);
     });
   });
 

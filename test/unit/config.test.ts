@@ -170,7 +170,7 @@ describe('parseStageConfig defaults', () => {
     expect(filled).toEqual({ ttlSeconds: 300, maxTries: 5 });
   });
 
-  it('applies the client defaults: email and sms, 3600 s tokens, no user claim, no API key, no introspection', () => {
+  it('applies the client defaults: email and sms, 3600 s tokens, no user claim, no custom message, no API key, no introspection', () => {
     // Act
     const client = parseStageConfig(minimal()).clients[0]!;
 
@@ -181,6 +181,7 @@ describe('parseStageConfig defaults', () => {
       redirectUris: ['https://app.example.test/callback'],
       channels: ['email', 'sms'],
       accessToken: { format: 'jwt', ttlSeconds: 3600, audience: 'api', includeUserIdClaim: false },
+      allowCustomMessage: false,
       sendRequiresApiKey: false,
       apiKeySha256: [],
       mayIntrospect: false,

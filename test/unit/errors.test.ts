@@ -88,7 +88,7 @@ const cases: Expectation[] = [
     name: 'UnsupportedGrantTypeError',
     statusCode: 400,
     error: 'unsupported_grant_type',
-    description: 'grant_type must be "authorization_code".',
+    description: "grant_type must be 'authorization_code'.",
     headers: {},
   },
   {
@@ -307,5 +307,20 @@ describe('InvalidTokenError (RFC 6750 §3)', () => {
         expect(error.headers['WWW-Authenticate']).toMatch(WELL_FORMED_CHALLENGE);
       }),
     );
+  });
+});
+
+describe('error_description character set (RFC 6749 §5.2)', () => {
+  it('property: whatever the text, the description on the wire is printable ASCII without " or \\ (regression: descriptions quoted values with ")', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (text) => {
+        const { error_description } = new InvalidRequestError(text).toJSON();
+        expect(error_description).toMatch(/^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/);
+      }),
+    );
+  });
+
+  it("turns double quotes into single ones, so 'grant_type must be \"authorization_code\"' stays readable", () => {
+    expect(new InvalidRequestError('must be "x".').description).toBe("must be 'x'.");
   });
 });

@@ -17,7 +17,7 @@ export function createDynamoDbClient(options: AwsClientOptions = {}): DynamoDBCl
   });
 }
 
-/** A DynamoDB failure in the service's vocabulary (see lib/adapters/aws-errors.ts). */
+/** A DynamoDB failure in the service's vocabulary (see lib/adapters/aws.ts). */
 export function storageFailure(error: unknown, operation: string): Error {
   return dependencyFailure(error, `DynamoDB ${operation}`);
 }

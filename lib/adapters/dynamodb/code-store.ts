@@ -28,22 +28,11 @@ export class DynamoDbCodeStore implements CodeStore {
     private readonly tableName: string,
   ) {}
 
-  async save(record: CodeRecord): Promise<void> {
-    const item: Record<string, AttributeValue> = {
-      pk: { S: codeItemKey(record) },
-      environment_id: { S: record.environmentId },
-      channel: { S: record.channel },
-      code_digest: { S: record.codeDigest },
-      send_id: { S: record.sendId },
-      created_at: { N: String(record.createdAt) },
-      not_after: { N: String(record.notAfter) },
-      tries: { N: String(record.tries) },
-      max_tries: { N: String(record.maxTries) },
-      [TABLE_DEFINITION.timeToLiveAttribute]: { N: String(ttlSeconds(record.notAfter)) },
-    };
-    if (record.codeChallenge !== undefined) item.code_challenge = { S: record.codeChallenge };
+  async save(record: CodeRecord): Promise<CodeRecord | undefined> {
     try {
-      await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: item }));
+      // The replaced code comes back with the same request, for `restore` should delivery fail.
+      const { Attributes } = await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: itemOf(record), ReturnValues: 'ALL_OLD' }));
+      return recordOf(Attributes);
     } catch (error) {
       throw storageFailure(error, 'save code');
     }
@@ -96,16 +85,15 @@ export class DynamoDbCodeStore implements CodeStore {
     );
   }
 
-  async remove(slot: CodeSlot, sendId: string): Promise<void> {
-    await this.ifStillThisSend('remove code', sendId, (condition, values) =>
-      this.client.send(
-        new DeleteItemCommand({
-          TableName: this.tableName,
-          Key: { pk: { S: codeItemKey(slot) } },
-          ConditionExpression: condition,
-          ExpressionAttributeValues: values,
-        }),
-      ),
+  async restore(slot: CodeSlot, failedSendId: string, previous: CodeRecord | undefined): Promise<void> {
+    await this.ifStillThisSend('restore code', failedSendId, (condition, values) =>
+      previous === undefined
+        ? this.client.send(
+            new DeleteItemCommand({ TableName: this.tableName, Key: { pk: { S: codeItemKey(slot) } }, ConditionExpression: condition, ExpressionAttributeValues: values }),
+          )
+        : this.client.send(
+            new PutItemCommand({ TableName: this.tableName, Item: itemOf(previous), ConditionExpression: condition, ExpressionAttributeValues: values }),
+          ),
     );
   }
 
@@ -122,6 +110,23 @@ export class DynamoDbCodeStore implements CodeStore {
       throw storageFailure(error, operation);
     }
   }
+}
+
+function itemOf(record: CodeRecord): Record<string, AttributeValue> {
+  const item: Record<string, AttributeValue> = {
+    pk: { S: codeItemKey(record) },
+    environment_id: { S: record.environmentId },
+    channel: { S: record.channel },
+    code_digest: { S: record.codeDigest },
+    send_id: { S: record.sendId },
+    created_at: { N: String(record.createdAt) },
+    not_after: { N: String(record.notAfter) },
+    tries: { N: String(record.tries) },
+    max_tries: { N: String(record.maxTries) },
+    [TABLE_DEFINITION.timeToLiveAttribute]: { N: String(ttlSeconds(record.notAfter)) },
+  };
+  if (record.codeChallenge !== undefined) item.code_challenge = { S: record.codeChallenge };
+  return item;
 }
 
 function recordOf(item: Record<string, AttributeValue> | undefined): CodeRecord | undefined {

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SecretSource } from '../../ports';
 import { parseSecretJson } from '../aws';
+import { parseStoredKeySet, publicKeySet } from '../../domain/signing-keys';
 
 export const HMAC_SECRET_FILE = 'hmac-secret';
 export const SIGNING_KEYS_FILE = 'signing-keys.json';
@@ -19,5 +20,10 @@ export class FileSecretSource implements SecretSource {
 
   async signingKeySet(): Promise<unknown> {
     return parseSecretJson(await readFile(join(this.directory, SIGNING_KEYS_FILE), 'utf8'), 'The signing key set');
+  }
+
+  /** Locally derived from the key set file (on AWS the rotation function publishes it). */
+  async verificationKeySet(): Promise<unknown> {
+    return publicKeySet(parseStoredKeySet(await this.signingKeySet()));
   }
 }

@@ -1,7 +1,7 @@
 /**
- * Secrets on AWS: two Secrets Manager secrets, read once per container (the caller caches; see
+ * Secrets on AWS: Secrets Manager secrets, read once per container (the caller caches; see
  * lib/deps.ts). The HMAC secret is the string CloudFormation generated at deploy time; the
- * signing key set is the JSON the rotation function maintains.
+ * signing key set and its public half are the JSON the rotation function maintains.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { dependencyFailure, parseSecretJson } from '../aws';
@@ -10,10 +10,10 @@ import type { SecretSource } from '../../ports';
 export class SecretsManagerSecretSource implements SecretSource {
   constructor(
     private readonly client: SecretsManagerClient,
-    private readonly arns: { readonly hmacSecret: string; readonly signingKeys: string },
+    private readonly arns: { readonly hmacSecret: string; readonly signingKeys: string; readonly verificationKeys: string },
   ) {}
 
-  static create(arns: { hmacSecret: string; signingKeys: string }): SecretsManagerSecretSource {
+  static create(arns: { hmacSecret: string; signingKeys: string; verificationKeys: string }): SecretsManagerSecretSource {
     return new SecretsManagerSecretSource(
       new SecretsManagerClient({ maxAttempts: 3, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } }),
       arns,
@@ -26,6 +26,10 @@ export class SecretsManagerSecretSource implements SecretSource {
 
   async signingKeySet(): Promise<unknown> {
     return parseSecretJson(await this.read(this.arns.signingKeys), 'The signing key set');
+  }
+
+  async verificationKeySet(): Promise<unknown> {
+    return parseSecretJson(await this.read(this.arns.verificationKeys), 'The public key set');
   }
 
   private async read(secretId: string): Promise<string> {

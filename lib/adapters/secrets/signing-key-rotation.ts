@@ -4,6 +4,10 @@
  * lib/domain/signing-keys.ts `rotateKeySet`; the first one (right after deployment, when the
  * secret still holds CloudFormation's random placeholder) creates the initial set instead.
  *
+ * finishSecret also publishes the new set's public half (`publicKeySet`) to the verification
+ * secret, the only key material the well-known and introspection functions may read. It does so
+ * even when the version is already current, so a retried finishSecret repairs a failed publish.
+ *
  * Idempotent per step, as Secrets Manager requires: it may call a step more than once.
  */
 import {
@@ -13,7 +17,7 @@ import {
   UpdateSecretVersionStageCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { initialKeySet, loadSigningKeys, parseStoredKeySet, rotateKeySet, type StoredKeySet } from '../../domain/signing-keys';
+import { initialKeySet, loadSigningKeys, parseStoredKeySet, publicKeySet, rotateKeySet, type StoredKeySet } from '../../domain/signing-keys';
 import type { Log } from '../../ports';
 import { parseSecretJson } from '../aws';
 
@@ -27,6 +31,8 @@ export class SigningKeyRotation {
   constructor(
     private readonly client: SecretsManagerClient,
     private readonly log: Log,
+    /** The secret the public key set is published to. */
+    private readonly verificationSecretId: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -37,6 +43,7 @@ export class SigningKeyRotation {
     if (stages === undefined) throw new Error('The rotation token is not a version of this secret');
     if (stages.includes('AWSCURRENT')) {
       this.log.info('rotation step skipped: version already current', { step: event.Step });
+      if (event.Step === 'finishSecret') await this.publishPublicKeys(event);
       return;
     }
     // As AWS's rotation template: only the version RotateSecret created may be worked on, or a
@@ -102,6 +109,21 @@ export class SigningKeyRotation {
       }),
     );
     this.log.info('rotation: new key set is current');
+    await this.publishPublicKeys(event);
+  }
+
+  /** Writes the current set's public half to the verification secret, under the rotation's token (idempotent). */
+  private async publishPublicKeys(event: RotationEvent): Promise<void> {
+    if (this.verificationSecretId === '') throw new Error('No verification secret configured for the public key set');
+    const published = publicKeySet(parseStoredKeySet(await this.read(event.SecretId, { VersionStage: 'AWSCURRENT' })));
+    await this.client.send(
+      new PutSecretValueCommand({
+        SecretId: this.verificationSecretId,
+        ClientRequestToken: event.ClientRequestToken,
+        SecretString: JSON.stringify(published),
+      }),
+    );
+    this.log.info('rotation: public key set published', { kids: published.keys.map((key) => key.kid) });
   }
 
   private async read(secretId: string, version: { VersionId?: string; VersionStage: string }): Promise<unknown> {

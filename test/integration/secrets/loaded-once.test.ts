@@ -5,7 +5,7 @@
  */
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerSecretSource } from '../../../lib/adapters/secrets/secrets-manager-source';
-import { initialKeySet } from '../../../lib/domain/signing-keys';
+import { initialKeySet, publicKeySet } from '../../../lib/domain/signing-keys';
 import { otpSendDeps } from '../../../lib/deps';
 import { REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../../support/harness';
 import { startSecretsManagerLocal, type SecretsManagerLocal } from '../../support/secrets-manager-local';
@@ -16,8 +16,12 @@ beforeAll(async () => {
   secretsManager = await startSecretsManagerLocal();
   const client = secretsManager.client();
   const hmac = await client.send(new CreateSecretCommand({ Name: 'identity/hmac', SecretString: 'x'.repeat(64) }));
-  const keys = await client.send(new CreateSecretCommand({ Name: 'identity/signing-keys', SecretString: JSON.stringify(await initialKeySet(new Date())) }));
-  service = await startTestService({ secrets: new SecretsManagerSecretSource(client, { hmacSecret: hmac.ARN!, signingKeys: keys.ARN! }) });
+  const set = await initialKeySet(new Date());
+  const keys = await client.send(new CreateSecretCommand({ Name: 'identity/signing-keys', SecretString: JSON.stringify(set) }));
+  const published = await client.send(new CreateSecretCommand({ Name: 'identity/verification-keys', SecretString: JSON.stringify(publicKeySet(set)) }));
+  service = await startTestService({
+    secrets: new SecretsManagerSecretSource(client, { hmacSecret: hmac.ARN!, signingKeys: keys.ARN!, verificationKeys: published.ARN! }),
+  });
 });
 afterAll(async () => {
   await service.stop();
@@ -34,7 +38,8 @@ it('reads each secret once, however many requests follow', async () => {
     expect(response.status).toBe(200);
     expect((await service.get('/.well-known/jwks.json')).status).toBe(200);
   }
-  expect(secretsManager.operations().slice(before)).toEqual(['GetSecretValue', 'GetSecretValue']);
+  // The HMAC key and the signing keys (send, token) and the public keys (JWKS): once each.
+  expect(secretsManager.operations().slice(before)).toEqual(['GetSecretValue', 'GetSecretValue', 'GetSecretValue']);
 });
 
 it('builds a Lambda container dependencies (configuration included) once, on first use', () => {

@@ -4,7 +4,7 @@
  */
 import { CreateSecretCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerSecretSource } from '../../../lib/adapters/secrets/secrets-manager-source';
-import { initialKeySet, rotateKeySet } from '../../../lib/domain/signing-keys';
+import { initialKeySet, publicKeySet, rotateKeySet } from '../../../lib/domain/signing-keys';
 import { TemporarilyUnavailableError } from '../../../lib/errors';
 import { startSecretsManagerLocal, type SecretsManagerLocal } from '../../support/secrets-manager-local';
 
@@ -32,7 +32,7 @@ async function createSecret(name: string, value: string): Promise<string> {
 describe('SecretsManagerSecretSource', () => {
   it('reads the HMAC secret as the UTF-8 bytes of the secret string', async () => {
     const hmacSecret = await createSecret('identity-test/hmac', HMAC_SECRET);
-    const source = new SecretsManagerSecretSource(client, { hmacSecret, signingKeys: 'unused' });
+    const source = new SecretsManagerSecretSource(client, { hmacSecret, signingKeys: 'unused', verificationKeys: 'unused' });
 
     const bytes = await source.hmacSecret();
 
@@ -43,7 +43,7 @@ describe('SecretsManagerSecretSource', () => {
   it('reads the signing key set as parsed JSON, from the AWSCURRENT version', async () => {
     const first = await initialKeySet(NOW);
     const signingKeys = await createSecret('identity-test/signing-keys', JSON.stringify(first));
-    const source = new SecretsManagerSecretSource(client, { hmacSecret: 'unused', signingKeys });
+    const source = new SecretsManagerSecretSource(client, { hmacSecret: 'unused', signingKeys, verificationKeys: 'unused' });
     expect(await source.signingKeySet()).toEqual(first);
 
     // A rotation's pending value is not read until it becomes current.
@@ -54,6 +54,13 @@ describe('SecretsManagerSecretSource', () => {
     expect(await source.signingKeySet()).toEqual(second);
   });
 
+  it('reads the public key set (the JWKS the verifying functions use) as parsed JSON', async () => {
+    const published = publicKeySet(await initialKeySet(NOW));
+    const verificationKeys = await createSecret('identity-test/verification-keys', JSON.stringify(published));
+    const source = new SecretsManagerSecretSource(client, { hmacSecret: 'unused', signingKeys: 'unused', verificationKeys });
+    expect(await source.verificationKeySet()).toEqual(published);
+  });
+
   it('answers TemporarilyUnavailableError (503) when Secrets Manager cannot be reached', async () => {
     const unreachable = new SecretsManagerClient({
       endpoint: 'http://127.0.0.1:9',
@@ -61,7 +68,7 @@ describe('SecretsManagerSecretSource', () => {
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
       maxAttempts: 1,
     });
-    const source = new SecretsManagerSecretSource(unreachable, { hmacSecret: 'hmac', signingKeys: 'keys' });
+    const source = new SecretsManagerSecretSource(unreachable, { hmacSecret: 'hmac', signingKeys: 'keys', verificationKeys: 'unused' });
 
     try {
       const failure = await source.hmacSecret().then(
@@ -84,6 +91,7 @@ describe('SecretsManagerSecretSource', () => {
     const source = new SecretsManagerSecretSource(client, {
       hmacSecret: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:identity-test/missing-AbCdEf',
       signingKeys: 'unused',
+      verificationKeys: 'unused',
     });
 
     const failure = await source.hmacSecret().then(

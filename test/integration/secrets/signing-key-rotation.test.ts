@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { SignJWT, createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import { SigningKeyRotation, type RotationEvent } from '../../../lib/adapters/secrets/signing-key-rotation';
-import { loadSigningKeys, parseStoredKeySet, type SigningKeys, type StoredKeySet } from '../../../lib/domain/signing-keys';
+import { loadSigningKeys, loadVerificationKeys, parseStoredKeySet, publicKeySet, type SigningKeys, type StoredKeySet } from '../../../lib/domain/signing-keys';
 import { logger } from '../../../lib/log';
 import { capturedLogs, rememberSecret } from '../../support/log-capture';
 import { startSecretsManagerLocal, type SecretsManagerLocal } from '../../support/secrets-manager-local';
@@ -28,13 +28,16 @@ let client: SecretsManagerClient;
 let rotation: SigningKeyRotation;
 let arn: string;
 let placeholderVersion: string;
+let verificationArn: string;
 
 const lambda = (event: RotationEvent): Promise<void> => rotation.run(event);
 
 beforeEach(async () => {
   sm = await startSecretsManagerLocal();
   client = sm.client();
-  rotation = new SigningKeyRotation(client, logger, () => NOW);
+  const published = await client.send(new CreateSecretCommand({ Name: `${SECRET_NAME}-public`, SecretString: randomBytes(24).toString('base64') }));
+  verificationArn = published.ARN!;
+  rotation = new SigningKeyRotation(client, logger, verificationArn, () => NOW);
   // What CloudFormation deploys: a generated random string, not a key set.
   const created = await client.send(
     new CreateSecretCommand({ Name: SECRET_NAME, SecretString: randomBytes(24).toString('base64') }),
@@ -54,6 +57,12 @@ async function secretString(options: { VersionId?: string; VersionStage?: string
 }
 
 /** The AWSCURRENT key set; its private keys are remembered so the log check catches a leak. */
+/** What the verifying functions read: the verification secret's current value. */
+async function publishedSet(): Promise<unknown> {
+  const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: verificationArn }));
+  return JSON.parse(SecretString!) as unknown;
+}
+
 async function currentSet(): Promise<StoredKeySet> {
   const set = parseStoredKeySet(JSON.parse(await secretString()));
   for (const key of set.keys) rememberSecret(key.privateJwk.d);
@@ -93,7 +102,30 @@ describe('a full rotation, as RotateSecret runs it', () => {
     });
     const loaded = await loadSigningKeys(JSON.parse(await secretString()));
     expect(loaded.signing.kid).toBe(kidOf(set, 'current'));
-    expect(loaded.jwks.keys.map((jwk) => jwk.kid)).toEqual([kidOf(set, 'next'), kidOf(set, 'current')]);
+    const published = await loadVerificationKeys(await publishedSet());
+    expect(published.jwks.keys.map((jwk) => jwk.kid)).toEqual([kidOf(set, 'next'), kidOf(set, 'current')]);
+  });
+
+  it('publishes exactly the public half of the current set after every rotation, never a private key', async () => {
+    for (let rotationNumber = 0; rotationNumber < 3; rotationNumber += 1) {
+      await sm.rotate(SECRET_NAME, lambda);
+      const published = await publishedSet();
+      expect(published).toEqual(publicKeySet(await currentSet()));
+      expect(JSON.stringify(published)).not.toContain('"d"');
+    }
+  });
+
+  it('publishes on a retried finishSecret when the first publish failed after the stage moved', async () => {
+    // The first attempt's publish fails (here: a secret that does not exist), after AWSCURRENT moved.
+    const failing = new SigningKeyRotation(client, logger, 'identity-test/missing', () => NOW);
+    const token = sm.startRotation(SECRET_NAME);
+    for (const step of ['createSecret', 'setSecret', 'testSecret'] as const) await failing.run({ SecretId: arn, ClientRequestToken: token, Step: step });
+    await expect(failing.run({ SecretId: arn, ClientRequestToken: token, Step: 'finishSecret' })).rejects.toThrow();
+    expect(labelled()[token]).toContain('AWSCURRENT');
+
+    // Secrets Manager retries the step: the version is current, and the public set is published now.
+    await rotation.run({ SecretId: arn, ClientRequestToken: token, Step: 'finishSecret' });
+    expect(await publishedSet()).toEqual(publicKeySet(await currentSet()));
   });
 
   it('on the second rotation promotes next to current, demotes current to previous and adds a next', async () => {
@@ -137,22 +169,24 @@ describe('a full rotation, as RotateSecret runs it', () => {
   it('keeps every token verifiable across one rotation, in both directions (the rotation safety property)', async () => {
     await sm.rotate(SECRET_NAME, lambda);
     const before = await loadSigningKeys(await currentSet());
+    const jwksBefore = (await loadVerificationKeys(await publishedSet())).jwks;
     const signedBefore = await signWith(before);
 
     await sm.rotate(SECRET_NAME, lambda);
     const after = await loadSigningKeys(await currentSet());
+    const jwksAfter = (await loadVerificationKeys(await publishedSet())).jwks;
     const signedAfter = await signWith(after);
 
     // A token signed before the rotation verifies with the new JWKS (its key is now previous)...
-    await expect(verifyWith(after.jwks, signedBefore)).resolves.toMatchObject({ protectedHeader: { kid: before.signing.kid } });
+    await expect(verifyWith(jwksAfter, signedBefore)).resolves.toMatchObject({ protectedHeader: { kid: before.signing.kid } });
     // ...and a verifier still caching the old JWKS accepts the new key (it was published as next).
-    await expect(verifyWith(before.jwks, signedAfter)).resolves.toMatchObject({ protectedHeader: { kid: after.signing.kid } });
+    await expect(verifyWith(jwksBefore, signedAfter)).resolves.toMatchObject({ protectedHeader: { kid: after.signing.kid } });
 
     // The bound of the property: two rotations later the first key is gone, which is why the
     // rotation period must exceed the longest token lifetime plus the JWKS cache time.
     await sm.rotate(SECRET_NAME, lambda);
-    const later = await loadSigningKeys(await currentSet());
-    await expect(verifyWith(later.jwks, signedBefore)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
+    const jwksLater = (await loadVerificationKeys(await publishedSet())).jwks;
+    await expect(verifyWith(jwksLater, signedBefore)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
   });
 });
 

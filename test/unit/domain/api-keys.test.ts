@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { parseStageConfig, type ClientConfig } from '../../../lib/config';
-import { apiKeyDigest, bearerCredential, matchesAny, requireApiKey } from '../../../lib/domain/api-keys';
+import { apiKeyDigest, bearerCredential, matchesAny, presentedDigest, requireApiKey } from '../../../lib/domain/api-keys';
 import { IdpError, InvalidTokenError } from '../../../lib/errors';
 
 const CURRENT_KEY = 'k3y-Current_0123456789abcdefghijklmnopqrstuv';
@@ -88,35 +88,35 @@ describe('bearerCredential', () => {
 
 describe('matchesAny', () => {
   it('finds the key among one digest', () => {
-    expect(matchesAny([apiKeyDigest(CURRENT_KEY)], CURRENT_KEY)).toBe(true);
+    expect(matchesAny([apiKeyDigest(CURRENT_KEY)], presentedDigest(CURRENT_KEY))).toBe(true);
   });
 
   it('finds the second of several digests (rotation: old and new key both valid)', () => {
-    expect(matchesAny([apiKeyDigest(CURRENT_KEY), apiKeyDigest(NEXT_KEY)], NEXT_KEY)).toBe(true);
+    expect(matchesAny([apiKeyDigest(CURRENT_KEY), apiKeyDigest(NEXT_KEY)], presentedDigest(NEXT_KEY))).toBe(true);
   });
 
   it('finds the first of several digests', () => {
-    expect(matchesAny([apiKeyDigest(CURRENT_KEY), apiKeyDigest(NEXT_KEY)], CURRENT_KEY)).toBe(true);
+    expect(matchesAny([apiKeyDigest(CURRENT_KEY), apiKeyDigest(NEXT_KEY)], presentedDigest(CURRENT_KEY))).toBe(true);
   });
 
   it('rejects a key whose digest is not listed', () => {
-    expect(matchesAny([apiKeyDigest(CURRENT_KEY), apiKeyDigest(NEXT_KEY)], 'someone-elses-key')).toBe(false);
+    expect(matchesAny([apiKeyDigest(CURRENT_KEY), apiKeyDigest(NEXT_KEY)], presentedDigest('someone-elses-key'))).toBe(false);
   });
 
   it('rejects everything when no digest is configured', () => {
-    expect(matchesAny([], CURRENT_KEY)).toBe(false);
+    expect(matchesAny([], presentedDigest(CURRENT_KEY))).toBe(false);
   });
 
   it('does not accept the digest itself as the key', () => {
     const digest = apiKeyDigest(CURRENT_KEY);
-    expect(matchesAny([digest], digest)).toBe(false);
+    expect(matchesAny([digest], presentedDigest(digest))).toBe(false);
   });
 
   it('property: a key matches a list of digests exactly when its own digest is in it', () => {
     const key = fc.string({ minLength: 1, maxLength: 40 });
     fc.assert(
       fc.property(fc.array(key, { maxLength: 4 }), key, (keys, presented) => {
-        expect(matchesAny(keys.map(apiKeyDigest), presented)).toBe(keys.includes(presented));
+        expect(matchesAny(keys.map(apiKeyDigest), presentedDigest(presented))).toBe(keys.includes(presented));
       }),
     );
   });

@@ -138,10 +138,10 @@ describe('optionalTextField', () => {
 describe('enumField', () => {
   it.each<[string, unknown, string]>([
     ['missing', undefined, 'auth_type is required.'],
-    ['another value', 'fax', 'auth_type must be "email" or "sms".'],
-    ['another case', 'EMAIL', 'auth_type must be "email" or "sms".'],
-    ['a number', 1, 'auth_type must be "email" or "sms".'],
-    ['empty', '', 'auth_type must be "email" or "sms".'],
+    ['another value', 'fax', "auth_type must be 'email' or 'sms'."],
+    ['another case', 'EMAIL', "auth_type must be 'email' or 'sms'."],
+    ['a number', 1, "auth_type must be 'email' or 'sms'."],
+    ['empty', '', "auth_type must be 'email' or 'sms'."],
   ])('names the field and lists the values when it is %s', (_label, value, message) => {
     // Arrange
     const fields = z.object({ auth_type: enumField('auth_type', ['email', 'sms']) });
@@ -157,13 +157,13 @@ describe('enumField', () => {
   it('lists three values', () => {
     const fields = z.object({ method: enumField('method', ['email', 'sms', 'voice_with_otp']) });
     const error = invalidRequest(() => parseFields(fields, { method: 'fax' }));
-    expect(error.description).toBe('method must be "email" or "sms" or "voice_with_otp".');
+    expect(error.description).toBe("method must be 'email' or 'sms' or 'voice_with_otp'.");
   });
 
   it('lists a single value', () => {
     const fields = z.object({ grant_type: enumField('grant_type', ['authorization_code']) });
     const error = invalidRequest(() => parseFields(fields, { grant_type: 'password' }));
-    expect(error.description).toBe('grant_type must be "authorization_code".');
+    expect(error.description).toBe("grant_type must be 'authorization_code'.");
   });
 
   it('accepts each listed value', () => {

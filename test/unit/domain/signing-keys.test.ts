@@ -8,6 +8,8 @@ import {
   rotateKeySet,
   type StoredKey,
   type StoredKeySet,
+  loadVerificationKeys,
+  publicKeySet,
 } from '../../../lib/domain/signing-keys';
 
 const NOW = new Date(Date.UTC(2026, 0, 15, 9, 30, 0));
@@ -188,58 +190,26 @@ describe('loadSigningKeys', () => {
     set = await rotateKeySet(await initialKeySet(NOW), LATER);
   });
 
-  it('publishes public members only, next then current then previous, each with kid, alg and use', async () => {
+  it('holds the current key only: what the token function signs with', async () => {
     const loaded = await loadSigningKeys(set);
-
-    const publicJwk = (status: StoredKey['status']) => {
-      const { kid, privateJwk } = keyWith(set, status);
-      return { kty: 'EC', crv: 'P-256', x: privateJwk.x, y: privateJwk.y, kid, alg: 'ES256', use: 'sig' };
-    };
-    expect(loaded.jwks).toEqual({ keys: [publicJwk('next'), publicJwk('current'), publicJwk('previous')] });
-    expect(JSON.stringify(loaded.jwks)).not.toContain('"d"');
+    expect(Object.keys(loaded)).toEqual(['signing']);
     expect(loaded.signing.kid).toBe(keyWith(set, 'current').kid);
-    expect([...loaded.verification.keys()].sort()).toEqual(set.keys.map((key) => key.kid).sort());
   });
 
-  it('signs a JWT that verifies against the published JWKS', async () => {
+  it('signs a JWT that verifies against the published public set', async () => {
     const loaded = await loadSigningKeys(set);
+    const published = await loadVerificationKeys(publicKeySet(set));
 
     const token = await signWith(loaded.signing.key, loaded.signing.kid);
-    const { protectedHeader, payload } = await verifyWith(loaded.jwks, token);
+    const { protectedHeader, payload } = await verifyWith(published.jwks, token);
 
     expect(protectedHeader).toEqual({ alg: 'ES256', kid: keyWith(set, 'current').kid, typ: 'at+jwt' });
     expect(payload).toMatchObject({ scope: 'openid' });
   });
 
-  it('verifies a token of the previous key, and refuses one of a key outside the set', async () => {
+  it('returns frozen objects, the signing entry included (regression: the freeze was shallow)', async () => {
     const loaded = await loadSigningKeys(set);
-    const previous = keyWith(set, 'previous');
-    const stranger = await generateStoredKey('current', NOW);
-
-    const old = await signWith(await importJWK({ ...previous.privateJwk }, SIGNING_ALGORITHM), previous.kid);
-    const forged = await signWith(await importJWK({ ...stranger.privateJwk }, SIGNING_ALGORITHM), stranger.kid);
-    const forgedWithKnownKid = await signWith(await importJWK({ ...stranger.privateJwk }, SIGNING_ALGORITHM), previous.kid);
-
-    await expect(verifyWith(loaded.jwks, old)).resolves.toMatchObject({ protectedHeader: { kid: previous.kid } });
-    await expect(verifyWith(loaded.jwks, forged)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
-    await expect(verifyWith(loaded.jwks, forgedWithKnownKid)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
-  });
-
-  it('returns a frozen object with a frozen JWKS', async () => {
-    const loaded = await loadSigningKeys(set);
-
     expect(Object.isFrozen(loaded)).toBe(true);
-    expect(Object.isFrozen(loaded.jwks)).toBe(true);
-    expect(Object.isFrozen(loaded.jwks.keys)).toBe(true);
-  });
-
-  // The JWKS is loaded once per container and served to every caller: a JWK object that one code
-  // path can rewrite (or a signing entry whose kid can be swapped) changes what every later
-  // request publishes or signs with.
-  it('freezes each published JWK and the signing entry too (bug: the freeze is shallow)', async () => {
-    const loaded = await loadSigningKeys(set);
-
-    expect(loaded.jwks.keys.every((jwk) => Object.isFrozen(jwk))).toBe(true);
     expect(Object.isFrozen(loaded.signing)).toBe(true);
   });
 
@@ -254,5 +224,57 @@ describe('loadSigningKeys', () => {
 
     expect(error?.message).toMatch(/^Invalid signing key set: .*exactly one key must be current/s);
     for (const material of keyMaterial(set)) expect(error?.message).not.toContain(material);
+  });
+});
+
+describe('publicKeySet', () => {
+  it('is the public members only, next then current then previous, each with kid, alg and use', async () => {
+    const set = await rotateKeySet(await initialKeySet(NOW), LATER);
+    const publicJwk = (status: StoredKey['status']) => {
+      const { kid, privateJwk } = keyWith(set, status);
+      return { kty: 'EC', crv: 'P-256', x: privateJwk.x, y: privateJwk.y, kid, alg: 'ES256', use: 'sig' };
+    };
+    expect(publicKeySet(set)).toEqual({ keys: [publicJwk('next'), publicJwk('current'), publicJwk('previous')] });
+    expect(JSON.stringify(publicKeySet(set))).not.toContain('"d"');
+  });
+});
+
+describe('loadVerificationKeys', () => {
+  let set: StoredKeySet;
+  beforeAll(async () => {
+    set = await rotateKeySet(await initialKeySet(NOW), LATER);
+  });
+
+  it('verifies a token of the previous key, and refuses one of a key outside the set', async () => {
+    const loaded = await loadVerificationKeys(publicKeySet(set));
+    const previous = keyWith(set, 'previous');
+    const stranger = await generateStoredKey('current', NOW);
+
+    const old = await signWith(await importJWK({ ...previous.privateJwk }, SIGNING_ALGORITHM), previous.kid);
+    const forged = await signWith(await importJWK({ ...stranger.privateJwk }, SIGNING_ALGORITHM), stranger.kid);
+    const forgedWithKnownKid = await signWith(await importJWK({ ...stranger.privateJwk }, SIGNING_ALGORITHM), previous.kid);
+
+    expect([...loaded.verification.keys()].sort()).toEqual(set.keys.map((key) => key.kid).sort());
+    await expect(verifyWith(loaded.jwks, old)).resolves.toMatchObject({ protectedHeader: { kid: previous.kid } });
+    await expect(verifyWith(loaded.jwks, forged)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
+    await expect(verifyWith(loaded.jwks, forgedWithKnownKid)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+  });
+
+  it('refuses a set that carries a private key, so one can never be published by mistake', async () => {
+    const leaked = { keys: [{ ...publicKeySet(set).keys[0], d: keyWith(set, 'next').privateJwk.d }] };
+    const error = await loadVerificationKeys(leaked).then(
+      () => undefined,
+      (caught: unknown) => caught as Error,
+    );
+    expect(error?.message).toMatch(/^Invalid public key set/);
+    for (const material of keyMaterial(set)) expect(error?.message).not.toContain(material);
+  });
+
+  it('returns a deeply frozen JWKS', async () => {
+    const loaded = await loadVerificationKeys(publicKeySet(set));
+    expect(Object.isFrozen(loaded)).toBe(true);
+    expect(Object.isFrozen(loaded.jwks)).toBe(true);
+    expect(Object.isFrozen(loaded.jwks.keys)).toBe(true);
+    expect(loaded.jwks.keys.every((jwk) => Object.isFrozen(jwk))).toBe(true);
   });
 });
