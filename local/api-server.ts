@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { listen, type Listening } from './http-server';
+import { listen, readBody, type Listening } from './http-server';
 
 export type LocalHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -51,7 +51,7 @@ async function handle(options: ApiServerOptions, request: IncomingMessage, respo
   if (handler === undefined) {
     return writeJson(response, 404, { error: 'not_found', error_description: 'No such endpoint.' });
   }
-  const body = await readBody(request);
+  const body = await readBody(request, MAX_LOCAL_BODY_BYTES);
   if (body === undefined) {
     return writeJson(response, 413, { error: 'invalid_request', error_description: 'The request body is too large.' });
   }
@@ -61,24 +61,6 @@ async function handle(options: ApiServerOptions, request: IncomingMessage, respo
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
   response.writeHead(result.statusCode, headers);
   response.end(result.isBase64Encoded === true ? Buffer.from(result.body, 'base64') : result.body);
-}
-
-function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_LOCAL_BODY_BYTES) {
-        resolve(undefined);
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
 }
 
 /** The event API Gateway (REST, Lambda proxy integration, payload v1) would send. */

@@ -19,7 +19,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { listen } from './http-server';
+import { listen, readBody } from './http-server';
 
 /** One SMS or voice message as the capture server received it. */
 export interface CapturedMessage {
@@ -142,7 +142,8 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
   }
 
   const json = isJsonProtocol(req);
-  const body = await readBody(req);
+  const raw = await readBody(req, MAX_BODY_BYTES);
+  const body = raw?.toString('utf8');
   if (body === undefined) {
     // Close the connection: the rest of the oversized body is still on the wire.
     res.setHeader('Connection', 'close');
@@ -167,32 +168,6 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
 
 function isJsonProtocol(req: IncomingMessage): boolean {
   return req.headers['x-amz-target'] !== undefined;
-}
-
-/** Reads the whole body, or returns undefined (and stops buffering) once it exceeds the limit. */
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
-    req.resume();
-    return Promise.resolve(undefined);
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.off('data', onData);
-        req.resume();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 // --- SNS Publish (AWS Query protocol) -------------------------------------------------------

@@ -1,5 +1,5 @@
 /** Starting and stopping the local HTTP servers (the API, the stand-ins, test proxies) the same way. */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Listening {
@@ -32,4 +32,34 @@ export function describeListening(server: Server, host = '127.0.0.1'): Listening
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Reads a request body of at most `maxBytes`, or resolves undefined when it is larger. An
+ * oversized body is refused on its declared length when there is one, and otherwise drained
+ * rather than the socket destroyed, so the caller can still answer 413.
+ */
+export function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    request.resume();
+    return Promise.resolve(undefined);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        request.off('data', onData);
+        request.resume();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
 }

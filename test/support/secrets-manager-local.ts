@@ -19,7 +19,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { listen } from '../../local/http-server';
+import { listen, readBody } from '../../local/http-server';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 /** What Secrets Manager passes to a rotation Lambda. */
@@ -283,7 +283,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, operations: Rec
     req.resume();
     return sendJson(res, 404, { __type: 'UnknownOperationException', Message: 'Secrets Manager accepts only POST /' });
   }
-  const body = await readBody(req);
+  const body = (await readBody(req, MAX_BODY_BYTES))?.toString('utf8');
   if (body === undefined) return sendJson(res, 413, { __type: 'RequestEntityTooLargeException', Message: 'Request body exceeds 256 KiB' });
   // The SDK always signs with SigV4; signatures are not verified (the credentials are placeholders).
   if (!/^AWS4-HMAC-SHA256 /.test(req.headers.authorization ?? '')) {
@@ -327,20 +327,6 @@ function stringList(input: Record<string, unknown>, name: string): string[] {
     throw new ServiceError('InvalidParameterException', `${name} must be a list of strings.`);
   }
   return value as string[];
-}
-
-/** Reads the whole body, or undefined (draining the rest) once it exceeds the limit. */
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function sendJson(res: ServerResponse, status: number, payload: object): void {
