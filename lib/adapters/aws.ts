@@ -9,6 +9,16 @@
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import { TemporarilyUnavailableError } from '../errors';
 
+/**
+ * The delivery clients' (SES, SNS, SMS-voice) limits: one retry for a dropped connection, and a
+ * provider that does not answer in 5 s is a 502 the user can retry, well inside the function's
+ * timeout, rather than a hung request.
+ */
+export const DELIVERY_CLIENT_SETTINGS = Object.freeze({
+  maxAttempts: 2,
+  requestHandler: Object.freeze({ connectionTimeout: 1000, requestTimeout: 5000 }),
+});
+
 /** Where an SDK client goes. All undefined on AWS, where the SDK resolves everything itself. */
 export interface AwsClientOptions {
   readonly endpoint?: string | undefined;

@@ -4,13 +4,14 @@
  */
 import { SESClient, SendEmailCommand, type SESClientConfig } from '@aws-sdk/client-ses';
 import { DeliveryFailedError } from '../../errors';
+import { DELIVERY_CLIENT_SETTINGS } from '../aws';
 import type { EmailMessage, EmailSender } from '../../ports';
 
 export class SesEmailSender implements EmailSender {
   constructor(private readonly client: SESClient) {}
 
   static create(config: SESClientConfig = {}): SesEmailSender {
-    return new SesEmailSender(new SESClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 }, ...config }));
+    return new SesEmailSender(new SESClient({ ...DELIVERY_CLIENT_SETTINGS, ...config }));
   }
 
   async sendEmail(message: EmailMessage): Promise<void> {

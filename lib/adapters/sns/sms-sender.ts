@@ -5,13 +5,14 @@
  */
 import { PublishCommand, SNSClient, type MessageAttributeValue, type SNSClientConfig } from '@aws-sdk/client-sns';
 import { DeliveryFailedError } from '../../errors';
+import { DELIVERY_CLIENT_SETTINGS } from '../aws';
 import type { SmsMessage, SmsSender } from '../../ports';
 
 export class SnsSmsSender implements SmsSender {
   constructor(private readonly client: SNSClient) {}
 
   static create(config: SNSClientConfig = {}): SnsSmsSender {
-    return new SnsSmsSender(new SNSClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 }, ...config }));
+    return new SnsSmsSender(new SNSClient({ ...DELIVERY_CLIENT_SETTINGS, ...config }));
   }
 
   async sendSms(message: SmsMessage): Promise<void> {

@@ -8,6 +8,7 @@ import {
   type VoiceId,
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { DeliveryFailedError } from '../../errors';
+import { DELIVERY_CLIENT_SETTINGS } from '../aws';
 import type { VoiceCaller, VoiceMessage } from '../../ports';
 
 export class SmsVoiceV2VoiceCaller implements VoiceCaller {
@@ -15,7 +16,7 @@ export class SmsVoiceV2VoiceCaller implements VoiceCaller {
 
   static create(config: PinpointSMSVoiceV2ClientConfig = {}): SmsVoiceV2VoiceCaller {
     return new SmsVoiceV2VoiceCaller(
-      new PinpointSMSVoiceV2Client({ maxAttempts: 2, requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 }, ...config }),
+      new PinpointSMSVoiceV2Client({ ...DELIVERY_CLIENT_SETTINGS, ...config }),
     );
   }
 
