@@ -97,6 +97,18 @@ export class Monitoring extends Construct {
       props.alarms.attemptsRefused,
       `${props.alarms.attemptsRefused}+ attempts refused by the attempt limit (429) in 5 minutes (docs/operations/alarms.md#attemptsrefusedsurge)`,
     );
+    this.alarm(
+      'FailureCapReached',
+      eventMetrics.failureCapReached,
+      props.alarms.failureCapsReached,
+      `${props.alarms.failureCapsReached}+ users reached the cap on consecutive failed exchanges in 5 minutes: someone is guessing codes (docs/operations/alarms.md#failurecapreached)`,
+    );
+    this.alarm(
+      'DiscardFailed',
+      eventMetrics.discardFailed,
+      1,
+      'A failed send could not put back the previous code: a user may hold a dead code (docs/operations/alarms.md#discardfailed)',
+    );
     for (const fn of props.functions) {
       this.alarm(`${fn.name}-Errors`, fn.function.metricErrors({ period: PERIOD, statistic: 'Sum' }), 1, `${fn.name}: invocations failed (crash, timeout, init error) (docs/operations/alarms.md#function-errors)`);
       this.alarm(`${fn.name}-Throttles`, fn.function.metricThrottles({ period: PERIOD, statistic: 'Sum' }), 1, `${fn.name}: invocations throttled by Lambda concurrency (docs/operations/alarms.md#function-throttles)`);
@@ -110,7 +122,7 @@ export class Monitoring extends Construct {
       graph('API latency (p50, p99)', [stageMetric('Latency', 'p50'), stageMetric('Latency', 'p99')]),
       graph('Codes', [eventMetrics.codeSent, eventMetrics.deliveryFailed]),
       graph('Tokens', [eventMetrics.tokenIssued, eventMetrics.grantRefused]),
-      graph('Refused and failed', [eventMetrics.attemptRefused, eventMetrics.requestFailed, eventMetrics.unhandledError]),
+      graph('Refused and failed', [eventMetrics.attemptRefused, eventMetrics.failureCapReached, eventMetrics.requestFailed, eventMetrics.unhandledError]),
       graph('Function errors', props.functions.map((fn) => fn.function.metricErrors({ period: PERIOD, label: fn.name }))),
       graph('Function duration p99', props.functions.map((fn) => fn.function.metricDuration({ period: PERIOD, statistic: 'p99', label: fn.name }))),
       graph('Function throttles', props.functions.map((fn) => fn.function.metricThrottles({ period: PERIOD, label: fn.name }))),

@@ -32,6 +32,25 @@ const limitSchema = (defaults: Readonly<{ maxAttempts: number; windowSeconds: nu
 
 const SPEC_LIMITS = Object.freeze({ maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 });
 
+/**
+ * NIST SP 800-63B §5.2.2: at most 100 consecutive failed attempts on one account. The per-minute
+ * limit alone lets a patient attacker make 7,200 guesses a day; this cap bounds them per rolling run.
+ */
+const FAILURE_CAP_DEFAULTS = Object.freeze({ maxConsecutive: 100, windowSeconds: 86_400 });
+
+const failureCapSchema = z._default(
+  z.strictObject({
+    /** Consecutive failed code exchanges (invalid_grant) for one user after which the token endpoint refuses that user. */
+    maxConsecutive: z._default(int(1, 10_000), FAILURE_CAP_DEFAULTS.maxConsecutive),
+    /**
+     * How long a run of failures counts: a failure more than this after the run's first one starts
+     * a new run, and a capped user is refused until this long after the run's first failure.
+     */
+    windowSeconds: z._default(int(60, 30 * 86_400), FAILURE_CAP_DEFAULTS.windowSeconds),
+  }),
+  () => ({ ...FAILURE_CAP_DEFAULTS }),
+);
+
 const environmentSchema = z.strictObject({
   /** Selected by `?env_id=`; part of every code's binding and every attempt counter's key. */
   id: id(),
@@ -78,10 +97,12 @@ const environmentSchema = z.strictObject({
     z.strictObject({
       /** The token endpoint, per normalised user_id across all clients. */
       token: limitSchema(SPEC_LIMITS),
-      /** `otp/send`, per normalised recipient. */
+      /** `otp/send`, per recipient mailbox (see `mailboxOf` in lib/domain/identity.ts). */
       send: limitSchema(SPEC_LIMITS),
+      /** The token endpoint's cap on consecutive failed exchanges per user (NIST SP 800-63B §5.2.2). */
+      failures: failureCapSchema,
     }),
-    () => ({ token: { ...SPEC_LIMITS }, send: { ...SPEC_LIMITS } }),
+    () => ({ token: { ...SPEC_LIMITS }, send: { ...SPEC_LIMITS }, failures: { ...FAILURE_CAP_DEFAULTS } }),
   ),
 });
 
@@ -101,6 +122,11 @@ const clientSchema = z.strictObject({
     ttlSeconds: z._default(int(60, 86_400), 3600),
     /** The `aud` of JWT access tokens (RFC 9068 §2.2): the resource server's identifier. */
     audience: z.string().check(z.minLength(1)),
+    /**
+     * A different `aud` per environment, for a client used in several: a resource server of one
+     * environment then refuses another's tokens even when it verifies them locally with the JWKS.
+     */
+    audienceByEnvironment: z.optional(z.record(id(), z.string().check(z.minLength(1)))),
     /** Space-separated scope granted to every token of this client, if any. */
     scope: z.optional(z.string().check(z.regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/))),
     /**
@@ -232,6 +258,8 @@ const deploymentSchema = z.strictObject({
       deliveryFailures: z._default(int(1, 100_000), 5),
       /** Attempts refused by the attempt limit (429) that raise the alarm: a surge is an attack or a broken client. */
       attemptsRefused: z._default(int(1, 1_000_000), 100),
+      /** Users reaching the cap on consecutive failed exchanges that raise the alarm: each is someone guessing one user's codes. */
+      failureCapsReached: z._default(int(1, 100_000), 1),
     }),
     {},
   ),
@@ -288,6 +316,15 @@ export const stageConfigSchema = z
             ctx.addIssue({ code: 'custom', path: ['clients', index, 'environments'], message: `no environment "${environment}"` });
           }
         }
+        for (const environment of Object.keys(client.accessToken.audienceByEnvironment ?? {})) {
+          if (!client.environments.includes(environment)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['clients', index, 'accessToken', 'audienceByEnvironment', environment],
+              message: `the client is not allowed in environment "${environment}"`,
+            });
+          }
+        }
         if ((client.sendRequiresApiKey || client.mayIntrospect) && client.apiKeySha256.length === 0) {
           ctx.addIssue({
             code: 'custom',
@@ -303,6 +340,7 @@ export type StageConfig = z.infer<typeof stageConfigSchema>;
 export type EnvironmentConfig = StageConfig['environments'][number];
 export type ClientConfig = StageConfig['clients'][number];
 export type LimitConfig = EnvironmentConfig['limits']['token'];
+export type FailureCapConfig = EnvironmentConfig['limits']['failures'];
 export type { Locale };
 
 /** Parses and validates a stage configuration, throwing one readable message listing every problem. */
@@ -344,6 +382,7 @@ export function applyLimitOverrides(config: StageConfig, env: NodeJS.ProcessEnv)
       environments: config.environments.map((environment) => ({
         ...environment,
         limits: {
+          ...environment.limits,
           token: { ...environment.limits.token, ...overrides.token },
           send: { ...environment.limits.send, ...overrides.send },
         },

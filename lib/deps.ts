@@ -15,7 +15,7 @@ import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import { loadServiceConfig, type ServiceConfig } from './config';
 import { clientConfig, type AwsClientOptions } from './adapters/aws';
 import { DynamoDbAttemptLimiter } from './adapters/dynamodb/attempt-limiter';
-import { createDynamoDbClient } from './adapters/dynamodb/client';
+import { createDocumentClient, createDynamoDbClient } from './adapters/dynamodb/client';
 import { DynamoDbCodeStore } from './adapters/dynamodb/code-store';
 import { DynamoDbTokenStore } from './adapters/dynamodb/token-store';
 import { FileSecretSource } from './adapters/secrets/file-secret-source';
@@ -95,9 +95,10 @@ export function createDeps(options: DepsOptions): Deps {
 
 function tableAdapters(tableName: string, client: AwsClientOptions) {
   const dynamodb = createDynamoDbClient(client);
+  const documents = createDocumentClient(dynamodb);
   return {
-    limiter: new DynamoDbAttemptLimiter(dynamodb, tableName),
-    codes: new DynamoDbCodeStore(dynamodb, tableName),
+    limiter: new DynamoDbAttemptLimiter(documents, tableName),
+    codes: new DynamoDbCodeStore(documents, tableName),
     tokens: new DynamoDbTokenStore(dynamodb, tableName),
   };
 }

@@ -7,8 +7,15 @@ export const LOG_EVENTS = {
   codeSent: 'code sent',
   /** The provider refused or could not be reached (502). Fields: environment, client, channel, detail. */
   deliveryFailed: 'delivery failed',
-  /** An attempt was refused by the attempt limit (429). Fields: operation (send | token), environment, user, blockStarted. */
+  /**
+   * An attempt was refused (429) by the attempt limit (`reason: limit`) or the failure cap
+   * (`reason: failure_cap`). Fields: operation (send | token), environment, user, reason, blockStarted.
+   */
   attemptRefused: 'attempt refused',
+  /** A user's run of consecutive failed exchanges reached the cap: the token endpoint refuses them until the run's window passes. Fields: environment, user, failures. */
+  failureCapReached: 'failure cap reached',
+  /** A failed send's code could not be discarded (its 502 stands). Fields: environment, client, error. */
+  discardFailed: 'discard failed',
   /** A code was exchanged for a token. Fields: environment, client, format, user. */
   tokenIssued: 'token issued',
   /** A token request was refused with invalid_grant. Fields: reason (private), client, user. */

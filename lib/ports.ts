@@ -2,7 +2,7 @@
  * The interfaces the domain talks to. Adapters in `lib/adapters/` implement them; only adapters
  * import the AWS SDK. Names say intent (record an attempt, consume a code), not storage verbs.
  */
-import type { LimitConfig } from './config';
+import type { FailureCapConfig, LimitConfig } from './config';
 import type { Channel } from './domain/identity';
 
 /** Milliseconds since the epoch. Injected everywhere time matters, so tests never wait. */
@@ -28,85 +28,125 @@ export interface Log {
 export interface AttemptKey {
   readonly operation: 'token' | 'send';
   readonly environmentId: string;
-  /** HMAC of the normalised user id (see `lib/domain/hmac-keys.ts`). */
+  /** HMAC of the normalised user id, or of the recipient's mailbox for sends (lib/domain/hmac-keys.ts). */
   readonly userKey: string;
 }
 
+/**
+ * A run of consecutive failed code exchanges for one user (NIST SP 800-63B §5.2.2), kept in the
+ * user's token attempt item: how many, and when the run's first failure was (ms).
+ */
+export interface FailureRun {
+  readonly count: number;
+  readonly since: number;
+}
+
 export type AttemptDecision =
-  | { readonly allowed: true }
+  | {
+      readonly allowed: true;
+      /** The user's failure run as it stood (token attempts with a cap only), so a success knows whether to clear it. */
+      readonly failures?: FailureRun | undefined;
+    }
   | {
       readonly allowed: false;
-      /** Whole seconds until the block lifts (Retry-After). */
+      /** Whole seconds until the refusal ends (Retry-After), never more than the time it has left. */
       readonly retryAfterSeconds: number;
       /** True for the attempt that started the block (useful for metrics and logs). */
       readonly blockStarted: boolean;
+      /** `limit`: the per-window attempt limit and its block. `failure_cap`: too many consecutive failures. */
+      readonly reason: 'limit' | 'failure_cap';
     };
 
 /**
  * The brief's attempt limit: at most `maxAttempts` processed in any sliding window of
  * `windowSeconds`; the attempt that would exceed it starts a block of `blockSeconds`; attempts
  * during the block are refused without extending it. Must be race-safe.
+ *
+ * With a `cap` (the token endpoint), a user whose current failure run has reached
+ * `cap.maxConsecutive` is refused too, until the run's window has passed.
  */
 export interface AttemptLimiter {
-  recordAttempt(key: AttemptKey, limit: LimitConfig, now: number): Promise<AttemptDecision>;
+  recordAttempt(key: AttemptKey, limit: LimitConfig, now: number, cap?: FailureCapConfig): Promise<AttemptDecision>;
+  /** Counts one failed exchange into the user's current run (or starts a new one); returns the run. */
+  recordFailure(key: AttemptKey, cap: FailureCapConfig, now: number): Promise<FailureRun>;
+  /** Ends the user's failure run (a successful exchange). */
+  clearFailures(key: AttemptKey): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------
 // One-time codes
 
-/** Identifies the one live code of a (client, user) pair. */
+/** Identifies the one live code of a (client, user) pair in one environment. */
 export interface CodeSlot {
+  readonly environmentId: string;
   readonly clientId: string;
   readonly userKey: string;
 }
 
 /** A stored code. The code itself is never stored: only its HMAC digest, bound to everything else. */
 export interface CodeRecord extends CodeSlot {
-  readonly environmentId: string;
   readonly channel: Channel;
   /** HMAC over (environment, client, redirect URI, auth type, user, code), base64url. */
   readonly codeDigest: string;
-  /** Random id of this send, so clean-up and try-counting never touch a newer code. */
+  /** Random id of this send, so clean-up never touches another send's code. */
   readonly sendId: string;
   /** When the code was created, ms. */
   readonly createdAt: number;
   /** The code is valid while now < notAfter (ms). Checked by the application, not by TTL. */
   readonly notAfter: number;
-  /** Wrong tries so far and the number that kills the code. */
+  /** Tries spent on it so far (each guess spends one before it is compared) and the number it may have. */
   readonly tries: number;
   readonly maxTries: number;
   /** PKCE (RFC 7636): the S256 code_challenge sent with the code, if any. */
   readonly codeChallenge?: string | undefined;
 }
 
-export interface ConsumeQuery extends CodeSlot {
-  readonly codeDigest: string;
-  /** S256 of the presented code_verifier, or undefined when none was presented. */
-  readonly codeChallenge: string | undefined;
+/** A code the slot keeps, and whether its delivery is known to have failed (it must never come back). */
+export interface KeptCode extends CodeRecord {
+  readonly failed: boolean;
+}
+
+/**
+ * Everything a slot holds: the live code (the only one a guess can reach) and the codes it
+ * replaced, oldest first, so that a failed delivery can put back the last one that reached the
+ * user (lib/domain/code-history.ts). `undefined`: an empty place.
+ */
+export interface SlotState {
+  readonly live: KeptCode | undefined;
+  readonly history: readonly (KeptCode | undefined)[];
+}
+
+export interface CodeGuess extends CodeSlot {
+  /**
+   * What this guess is, as a digest of the presented code and PKCE challenge: a guess already
+   * made is refused without spending a try, so the one matching pair can succeed only once.
+   */
+  readonly guessDigest: string;
   readonly now: number;
 }
 
 /**
- * `consumed`: the code was live, matched, and is now gone (one conditional write, so of two
- * concurrent exchanges only one can see this). `rejected`: nothing changed; `record` is the code
- * that was there, if any, so the caller can tell why.
+ * `compared`: a try was spent on the live code (atomically, before anyone compares), which is
+ * returned for the caller to compare. `refused`: no try could be spent (no live code, expired,
+ * out of tries, or this exact guess was made before); `record` is the live code, if any.
  */
-export type ConsumeResult =
-  | { readonly outcome: 'consumed'; readonly record: CodeRecord }
-  | { readonly outcome: 'rejected'; readonly record: CodeRecord | undefined };
+export type GuessResult =
+  | { readonly outcome: 'compared'; readonly record: CodeRecord }
+  | { readonly outcome: 'refused'; readonly record: CodeRecord | undefined; readonly repeated: boolean };
 
 export interface CodeStore {
-  /** Stores the code of a (client, user) pair, replacing any earlier one, which it returns. */
-  save(record: CodeRecord): Promise<CodeRecord | undefined>;
-  /** Consumes the code if it is live, unexhausted and matches the digest and PKCE challenge. */
-  consume(query: ConsumeQuery): Promise<ConsumeResult>;
-  /** Counts a wrong try against the code of this send; a no-op if a newer send replaced it. */
-  recordWrongTry(slot: CodeSlot, sendId: string): Promise<void>;
   /**
-   * Undoes the save of `failedSendId` (its delivery failed): puts `previous` back, or removes the
-   * slot's code when there was none. A no-op if a newer send replaced it meanwhile.
+   * Makes `record` the slot's live code; the one it replaces joins the slot's history, which keeps
+   * the `keep` most recent. Returns the slot as written, for `discard`.
    */
-  restore(slot: CodeSlot, failedSendId: string, previous: CodeRecord | undefined): Promise<void>;
+  save(record: CodeRecord, keep: number): Promise<SlotState>;
+  /** Spends one try of the slot's live code on a guess, if it has one left (one conditional write). */
+  guess(guess: CodeGuess): Promise<GuessResult>;
+  /**
+   * The delivery of `failed` failed: it is never to be live again. If it is live, the newest code
+   * of the history that did not fail comes back (or none); `known` is the slot as last seen.
+   */
+  discard(failed: CodeRecord, known: SlotState, now: number): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,16 +29,17 @@ export const FUNCTIONS = {
   'otp-send': {
     name: 'otp-send',
     description: 'POST /idp/v1/otp/send: send a one-time code',
-    // The attempt (UpdateItem), the code (PutItem), its removal when delivery fails (DeleteItem).
-    table: ['UpdateItem', 'PutItem', 'DeleteItem'],
+    // The attempt, the code and, when delivery fails, putting back the last delivered code: all
+    // updates of one item each (lib/adapters/dynamodb/code-store.ts).
+    table: ['UpdateItem'],
     secrets: ['hmac'],
     delivery: ['email', 'sms', 'voice'],
   },
   token: {
     name: 'token',
     description: 'POST /idp/v1/account/token: exchange a code for an access token',
-    // The attempt and a wrong try (UpdateItem), the consumption (DeleteItem), an opaque token (PutItem).
-    table: ['UpdateItem', 'DeleteItem', 'PutItem'],
+    // The attempt, the failure count and the guess that spends a try (UpdateItem), an opaque token (PutItem).
+    table: ['UpdateItem', 'PutItem'],
     secrets: ['hmac', 'signingKeys'],
     delivery: [],
   },

@@ -39,6 +39,15 @@ export function digestCode(codeKey: Buffer, binding: CodeBinding, code: string):
   return hmac(codeKey, [binding.environmentId, binding.clientId, binding.redirectUri, binding.authType, binding.user, code]);
 }
 
+/**
+ * What one guess is, for the store's record of guesses made: the presented code's digest and the
+ * PKCE challenge of the presented verifier (none: empty). A repeated guess is refused without
+ * spending a try, and since only one pair matches a code, a code can be exchanged once.
+ */
+export function guessDigestOf(codeDigest: string, codeChallenge: string | undefined): string {
+  return createHash('sha256').update(`${codeDigest}.${codeChallenge ?? ''}`, 'ascii').digest('base64url').slice(0, 22);
+}
+
 /** Constant-time equality of two base64url digests. */
 export function digestsEqual(a: string, b: string): boolean {
   const left = Buffer.from(a, 'base64url');

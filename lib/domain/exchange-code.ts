@@ -5,27 +5,29 @@
  * Steps, top to bottom:
  *   1. the user: `user_id` (and `auth_type`, inferred from `user_id` when absent), normalised,
  *      and the environment (`?env_id=`, else the default); a request that names a user counts;
- *   2. the attempt limit for that user, across all clients: 429 before anything else is checked;
+ *   2. the attempt limit for that user, across all clients, and the cap on their consecutive
+ *      failed exchanges: 429 before anything else is checked;
  *   3. grant_type (unsupported_grant_type), the other parameters (invalid_request), the client
  *      (invalid_client);
- *   4. the code: consumed by one conditional write if it is this user's latest code for this
- *      client, redirect URI, auth type and environment, unexpired, unused, with fewer than
- *      `maxTries` wrong tries, and matching the PKCE verifier; anything else is `invalid_grant`,
- *      which never says which part was wrong, and a wrong code counts against the code;
+ *   4. the code: one conditional write spends a try of this user's live code for this client and
+ *      environment (unexpired, a try left, this exact guess not made before) and returns it; the
+ *      digests and the PKCE challenge are then compared here. Anything else is `invalid_grant`,
+ *      which never says which part was wrong, and counts into the user's failure run;
  *   5. the access token, as the client's settings say.
  *
- * DynamoDB requests: success 2 for a JWT (attempt, consumption), 3 for an opaque token (+ the
- * token); failure at most 3 (attempt, refused consumption, wrong-try count).
+ * DynamoDB requests: success 2 for a JWT (attempt, guess), 3 for an opaque token (+ the token),
+ * one more when a success ends a run of failures; every refusal with invalid_grant 3 (attempt,
+ * guess, failure), whether or not the user has a code (2 when the code is not even six digits).
  */
 import '../zod';
 import * as z from 'zod/mini';
-import type { ServiceConfig } from '../config';
+import type { EnvironmentConfig, ServiceConfig } from '../config';
 import { InvalidGrantError, InvalidRequestError, UnsupportedGrantTypeError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
 import type { AttemptLimiter, Clock, CodeRecord, CodeStore, Log, TokenStore } from '../ports';
 import { mintOpaqueToken, signAccessToken, type Grant } from './access-tokens';
-import { countAttempt } from './attempts';
-import { CODE_VERIFIER_PATTERN, digestCode, digestsEqual, isWellFormedCode, s256Challenge } from './codes';
+import { countAttempt, countFailure, endFailureRun } from './attempts';
+import { CODE_VERIFIER_PATTERN, digestCode, digestsEqual, guessDigestOf, isWellFormedCode, s256Challenge } from './codes';
 import { logHandleOf, subjectOf, userKeyOf, type HmacKeys } from './hmac-keys';
 import { inferAuthType, normaliseUser } from './identity';
 import { enumField, optionalTextField, parseFields, textField } from './request-fields';
@@ -84,38 +86,32 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
   const userKey = userKeyOf(keys, user);
   const now = deps.clock.now();
 
-  await countAttempt(deps, 'token', environment, userKey, now);
+  const failures = await countAttempt(deps, 'token', environment, userKey, now);
 
   const fields = parseGrantFields(request.fields);
   const client = clientIn(deps.config, environment, fields.client_id);
-  const logFields = { environment: environment.id, client: client.id, user: logHandleOf(userKey) };
+  const refusal = { deps, environment, userKey, now, logFields: { environment: environment.id, client: client.id, user: logHandleOf(userKey) } };
 
   // A redirect URI the client never registered, or a string that is not a code, cannot match any
-  // stored code: answer as for any other mismatch, without a write.
+  // stored code: refuse it without spending a try of the user's live code.
   if (!client.redirectUris.includes(fields.redirect_uri) || !isWellFormedCode(fields.code)) {
-    return refuse(deps, logFields, 'malformed');
+    return refuse(refusal, 'malformed');
   }
 
   const codeDigest = digestCode(keys.code, { environmentId: environment.id, clientId: client.id, redirectUri: fields.redirect_uri, authType: user.authType, user: user.value }, fields.code);
   const codeChallenge = fields.code_verifier === undefined ? undefined : s256Challenge(fields.code_verifier);
-  const slot = { clientId: client.id, userKey };
-  const result = await deps.codes.consume({ ...slot, codeDigest, codeChallenge, now });
+  const result = await deps.codes.guess({
+    environmentId: environment.id,
+    clientId: client.id,
+    userKey,
+    guessDigest: guessDigestOf(codeDigest, codeChallenge),
+    now,
+  });
+  if (result.outcome === 'refused') return refuse(refusal, refusedReason(result.record, result.repeated, now));
+  const mismatch = comparedReason(result.record, codeDigest, codeChallenge);
+  if (mismatch !== undefined) return refuse(refusal, mismatch);
 
-  if (result.outcome === 'rejected') {
-    const reason = rejectionReason(result.record, codeDigest, codeChallenge, now);
-    // Every refusal that reached the table does the same work: one conditional try count, which
-    // lands only on the live code of that send (and is harmless on a dead one). Without it, a
-    // refusal with no code would be a request shorter, and its timing would tell an attacker
-    // whether the user has a code right now.
-    const charged = result.record !== undefined && reason !== 'inconsistent' ? result.record.sendId : NO_SEND;
-    await deps.codes.recordWrongTry(slot, charged);
-    return refuse(deps, logFields, reason);
-  }
-  // The conditional write compared the digests; compare again in constant time, in the application.
-  if (!digestsEqual(result.record.codeDigest, codeDigest) || result.record.environmentId !== environment.id) {
-    throw new Error('A consumed code does not match the request');
-  }
-
+  await endFailureRun(deps, environment, userKey, failures);
   const grant: Grant = {
     issuer: request.issuer,
     client,
@@ -126,7 +122,7 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
     issuedAt: Math.floor(now / 1000),
   };
   const issued = await issueToken(deps, grant);
-  deps.log.info(LOG_EVENTS.tokenIssued, { ...logFields, format: client.accessToken.format, channel: grant.channel });
+  deps.log.info(LOG_EVENTS.tokenIssued, { ...refusal.logFields, format: client.accessToken.format, channel: grant.channel });
   return {
     access_token: issued.accessToken,
     token_type: 'Bearer',
@@ -147,29 +143,42 @@ function parseGrantFields(fields: Record<string, unknown>): z.infer<typeof grant
   return parsed;
 }
 
-type RejectionReason = 'malformed' | 'not_found' | 'expired' | 'exhausted' | 'wrong_code' | 'wrong_verifier' | 'inconsistent';
+/** Why an exchange was refused: logged, never told to the client. */
+export type RejectionReason = 'malformed' | 'not_found' | 'expired' | 'exhausted' | 'repeated' | 'wrong_code' | 'wrong_verifier' | 'inconsistent';
 
-/** A send id no item has: the try count's condition fails and nothing is written. */
-const NO_SEND = '-';
-
-/**
- * Why a consumption was refused, for the logs and for try counting. The order mirrors the
- * condition: a missing code, then expiry and exhaustion (which no code can fix), then the digest
- * (compared in constant time), then PKCE.
- */
-export function rejectionReason(record: CodeRecord | undefined, codeDigest: string, codeChallenge: string | undefined, now: number): RejectionReason {
+/** Why no try could be spent on the live code. The order mirrors the store's condition. */
+export function refusedReason(record: CodeRecord | undefined, repeated: boolean, now: number): RejectionReason {
   if (record === undefined) return 'not_found';
   if (record.notAfter <= now) return 'expired';
   if (record.tries >= record.maxTries) return 'exhausted';
-  if (!digestsEqual(record.codeDigest, codeDigest)) return 'wrong_code';
-  if (record.codeChallenge !== codeChallenge) return 'wrong_verifier';
-  // Everything matched, yet the condition refused: it cannot happen with one clock value, and if
-  // it ever does, the user's correct code must not be charged a wrong try.
-  return 'inconsistent';
+  // Refused with a try left and unexpired: it was this guess again, or (with another clock's
+  // `now` in between) something no single clock value explains.
+  return repeated ? 'repeated' : 'inconsistent';
 }
 
-function refuse(deps: ExchangeCodeDeps, logFields: Record<string, unknown>, reason: RejectionReason): never {
-  deps.log.info(LOG_EVENTS.grantRefused, { ...logFields, reason });
+/**
+ * After a try was spent: undefined when the code matches (digests compared in constant time) and
+ * so does the PKCE challenge, the reason otherwise. A code sent without a challenge matches only
+ * an exchange without a verifier (a verifier there would be a downgrade attempt).
+ */
+export function comparedReason(record: CodeRecord, codeDigest: string, codeChallenge: string | undefined): RejectionReason | undefined {
+  if (!digestsEqual(record.codeDigest, codeDigest)) return 'wrong_code';
+  if (record.codeChallenge !== codeChallenge) return 'wrong_verifier';
+  return undefined;
+}
+
+interface Refusal {
+  readonly deps: ExchangeCodeDeps;
+  readonly environment: EnvironmentConfig;
+  readonly userKey: string;
+  readonly now: number;
+  readonly logFields: Record<string, unknown>;
+}
+
+/** invalid_grant, after counting the failure into the user's run (the cap's input). */
+async function refuse(refusal: Refusal, reason: RejectionReason): Promise<never> {
+  await countFailure(refusal.deps, refusal.environment, refusal.userKey, refusal.now);
+  refusal.deps.log.info(LOG_EVENTS.grantRefused, { ...refusal.logFields, reason });
   throw new InvalidGrantError({ detail: reason });
 }
 

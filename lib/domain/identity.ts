@@ -88,3 +88,30 @@ export function normaliseUser(authType: AuthType, rawUserId: string): UserIdenti
 export function inferAuthType(rawUserId: string): AuthType {
   return rawUserId.includes('@') ? 'email' : 'sms';
 }
+
+/** Providers known to ignore dots in the local part (and the domain Gmail is also reachable at). */
+const DOTLESS_DOMAINS: ReadonlyMap<string, string> = new Map([
+  ['gmail.com', 'gmail.com'],
+  ['googlemail.com', 'gmail.com'],
+]);
+
+/**
+ * The mailbox a user's messages land in, for counting sends per recipient: `alice+x@` and
+ * `alice@` are one mailbox for every domain (subaddressing, RFC 5233, is near universal), and for
+ * Gmail `a.lice@gmail.com`, `alice@googlemail.com` and `alice@gmail.com` are one too. Only for
+ * counting: a code stays bound to the exact address it was sent to. Phone numbers are their own
+ * mailbox.
+ * @example mailboxOf({ authType: 'email', value: 'a.lice+news@googlemail.com' }) // { authType: 'email', value: 'alice@gmail.com' }
+ */
+export function mailboxOf(user: UserIdentity): UserIdentity {
+  if (user.authType !== 'email') return user;
+  const at = user.value.lastIndexOf('@');
+  const domain = user.value.slice(at + 1);
+  let local = user.value.slice(0, at);
+  const plus = local.indexOf('+');
+  // A local part that is all tag ("+x@") stays as it is: it names no other mailbox.
+  if (plus > 0) local = local.slice(0, plus);
+  const canonical = DOTLESS_DOMAINS.get(domain);
+  if (canonical === undefined) return { authType: 'email', value: `${local}@${domain}` };
+  return { authType: 'email', value: `${local.replaceAll('.', '')}@${canonical}` };
+}

@@ -9,21 +9,25 @@
  *   4. a new code replaces the client's previous one for this user;
  *   5. delivery; if it fails (502) the previous code is put back (or the new one removed).
  *
+ * The attempt limit counts per recipient mailbox (`mailboxOf`: `alice+x@` is `alice@`), while the
+ * code stays bound to the exact address it was sent to.
+ *
  * DynamoDB requests: the attempt and the code, two writes by key. A refused attempt is one (two
- * when it starts a block); a failed delivery adds the restoring write.
+ * when it starts a block); a failed delivery adds the write that puts back the last delivered code
+ * (more only when other sends for the same user change the slot at the same moment).
  */
 import { randomUUID } from 'node:crypto';
 import '../zod';
 import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
 import { DeliveryFailedError, InvalidRequestError, UnauthorizedClientError } from '../errors';
-import type { AttemptLimiter, Clock, CodeRecord, CodeStore, EmailSender, Log, SmsSender, VoiceCaller } from '../ports';
+import type { AttemptLimiter, Clock, CodeRecord, CodeStore, EmailSender, Log, SlotState, SmsSender, VoiceCaller } from '../ports';
 import { LOG_EVENTS } from '../log-events';
 import { requireApiKey } from './api-keys';
 import { countAttempt } from './attempts';
 import { digestCode, generateCode, S256_CHALLENGE_PATTERN } from './codes';
 import { logHandleOf, userKeyOf, type HmacKeys } from './hmac-keys';
-import { normaliseUser, type Channel, type UserIdentity } from './identity';
+import { mailboxOf, normaliseUser, type Channel, type UserIdentity } from './identity';
 import { enumField, optionalTextField, parseFields, textField } from './request-fields';
 import { clientIn, environmentOf } from './tenancy';
 import { renderEmail, renderSms, renderVoice, resolveLocale, validateMessage, type Locale } from './templates';
@@ -86,7 +90,7 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
   const userKey = userKeyOf(keys, user);
   const now = deps.clock.now();
 
-  await countAttempt(deps, 'send', environment, userKey, now);
+  await countAttempt(deps, 'send', environment, userKeyOf(keys, mailboxOf(user)), now);
 
   const client = clientIn(deps.config, environment, fields.client_id);
   if (client.sendRequiresApiKey) requireApiKey(client, request.authorization);
@@ -101,9 +105,9 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
 
   const code = generateCode();
   const record: CodeRecord = {
+    environmentId: environment.id,
     clientId: client.id,
     userKey,
-    environmentId: environment.id,
     channel,
     codeDigest: digestCode(keys.code, { environmentId: environment.id, clientId: client.id, redirectUri: fields.redirect_uri, authType: user.authType, user: user.value }, code),
     sendId: randomUUID(),
@@ -113,14 +117,15 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
     maxTries: environment.code.maxTries,
     codeChallenge,
   };
-  const previous = await deps.codes.save(record);
+  // The history keeps as many replaced codes as sends can be in flight at once for one user.
+  const slot = await deps.codes.save(record, environment.limits.send.maxAttempts);
 
   const logFields = { environment: environment.id, client: client.id, channel, user: logHandleOf(userKey) };
   try {
     await deliver(deps, environment, user, channel, { code, locale, message: fields.message, expiresInSeconds: environment.code.ttlSeconds });
   } catch (error) {
     if (error instanceof DeliveryFailedError) {
-      await restoreQuietly(deps, record, previous);
+      await discardQuietly(deps, record, slot);
       deps.log.warn(LOG_EVENTS.deliveryFailed, { ...logFields, detail: error.detail });
     }
     throw error;
@@ -216,14 +221,14 @@ async function deliver(deps: SendCodeDeps, environment: EnvironmentConfig, user:
 
 /**
  * A failed send changes nothing but the attempt counter: its code must not stay usable, and the
- * code it replaced (perhaps delivered a minute ago by another channel) comes back. A failure to
- * restore is logged, not raised over the 502.
+ * last code that reached the user (perhaps a minute ago, by another channel) comes back
+ * (lib/domain/code-history.ts). A failure to do so is logged, not raised over the 502.
  */
-async function restoreQuietly(deps: SendCodeDeps, record: CodeRecord, previous: CodeRecord | undefined): Promise<void> {
+async function discardQuietly(deps: SendCodeDeps, record: CodeRecord, slot: SlotState): Promise<void> {
   try {
-    await deps.codes.restore(record, record.sendId, previous);
+    await deps.codes.discard(record, slot, deps.clock.now());
   } catch (error) {
-    deps.log.error('could not restore the code replaced by a failed delivery', { error: (error as Error).name });
+    deps.log.error(LOG_EVENTS.discardFailed, { environment: record.environmentId, client: record.clientId, error: (error as Error).name });
   }
 }
 

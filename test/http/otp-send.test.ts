@@ -3,16 +3,19 @@
  * events, the middy stack), against DynamoDB Local, SES local and the SMS/voice capture.
  */
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
 import { digestCode } from '../../lib/domain/codes';
 import { userKeyOf } from '../../lib/domain/hmac-keys';
 import { capturedLogs } from '../support/log-capture';
 import {
+  exchangeBody,
   LOCAL_API_KEY,
   REDIRECT_URI,
   startTestService,
   uniqueEmail,
   uniquePhone,
+  withLimits,
   type TestService,
 } from '../support/harness';
 
@@ -41,14 +44,23 @@ function smsSend(userId: string, extra: Record<string, unknown> = {}) {
 }
 
 /** Reads an item straight from DynamoDB Local (not through the counting proxy). */
-async function rawGet(pk: string) {
+/** The item as stored, read past the service with a client of the test's own. */
+async function rawGet(pk: string): Promise<Record<string, unknown> | undefined> {
   const client = new DynamoDBClient({ endpoint: service.services.dynamodbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
-    return await client.send(new GetItemCommand({ TableName: service.services.tableName, Key: { pk: { S: pk } }, ConsistentRead: true }));
+    const { Item } = await client.send(new GetItemCommand({ TableName: service.services.tableName, Key: { pk: { S: pk } }, ConsistentRead: true }));
+    return Item === undefined ? undefined : unmarshall(Item);
   } finally {
     client.destroy();
   }
 }
+
+/** The live code of a slot, as stored (undefined: none). */
+async function liveCode(pk: string): Promise<Record<string, unknown> | undefined> {
+  return (await rawGet(pk))?.live as Record<string, unknown> | undefined;
+}
+
+const slotOf = (userKey: string) => ({ environmentId: 'local', clientId: 'local-web', userKey });
 
 describe('sending a code', () => {
   it('by email: 200 with the channel and lifetime, the message in the outbox and in the SES viewer store', async () => {
@@ -171,20 +183,30 @@ describe('sending a code', () => {
     const keys = await service.deps.hmacKeys();
     const userKey = userKeyOf(keys, { authType: 'email', value: user });
 
-    const item = (await rawGet(codeItemKey({ clientId: 'local-web', userKey }))).Item;
+    const item = await rawGet(codeItemKey(slotOf(userKey)));
     expect(item).toBeDefined();
     const expectedDigest = digestCode(keys.code, { environmentId: 'local', clientId: 'local-web', redirectUri: REDIRECT_URI, authType: 'email', user }, code);
+    // The environment is part of the key: a send in another environment has its own slot.
     expect(item).toEqual({
-      pk: { S: `code#local-web#${userKey}` },
-      environment_id: { S: 'local' },
-      channel: { S: 'email' },
-      code_digest: { S: expectedDigest },
-      send_id: { S: expect.stringMatching(/^[0-9a-f-]{36}$/) },
-      created_at: { N: String(sentAt) },
-      not_after: { N: String(sentAt + 300_000) },
-      tries: { N: '0' },
-      max_tries: { N: '3' },
-      expires_at: { N: String(Math.ceil((sentAt + 300_000) / 1000)) },
+      pk: `code#local#local-web#${userKey}`,
+      live: {
+        channel: 'email',
+        code_digest: expectedDigest,
+        send_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        created_at: sentAt,
+        not_after: sentAt + 300_000,
+        tries: 0,
+        max_tries: 3,
+        guesses: [],
+      },
+      // The codes it replaced, for a failed delivery to put back (none yet): one place per send
+      // the limit lets be in flight at once.
+      h0: null,
+      h1: null,
+      h2: null,
+      h3: null,
+      h4: null,
+      expires_at: Math.ceil((sentAt + 300_000) / 1000),
     });
     const everything = JSON.stringify(item);
     expect(everything).not.toContain(code);
@@ -195,10 +217,10 @@ describe('sending a code', () => {
     const user = uniqueEmail('replace');
     await service.post(SEND, emailSend(user));
     const keys = await service.deps.hmacKeys();
-    const pk = codeItemKey({ clientId: 'local-web', userKey: userKeyOf(keys, { authType: 'email', value: user }) });
-    const first = (await rawGet(pk)).Item?.code_digest?.S;
+    const pk = codeItemKey(slotOf(userKeyOf(keys, { authType: 'email', value: user })));
+    const first = (await liveCode(pk))?.code_digest;
     await service.post(SEND, emailSend(user));
-    const second = (await rawGet(pk)).Item?.code_digest?.S;
+    const second = (await liveCode(pk))?.code_digest;
     expect(second).toBeDefined();
     expect(second).not.toBe(first);
   });
@@ -207,7 +229,7 @@ describe('sending a code', () => {
     const user = uniqueEmail('budget');
     service.dynamodb.reset();
     expect((await service.post(SEND, emailSend(user))).status).toBe(200);
-    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'PutItem']);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem']);
   });
 
   it('logs the decision with ids only: never the code nor the address', async () => {
@@ -262,13 +284,13 @@ describe('the attempt limit per recipient', () => {
 });
 
 describe('failures', () => {
-  it('answers 502 delivery_failed when the provider refuses, and removes the code it stored', async () => {
+  it('answers 502 delivery_failed when the provider refuses, and leaves no live code', async () => {
     const keys = await service.deps.hmacKeys();
-    const pk = codeItemKey({ clientId: 'local-web', userKey: userKeyOf(keys, { authType: 'sms', value: FAILING_PHONE }) });
+    const pk = codeItemKey(slotOf(userKeyOf(keys, { authType: 'sms', value: FAILING_PHONE })));
     const response = await service.post(SEND, smsSend(FAILING_PHONE));
     expect(response.status).toBe(502);
     expect(response.body).toEqual({ error: 'delivery_failed', error_description: 'The code could not be delivered. Try again later.' });
-    expect((await rawGet(pk)).Item).toBeUndefined();
+    expect(await liveCode(pk)).toBeUndefined();
   });
 
   it('keeps the earlier code usable when a later send fails (regression: the failed send deleted it)', async () => {
@@ -276,7 +298,7 @@ describe('failures', () => {
     const code = await service.latestCode(NO_VOICE_PHONE);
     service.dynamodb.reset();
     expect((await service.post(SEND, smsSend(NO_VOICE_PHONE, { method: 'voice_with_otp' }))).status).toBe(502);
-    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'PutItem', 'PutItem']);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
     const exchange = await service.post('/idp/v1/account/token', {
       grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: NO_VOICE_PHONE,
     });
@@ -371,10 +393,80 @@ describe('bad requests: a documented 4xx with the error JSON, never a 5xx, and n
   it('stored no code for any of them and sent nothing', async () => {
     const keys = await service.deps.hmacKeys();
     for (const user of users) {
-      const pk = codeItemKey({ clientId: 'local-web', userKey: userKeyOf(keys, { authType: 'email', value: user }) });
-      expect((await rawGet(pk)).Item).toBeUndefined();
+      const pk = codeItemKey(slotOf(userKeyOf(keys, { authType: 'email', value: user })));
+      expect(await rawGet(pk)).toBeUndefined();
       expect(await service.outbox(user)).toEqual([]);
     }
     expect(users).toHaveLength(cases.length);
+  });
+});
+
+describe('concurrent failing sends (regression: the last to fail restored a code nobody received, and the delivered one was dead)', () => {
+  const failing = new Set<string>();
+  /** Numbers the provider delivers to only when the function says so. */
+  const deliverOnly = new Map<string, () => boolean>();
+  let roomy: TestService;
+  beforeAll(async () => {
+    // 20 sends in flight for one user, which the send limit must allow.
+    roomy = await startTestService({
+      capture: { failFor: (to) => failing.has(to) || deliverOnly.get(to)?.() === false },
+      config: withLimits({ send: { maxAttempts: 20 } }),
+    });
+  });
+  afterAll(async () => roomy.stop());
+
+  it.each([4, 20])('leaves the delivered code usable after %i concurrent failing sends, for every user', async (count) => {
+    const users = Array.from({ length: 6 }, () => uniquePhone());
+    for (const user of users) expect((await roomy.post(SEND, smsSend(user))).status).toBe(200);
+    const delivered = await Promise.all(users.map((user) => roomy.latestCode(user)));
+    roomy.clock.advanceSeconds(60); // a fresh window for the burst
+
+    for (const user of users) failing.add(user);
+    const responses = await Promise.all(users.flatMap((user) => Array.from({ length: count }, () => roomy.post(SEND, smsSend(user)))));
+    for (const user of users) failing.delete(user);
+    expect(responses.map((response) => response.status)).toEqual(Array(users.length * count).fill(502));
+
+    for (const [index, user] of users.entries()) {
+      const exchange = await roomy.post('/idp/v1/account/token', exchangeBody(user, delivered[index] as string));
+      expect({ user: index, status: exchange.status }).toEqual({ user: index, status: 200 });
+    }
+  });
+
+  it('keeps whichever concurrent send was delivered when the others fail', async () => {
+    const user = uniquePhone();
+    // The provider refuses every call for this number but the third.
+    let calls = 0;
+    deliverOnly.set(user, () => {
+      calls += 1;
+      return calls === 3;
+    });
+    const statuses = (await Promise.all(Array.from({ length: 5 }, () => roomy.post(SEND, smsSend(user))))).map((response) => response.status);
+    deliverOnly.delete(user);
+    expect(statuses.sort()).toEqual([200, 502, 502, 502, 502]);
+    const [message] = await roomy.outbox(user);
+    expect(message).toBeDefined();
+    expect((await roomy.post('/idp/v1/account/token', exchangeBody(user, await roomy.latestCode(user)))).status).toBe(200);
+  });
+});
+
+describe('the send limit counts per mailbox', () => {
+  it.each([
+    ['subaddresses of any domain', ['alice+1@example.com', 'alice+2@example.com', 'alice@example.com', 'ALICE+news@example.com', 'alice+x@example.com'], 'alice+6@example.com'],
+    ['dots and googlemail at Gmail', ['a.lice@gmail.com', 'al.ice@gmail.com', 'alice@googlemail.com', 'a.l.i.c.e+x@gmail.com', 'alice@gmail.com'], 'ali.ce@googlemail.com'],
+  ])('%s: the sixth send to one mailbox is refused, whatever address it uses', async (_name, first, sixth) => {
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const domainOf = (address: string) => address.slice(address.indexOf('@'));
+    const localOf = (address: string) => address.slice(0, address.indexOf('@'));
+    // Each test run gets its own mailbox: the suffix joins the local part, before any tag.
+    const variant = (address: string) => {
+      const [local, tag] = localOf(address).split('+');
+      return `${local}${suffix}${tag === undefined ? '' : `+${tag}`}${domainOf(address)}`;
+    };
+    for (const address of first) expect((await service.post(SEND, emailSend(variant(address)))).status).toBe(200);
+    expect((await service.post(SEND, emailSend(variant(sixth)))).status).toBe(429);
+    // A code stays bound to the exact address: each variant's own code is the one that works.
+    const last = variant(first.at(-1) as string);
+    const code = await service.latestCode(last);
+    expect((await service.post('/idp/v1/account/token', exchangeBody(last, code))).status).toBe(200);
   });
 });

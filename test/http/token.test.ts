@@ -71,6 +71,7 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
       sub: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       aud: 'http://localhost:3000/api',
       client_id: 'local-web',
+      env_id: 'local',
       iat: now,
       exp: now + 3600,
       jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -118,27 +119,27 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
     expect(await subOf(inLocal)).not.toBe(await subOf(inSecond));
   });
 
-  it('makes exactly two DynamoDB requests for a JWT: the attempt and the consumption', async () => {
+  it('makes exactly two DynamoDB requests for a JWT: the attempt and the guess that spends a try', async () => {
     const user = uniqueEmail('budget');
     const code = await sendCode(user);
     service.dynamodb.reset();
     expect((await exchange(user, code)).status).toBe(200);
-    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'DeleteItem']);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem']);
   });
 
-  it('makes exactly three for an opaque token (the attempt, the consumption, the token) and at most three for a failure', async () => {
+  it('makes exactly three for an opaque token (the attempt, the guess, the token) and three for a failure (the attempt, the guess, the failure count)', async () => {
     const user = uniqueEmail('opaque-budget');
     await service.post(SEND, { auth_type: 'email', client_id: 'local-opaque', redirect_uri: REDIRECT_URI, user_id: user });
     const code = await service.latestCode(user);
     service.dynamodb.reset();
     expect((await exchange(user, code, { client_id: 'local-opaque' })).status).toBe(200);
-    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'DeleteItem', 'PutItem']);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
 
     const failing = uniqueEmail('failing-budget');
     const real = await sendCode(failing);
     service.dynamodb.reset();
     expect((await exchange(failing, real === '000000' ? '000001' : '000000')).status).toBe(400);
-    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'DeleteItem', 'UpdateItem']);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
   });
 
   it('does the same work whether or not the user has a live code, so timing does not tell (regression: one request fewer without a code)', async () => {

@@ -435,7 +435,7 @@ describe.each(STAGES)('stage %s', (stageName) => {
       }
     });
 
-    it('alarms on 5xx, bugs, delivery failures, a surge of 429s, and every function’s errors and throttles, into the alarm topic', () => {
+    it('alarms on 5xx, bugs, delivery failures, a surge of 429s, users reaching the failure cap, failed discards, and every function’s errors and throttles, into the alarm topic', () => {
       const alarms = ofType(stage().json, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties!);
       const metric = (namespace: string, name: string) => alarms.filter((alarm) => alarm.Namespace === namespace && alarm.MetricName === name);
       const namespace = `Identity/${stageName}`;
@@ -443,6 +443,8 @@ describe.each(STAGES)('stage %s', (stageName) => {
       expect(metric(namespace, 'UnhandledError')).toHaveLength(1);
       expect(metric(namespace, 'DeliveryFailed')).toHaveLength(1);
       expect(metric(namespace, 'AttemptRefused')).toHaveLength(1);
+      expect(metric(namespace, 'FailureCapReached')).toEqual([expect.objectContaining({ Threshold: config().deployment.alarms.failureCapsReached })]);
+      expect(metric(namespace, 'DiscardFailed')).toEqual([expect.objectContaining({ Threshold: 1 })]);
       expect(metric('AWS/Lambda', 'Errors')).toHaveLength(SPECS.length + 1);
       expect(metric('AWS/Lambda', 'Throttles')).toHaveLength(SPECS.length + 1);
       const topic = JSON.stringify(stage().stack.resolve(stage().stack.monitoring.topic.topicArn));

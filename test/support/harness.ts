@@ -161,6 +161,49 @@ export async function toTestResponse(response: Response): Promise<TestResponse> 
   return { status: response.status, headers: response.headers, body, text };
 }
 
+export const SEND_PATH = '/idp/v1/otp/send';
+export const TOKEN_PATH = '/idp/v1/account/token';
+
+/** The JSON body of an `otp/send` for `userId` (auth_type from its shape) by `clientId`. */
+export function sendBody(userId: string, clientId = 'local-web', extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { auth_type: userId.includes('@') ? 'email' : 'sms', client_id: clientId, redirect_uri: REDIRECT_URI, user_id: userId, ...extra };
+}
+
+/** The JSON body of a token request exchanging `code` for `userId` with `clientId`. */
+export function exchangeBody(userId: string, code: string, clientId = 'local-web', extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: REDIRECT_URI, user_id: userId, ...extra };
+}
+
+/** The structured log entries (Powertools JSON) with this message, parsed. */
+export function logEntries(lines: readonly string[], message: string): Array<Record<string, unknown>> {
+  const entries: Array<Record<string, unknown>> = [];
+  for (const line of lines) {
+    try {
+      const entry = JSON.parse(line) as Record<string, unknown>;
+      if (entry.message === message) entries.push(entry);
+    } catch {
+      // Not one of the service's structured lines.
+    }
+  }
+  return entries;
+}
+
+/** A service whose limits are adjusted for every environment (`token`, `send`, `failures`, `code`). */
+export function withLimits(adjust: { token?: object; send?: object; failures?: object; code?: object }): (config: StageConfig) => StageConfig {
+  return (config) => ({
+    ...config,
+    environments: config.environments.map((environment) => ({
+      ...environment,
+      code: { ...environment.code, ...adjust.code },
+      limits: {
+        token: { ...environment.limits.token, ...adjust.token },
+        send: { ...environment.limits.send, ...adjust.send },
+        failures: { ...environment.limits.failures, ...adjust.failures },
+      },
+    })),
+  });
+}
+
 /** A unique email address for one test, so tests never share counters or codes. */
 export function uniqueEmail(label = 'user'): string {
   return `${label}.${randomUUID().slice(0, 8)}@example.com`;

@@ -1,7 +1,8 @@
 /** A fresh table on the suite's DynamoDB Local, optionally behind a counting proxy. */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDynamoDbClient } from '../../lib/adapters/dynamodb/client';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient, createDynamoDbClient } from '../../lib/adapters/dynamodb/client';
 import { ensureTable, LOCAL_AWS } from '../../local/dynamodb';
 import { startDynamoDbProxy, type DynamoDbProxy } from './dynamodb-proxy';
 
@@ -9,6 +10,8 @@ export interface TestTable {
   readonly name: string;
   /** A client whose requests go through `proxy`, so they can be counted. */
   readonly client: DynamoDBClient;
+  /** The document client over `client`, as the adapters use it. */
+  readonly documents: DynamoDBDocumentClient;
   readonly proxy: DynamoDbProxy;
   stop(): Promise<void>;
 }
@@ -23,6 +26,7 @@ export async function createTestTable(): Promise<TestTable> {
   return {
     name,
     client,
+    documents: createDocumentClient(client),
     proxy,
     stop: async () => {
       client.destroy();

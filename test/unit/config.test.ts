@@ -82,6 +82,8 @@ function unfrozenPaths(value: unknown, path = '$'): string[] {
 }
 
 const SPEC_LIMITS: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
+/** NIST SP 800-63B §5.2.2: at most 100 consecutive failures, here over a rolling day. */
+const FAILURE_CAP = { maxConsecutive: 100, windowSeconds: 86_400 };
 
 describe('config/local.json', () => {
   let config: StageConfig;
@@ -127,7 +129,7 @@ describe('config/local.json', () => {
 
   it('keeps the specified limits (5 per 60 s, 300 s block) and code settings (300 s, 3 tries)', () => {
     const local = config.environments[0]!;
-    expect(local.limits).toEqual({ token: SPEC_LIMITS, send: SPEC_LIMITS });
+    expect(local.limits).toEqual({ token: SPEC_LIMITS, send: SPEC_LIMITS, failures: FAILURE_CAP });
     expect(local.code).toEqual({ ttlSeconds: 300, maxTries: 3 });
   });
 });
@@ -138,7 +140,7 @@ describe('parseStageConfig defaults', () => {
     const config = parseStageConfig(minimal());
 
     // Assert
-    expect(config.environments[0]!.limits).toEqual({ token: SPEC_LIMITS, send: SPEC_LIMITS });
+    expect(config.environments[0]!.limits).toEqual({ token: SPEC_LIMITS, send: SPEC_LIMITS, failures: FAILURE_CAP });
   });
 
   it('fills in the fields omitted from a partial limit', () => {
@@ -153,7 +155,34 @@ describe('parseStageConfig defaults', () => {
     expect(config.environments[0]!.limits).toEqual({
       token: { maxAttempts: 3, windowSeconds: 60, blockSeconds: 300 },
       send: { maxAttempts: 5, windowSeconds: 60, blockSeconds: 900 },
+      failures: FAILURE_CAP,
     });
+  });
+
+  it('takes a failure cap per environment, filling in what a partial one omits, within bounds', () => {
+    const raw = minimal();
+    raw.environments[0]!.limits = { failures: { maxConsecutive: 20 } };
+    expect(parseStageConfig(raw).environments[0]!.limits.failures).toEqual({ maxConsecutive: 20, windowSeconds: 86_400 });
+    raw.environments[0]!.limits = { failures: { maxConsecutive: 0 } };
+    expect(() => parseStageConfig(raw)).toThrow(/maxConsecutive/);
+    raw.environments[0]!.limits = { failures: { windowSeconds: 59 } };
+    expect(() => parseStageConfig(raw)).toThrow(/windowSeconds/);
+  });
+
+  it('keeps a configured failure cap through the limit overrides (regression: the overrides rebuilt limits without it)', () => {
+    const raw = minimal();
+    raw.environments[0]!.limits = { failures: { maxConsecutive: 7, windowSeconds: 3600 } };
+    const overridden = applyLimitOverrides(parseStageConfig(raw), { TOKEN_MAX_ATTEMPTS: '2' });
+    expect(overridden.environments[0]!.limits.failures).toEqual({ maxConsecutive: 7, windowSeconds: 3600 });
+  });
+
+  it('takes an audience per environment only for environments the client may use', () => {
+    const raw = minimal();
+    const client = raw.clients[0] as { environments: string[]; accessToken: Record<string, unknown> };
+    client.accessToken.audienceByEnvironment = { [client.environments[0]!]: 'https://api.example.com' };
+    expect(parseStageConfig(raw).clients[0]!.accessToken.audienceByEnvironment).toEqual({ [client.environments[0]!]: 'https://api.example.com' });
+    client.accessToken.audienceByEnvironment = { elsewhere: 'https://api.example.com' };
+    expect(() => parseStageConfig(raw)).toThrow(/not allowed in environment "elsewhere"/);
   });
 
   it('applies the code defaults (ttl 300 s, 3 tries), also when the code object is partial', () => {
@@ -206,7 +235,7 @@ describe('parseStageConfig defaults', () => {
 
     // Assert
     expect(first.environments[0]!.limits.send.maxAttempts).toBe(5);
-    expect(second.environments[0]!.limits).toEqual({ token: SPEC_LIMITS, send: SPEC_LIMITS });
+    expect(second.environments[0]!.limits).toEqual({ token: SPEC_LIMITS, send: SPEC_LIMITS, failures: FAILURE_CAP });
   });
 });
 
@@ -358,6 +387,7 @@ describe('applyLimitOverrides', () => {
       expect(environment.limits).toEqual({
         token: { maxAttempts: 2, windowSeconds: 10, blockSeconds: 20 },
         send: { maxAttempts: 3, windowSeconds: 30, blockSeconds: 40 },
+        failures: FAILURE_CAP,
       });
     }
   });

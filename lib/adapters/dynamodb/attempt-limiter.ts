@@ -9,19 +9,38 @@
  * least one window old". DynamoDB evaluates every operand of an update expression against the item
  * as it was before the update, which is what makes the shift one expression.
  *
+ * The token endpoint's failure cap (NIST SP 800-63B §5.2.2) lives in the same item: `fail_count`
+ * consecutive failed exchanges since `fail_since`. A capped user's attempt fails the same
+ * condition, so the cap costs no request of its own on the way in; counting a failure is one more
+ * write (a refused exchange: attempt, guess, failure), and clearing a run is one write, made only
+ * by a success that follows failures.
+ *
  * Requests: an allowed attempt or one during a block is one write. The attempt that starts a
  * block is two (the refused write returns the old item with ReturnValuesOnConditionCheckFailure,
  * so no read is needed; the second write sets the block).
  */
-import { UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { LimitConfig } from '../../config';
-import { retryAfterSeconds } from '../../domain/limits';
-import type { AttemptDecision, AttemptKey, AttemptLimiter } from '../../ports';
-import { isConditionalCheckFailure, storageFailure } from './client';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import '../../zod';
+import * as z from 'zod/mini';
+import type { FailureCapConfig, LimitConfig } from '../../config';
+import { capRetryAfter, isCapped, retryAfterSeconds } from '../../domain/limits';
+import type { AttemptDecision, AttemptKey, AttemptLimiter, FailureRun } from '../../ports';
+import { itemOfFailure, storageFailure } from './client';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
 
 const BLOCKED_UNTIL = 'blocked_until';
+const FAIL_COUNT = 'fail_count';
+const FAIL_SINCE = 'fail_since';
 const slot = (index: number) => `a${index}`;
+
+/** What this adapter reads back of an attempt item; anything else in it is the shifting slots. */
+const attemptItemSchema = z.looseObject({
+  [BLOCKED_UNTIL]: z.optional(z.number()),
+  [FAIL_COUNT]: z.optional(z.int().check(z.gte(0))),
+  [FAIL_SINCE]: z.optional(z.number()),
+});
+type AttemptItem = z.infer<typeof attemptItemSchema>;
 
 export function attemptItemKey(key: AttemptKey): string {
   return `limit#${key.operation}#${key.environmentId}#${key.userKey}`;
@@ -29,24 +48,80 @@ export function attemptItemKey(key: AttemptKey): string {
 
 export class DynamoDbAttemptLimiter implements AttemptLimiter {
   constructor(
-    private readonly client: DynamoDBClient,
+    private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
 
-  async recordAttempt(key: AttemptKey, limit: LimitConfig, now: number): Promise<AttemptDecision> {
+  async recordAttempt(key: AttemptKey, limit: LimitConfig, now: number, cap?: FailureCapConfig): Promise<AttemptDecision> {
     const pk = attemptItemKey(key);
-    const refused = await this.tryProcess(pk, limit, now);
-    if (refused === undefined) return { allowed: true };
+    const outcome = await this.tryProcess(pk, limit, now, cap);
+    if (outcome.processed) return { allowed: true, ...(cap === undefined ? {} : { failures: runOf(outcome.item) }) };
 
-    const blockedUntil = numberOf(refused[BLOCKED_UNTIL]);
+    const refused = outcome.item;
+    const blockedUntil = refused[BLOCKED_UNTIL];
     if (blockedUntil !== undefined && blockedUntil > now) {
-      return { allowed: false, retryAfterSeconds: retryAfterSeconds(blockedUntil, now), blockStarted: false };
+      return { allowed: false, retryAfterSeconds: retryAfterSeconds(blockedUntil, now, limit.blockSeconds), blockStarted: false, reason: 'limit' };
     }
-    return this.startBlock(pk, limit, now);
+    const run = runOf(refused);
+    if (cap !== undefined && run !== undefined && isCapped(run, cap, now)) {
+      return { allowed: false, retryAfterSeconds: capRetryAfter(run, cap, now), blockStarted: false, reason: 'failure_cap' };
+    }
+    return this.startBlock(pk, limit, now, cap);
   }
 
-  /** Processes the attempt if the limit allows it; returns the item as it was when it did not. */
-  private async tryProcess(pk: string, limit: LimitConfig, now: number): Promise<Record<string, AttributeValue> | undefined> {
+  async recordFailure(key: AttemptKey, cap: FailureCapConfig, now: number): Promise<FailureRun> {
+    const pk = attemptItemKey(key);
+    const runStart = now - cap.windowSeconds * 1000;
+    // Two writes with complementary conditions: count into a run that is still within its window,
+    // or start a new run over one that is not. A concurrent failure can make the first one miss;
+    // the loop then takes the other, so the count is never lost.
+    for (let round = 0; round < 4; round += 1) {
+      const extend = round % 2 === 0;
+      try {
+        const { Attributes } = await this.client.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk },
+            UpdateExpression: extend ? 'SET #c = if_not_exists(#c, :zero) + :one, #s = if_not_exists(#s, :now)' : 'SET #c = :one, #s = :now',
+            ConditionExpression: extend ? 'attribute_not_exists(#s) OR #s > :runStart' : '#s <= :runStart',
+            ExpressionAttributeNames: { '#c': FAIL_COUNT, '#s': FAIL_SINCE },
+            ExpressionAttributeValues: { ':one': 1, ':now': now, ':runStart': runStart, ...(extend ? { ':zero': 0 } : {}) },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        const run = runOf(parseAttemptItem(Attributes));
+        if (run === undefined) throw new Error('The failure count was written but not returned');
+        return run;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) continue;
+        throw storageFailure(error, 'record failure');
+      }
+    }
+    throw new Error('The failure run kept changing under concurrent writes');
+  }
+
+  async clearFailures(key: AttemptKey): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: attemptItemKey(key) },
+          UpdateExpression: 'REMOVE #c, #s',
+          ExpressionAttributeNames: { '#c': FAIL_COUNT, '#s': FAIL_SINCE },
+        }),
+      );
+    } catch (error) {
+      throw storageFailure(error, 'clear failures');
+    }
+  }
+
+  /** Processes the attempt if the limit (and the cap) allow it; returns the item either way. */
+  private async tryProcess(
+    pk: string,
+    limit: LimitConfig,
+    now: number,
+    cap: FailureCapConfig | undefined,
+  ): Promise<{ processed: boolean; item: AttemptItem }> {
     const n = limit.maxAttempts;
     const names: Record<string, string> = { '#b': BLOCKED_UNTIL, '#e': TABLE_DEFINITION.timeToLiveAttribute };
     const shifts: string[] = [];
@@ -55,29 +130,40 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
       // Every operand reads the item as it was before this update, so this shifts all slots at once.
       shifts.push(index < n - 1 ? `#s${index} = if_not_exists(#s${index + 1}, :zero)` : `#s${index} = :now`);
     }
+    // Not blocked (a lapsed block counts as none), and the oldest remembered attempt is out of the window.
+    let condition = '(attribute_not_exists(#b) OR #b <= :now) AND (attribute_not_exists(#s0) OR #s0 <= :windowStart)';
+    const values: Record<string, unknown> = {
+      ':now': now,
+      // DynamoDB rejects unused values, and with one slot there is nothing to shift.
+      ...(n > 1 ? { ':zero': 0 } : {}),
+      ':windowStart': now - limit.windowSeconds * 1000,
+      ':expires': expiresAt(now, limit.windowSeconds, cap),
+    };
+    if (cap !== undefined) {
+      // …and the user's failure run has not reached the cap, or its window has passed.
+      names['#fc'] = FAIL_COUNT;
+      names['#fs'] = FAIL_SINCE;
+      condition += ' AND (attribute_not_exists(#fc) OR #fc < :cap OR #fs <= :runStart)';
+      values[':cap'] = cap.maxConsecutive;
+      values[':runStart'] = now - cap.windowSeconds * 1000;
+    }
     try {
-      await this.client.send(
-        new UpdateItemCommand({
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
           TableName: this.tableName,
-          Key: { pk: { S: pk } },
+          Key: { pk },
           UpdateExpression: `SET ${shifts.join(', ')}, #e = :expires`,
-          // Not blocked (a lapsed block counts as none), and the oldest remembered attempt is out of the window.
-          ConditionExpression: '(attribute_not_exists(#b) OR #b <= :now) AND (attribute_not_exists(#s0) OR #s0 <= :windowStart)',
+          ConditionExpression: condition,
           ExpressionAttributeNames: names,
-          ExpressionAttributeValues: {
-            ':now': { N: String(now) },
-            // DynamoDB rejects unused values, and with one slot there is nothing to shift.
-            ...(n > 1 ? { ':zero': { N: '0' } } : {}),
-            ':windowStart': { N: String(now - limit.windowSeconds * 1000) },
-            // Housekeeping: once a window has passed with no attempt, the item says nothing.
-            ':expires': { N: String(ttlSeconds(now + limit.windowSeconds * 1000)) },
-          },
+          ExpressionAttributeValues: values,
+          // The failure run comes back with the same request, so a success knows whether to clear it.
+          ReturnValues: cap === undefined ? 'NONE' : 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return undefined;
+      return { processed: true, item: parseAttemptItem(Attributes) };
     } catch (error) {
-      if (isConditionalCheckFailure(error)) return (error.Item as Record<string, AttributeValue> | undefined) ?? {};
+      if (error instanceof ConditionalCheckFailedException) return { processed: false, item: parseAttemptItem(itemOfFailure(error)) };
       throw storageFailure(error, 'record attempt');
     }
   }
@@ -86,36 +172,54 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
    * Starts the block, unless a concurrent attempt already did (the condition keeps a live block
    * from being extended). The slots are kept: see lib/domain/limits.ts for why.
    */
-  private async startBlock(pk: string, limit: LimitConfig, now: number): Promise<AttemptDecision> {
+  private async startBlock(pk: string, limit: LimitConfig, now: number, cap: FailureCapConfig | undefined): Promise<AttemptDecision> {
     const blockedUntil = now + limit.blockSeconds * 1000;
     try {
       await this.client.send(
-        new UpdateItemCommand({
+        new UpdateCommand({
           TableName: this.tableName,
-          Key: { pk: { S: pk } },
+          Key: { pk },
           UpdateExpression: 'SET #b = :until, #e = :expires',
           ConditionExpression: 'attribute_not_exists(#b) OR #b <= :now',
           ExpressionAttributeNames: { '#b': BLOCKED_UNTIL, '#e': TABLE_DEFINITION.timeToLiveAttribute },
           ExpressionAttributeValues: {
-            ':until': { N: String(blockedUntil) },
-            ':now': { N: String(now) },
+            ':until': blockedUntil,
+            ':now': now,
             // The slots still matter after the block when it is shorter than the window.
-            ':expires': { N: String(ttlSeconds(blockedUntil + limit.windowSeconds * 1000)) },
+            ':expires': Math.max(ttlSeconds(blockedUntil + limit.windowSeconds * 1000), expiresAt(now, limit.windowSeconds, cap)),
           },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return { allowed: false, retryAfterSeconds: limit.blockSeconds, blockStarted: true };
+      return { allowed: false, retryAfterSeconds: limit.blockSeconds, blockStarted: true, reason: 'limit' };
     } catch (error) {
-      if (isConditionalCheckFailure(error)) {
-        const existing = numberOf((error.Item as Record<string, AttributeValue> | undefined)?.[BLOCKED_UNTIL]) ?? blockedUntil;
-        return { allowed: false, retryAfterSeconds: retryAfterSeconds(existing, now), blockStarted: false };
+      if (error instanceof ConditionalCheckFailedException) {
+        // Another attempt started the block first: its end, never more than a block from now.
+        const existing = parseAttemptItem(itemOfFailure(error))[BLOCKED_UNTIL] ?? blockedUntil;
+        return { allowed: false, retryAfterSeconds: retryAfterSeconds(existing, now, limit.blockSeconds), blockStarted: false, reason: 'limit' };
       }
       throw storageFailure(error, 'start block');
     }
   }
 }
 
-function numberOf(value: AttributeValue | undefined): number | undefined {
-  return value?.N === undefined ? undefined : Number(value.N);
+/**
+ * Housekeeping TTL: once a window has passed with no attempt, the item says nothing; with a
+ * failure cap, the run it may hold matters for the cap's window.
+ */
+function expiresAt(now: number, windowSeconds: number, cap: FailureCapConfig | undefined): number {
+  return ttlSeconds(now + Math.max(windowSeconds, cap?.windowSeconds ?? 0) * 1000);
+}
+
+function runOf(item: AttemptItem): FailureRun | undefined {
+  const count = item[FAIL_COUNT];
+  const since = item[FAIL_SINCE];
+  return count === undefined || since === undefined || count === 0 ? undefined : { count, since };
+}
+
+/** Every attempt item read back is parsed: a corrupt one is an error (a 500), never a decision. */
+function parseAttemptItem(item: Record<string, unknown> | undefined): AttemptItem {
+  const result = attemptItemSchema.safeParse(item ?? {});
+  if (!result.success) throw new Error(`A malformed attempt item: ${z.prettifyError(result.error)}`);
+  return result.data;
 }

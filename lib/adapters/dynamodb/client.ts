@@ -1,7 +1,9 @@
 /**
  * The DynamoDB client, with short timeouts, and its failures in the service's vocabulary.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { clientConfig, dependencyFailure, type AwsClientOptions } from '../aws';
 
 /**
@@ -22,6 +24,19 @@ export function storageFailure(error: unknown, operation: string): Error {
   return dependencyFailure(error, `DynamoDB ${operation}`);
 }
 
-export function isConditionalCheckFailure(error: unknown): error is { name: string; Item?: Record<string, unknown> } {
-  return (error as { name?: string }).name === 'ConditionalCheckFailedException';
+/**
+ * The document client over `client`: plain JavaScript values in and out (`removeUndefinedValues`:
+ * an optional field left undefined is simply not written).
+ */
+export function createDocumentClient(client: DynamoDBClient): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+/**
+ * The item a refused conditional write returned (ReturnValuesOnConditionCheckFailure), as plain
+ * values. The document client does not unmarshall it (aws-sdk-js-v3 issue 6723), so this does,
+ * as Powertools' idempotency persistence layer does.
+ */
+export function itemOfFailure(error: ConditionalCheckFailedException): Record<string, unknown> | undefined {
+  return error.Item === undefined ? undefined : unmarshall(error.Item);
 }

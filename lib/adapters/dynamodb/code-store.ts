@@ -1,148 +1,241 @@
 /**
- * One-time codes in DynamoDB. One item per (client, user), so a new send replaces the old code.
+ * One-time codes in DynamoDB: one item per (environment, client, user), so a new send replaces
+ * the old code and sends in one environment never touch another's.
  *
- * Consumption is one conditional DeleteItem whose condition is the whole validity rule (digest,
- * expiry, tries, PKCE): two concurrent exchanges of one code cannot both delete it. It returns the
- * item either way (ReturnValues / ReturnValuesOnConditionCheckFailure), so the caller can verify a
- * success in constant time and tell a wrong try from an expired code without another read.
+ * The item holds the live code in `live` (a map) and the codes it replaced in `h0` (oldest) …
+ * `h{K-1}` (newest), each a map or NULL, for a failed delivery to put back the last code that
+ * reached the user (the rule: lib/domain/code-history.ts). Every write is one UpdateItem:
+ *
+ * - save: shifts the history down by one place, moves `live` into the newest place and writes the
+ *   new code into `live`. DynamoDB evaluates every operand against the item as it was before the
+ *   update, so the shift is one expression (as in attempt-limiter.ts).
+ * - guess: spends one try of the live code, conditionally: it exists, has not expired (by the
+ *   application's clock: TTL deletes lazily), has a try left, and this exact guess (code and
+ *   PKCE challenge, as one digest) is not among the ones already made; the guess is recorded.
+ *   The caller compares the digests on the returned item. So no code is ever compared more than
+ *   `max_tries` times, under any concurrency, and the one matching guess succeeds once: its
+ *   repetition is refused (single use) without a Delete.
+ * - discard: one conditional write per step of code-history.ts; when another write changed the
+ *   slot first, the refused write returns the slot as it is now and the step is recomputed.
  */
-import {
-  DeleteItemCommand,
-  PutItemCommand,
-  UpdateItemCommand,
-  type AttributeValue,
-  type DynamoDBClient,
-} from '@aws-sdk/client-dynamodb';
-import type { Channel } from '../../domain/identity';
-import type { CodeRecord, CodeSlot, CodeStore, ConsumeQuery, ConsumeResult } from '../../ports';
-import { isConditionalCheckFailure, storageFailure } from './client';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import '../../zod';
+import * as z from 'zod/mini';
+import { discardStep, type DiscardStep } from '../../domain/code-history';
+import { CHANNELS, type Channel } from '../../domain/identity';
+import type { CodeGuess, CodeRecord, CodeSlot, CodeStore, GuessResult, KeptCode, SlotState } from '../../ports';
+import { itemOfFailure, storageFailure } from './client';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
 
 export function codeItemKey(slot: CodeSlot): string {
-  return `code#${slot.clientId}#${slot.userKey}`;
+  return `code#${slot.environmentId}#${slot.clientId}#${slot.userKey}`;
 }
+
+const LIVE = 'live';
+const historyPlace = (index: number) => `h${index}`;
+const HISTORY_PLACE = /^h(\d{1,3})$/;
+
+/** A code as stored: in `live` or in a history place. */
+const storedCodeSchema = z.strictObject({
+  send_id: z.string().check(z.minLength(1)),
+  channel: z.enum(CHANNELS as [Channel, ...Channel[]]),
+  code_digest: z.string().check(z.minLength(1)),
+  created_at: z.number(),
+  not_after: z.number(),
+  tries: z.int().check(z.gte(0)),
+  max_tries: z.int().check(z.gte(1)),
+  code_challenge: z.optional(z.string().check(z.minLength(1))),
+  /** Digests of the guesses made, at most max_tries. */
+  guesses: z.array(z.string()),
+  failed: z.optional(z.literal(true)),
+});
+type StoredCode = z.infer<typeof storedCodeSchema>;
+
+const codeItemSchema = z.looseObject({
+  pk: z.string().check(z.startsWith('code#')),
+  [LIVE]: z.optional(storedCodeSchema),
+});
 
 export class DynamoDbCodeStore implements CodeStore {
   constructor(
-    private readonly client: DynamoDBClient,
+    private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
 
-  async save(record: CodeRecord): Promise<CodeRecord | undefined> {
+  async save(record: CodeRecord, keep: number): Promise<SlotState> {
+    if (!Number.isInteger(keep) || keep < 1) throw new Error(`A slot keeps at least one replaced code, not ${keep}`);
+    const names: Record<string, string> = { '#live': LIVE, '#e': TABLE_DEFINITION.timeToLiveAttribute };
+    const shifts: string[] = [];
+    for (let index = 0; index < keep; index += 1) {
+      names[`#h${index}`] = historyPlace(index);
+      const from = index < keep - 1 ? `#h${index + 1}` : '#live';
+      shifts.push(`#h${index} = if_not_exists(${from}, :none)`);
+    }
     try {
-      // The replaced code comes back with the same request, for `restore` should delivery fail.
-      const { Attributes } = await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: itemOf(record), ReturnValues: 'ALL_OLD' }));
-      return recordOf(Attributes);
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: codeItemKey(record) },
+          UpdateExpression: `SET ${shifts.join(', ')}, #live = :code, #e = :expires`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':none': null, ':code': storedCodeOf(record), ':expires': ttlSeconds(record.notAfter) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return slotStateOf(record, Attributes);
     } catch (error) {
       throw storageFailure(error, 'save code');
     }
   }
 
-  async consume(query: ConsumeQuery): Promise<ConsumeResult> {
-    const values: Record<string, AttributeValue> = {
-      ':digest': { S: query.codeDigest },
-      ':now': { N: String(query.now) },
-    };
-    let pkce = 'attribute_not_exists(code_challenge)';
-    if (query.codeChallenge !== undefined) {
-      pkce = 'code_challenge = :challenge';
-      values[':challenge'] = { S: query.codeChallenge };
-    }
+  async guess(guess: CodeGuess): Promise<GuessResult> {
     try {
-      const result = await this.client.send(
-        new DeleteItemCommand({
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
           TableName: this.tableName,
-          Key: { pk: { S: codeItemKey(query) } },
-          // Expiry is the application's clock, not TTL: an expired item may linger for days.
-          ConditionExpression: `code_digest = :digest AND not_after > :now AND tries < max_tries AND ${pkce}`,
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_OLD',
+          Key: { pk: codeItemKey(guess) },
+          UpdateExpression: 'SET #live.#tries = #live.#tries + :one, #live.#guesses = list_append(#live.#guesses, :guessed)',
+          ConditionExpression: 'attribute_exists(#live) AND #live.#notAfter > :now AND #live.#tries < #live.#maxTries AND NOT contains(#live.#guesses, :guess)',
+          ExpressionAttributeNames: { '#live': LIVE, '#tries': 'tries', '#guesses': 'guesses', '#notAfter': 'not_after', '#maxTries': 'max_tries' },
+          ExpressionAttributeValues: { ':one': 1, ':now': guess.now, ':guess': guess.guessDigest, ':guessed': [guess.guessDigest] },
+          ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      const record = recordOf(result.Attributes);
-      if (record === undefined) throw new Error('DeleteItem succeeded without returning the item');
-      return { outcome: 'consumed', record };
+      const live = slotStateOf(guess, Attributes).live;
+      if (live === undefined) throw new Error('A try was spent on a code that was not returned');
+      return { outcome: 'compared', record: live };
     } catch (error) {
-      if (isConditionalCheckFailure(error)) {
-        return { outcome: 'rejected', record: recordOf(error.Item as Record<string, AttributeValue> | undefined) };
+      if (error instanceof ConditionalCheckFailedException) {
+        const live = parseItem(itemOfFailure(error))?.[LIVE];
+        return {
+          outcome: 'refused',
+          record: live === undefined ? undefined : keptCodeOf(guess, live),
+          repeated: live?.guesses.includes(guess.guessDigest) ?? false,
+        };
       }
-      throw storageFailure(error, 'consume code');
+      throw storageFailure(error, 'guess code');
     }
   }
 
-  async recordWrongTry(slot: CodeSlot, sendId: string): Promise<void> {
-    await this.ifStillThisSend('count wrong try', sendId, (condition, values) =>
-      this.client.send(
-        new UpdateItemCommand({
-          TableName: this.tableName,
-          Key: { pk: { S: codeItemKey(slot) } },
-          UpdateExpression: 'ADD tries :one',
-          ConditionExpression: condition,
-          ExpressionAttributeValues: { ...values, ':one': { N: '1' } },
-        }),
-      ),
-    );
+  async discard(failed: CodeRecord, known: SlotState, now: number): Promise<void> {
+    let state = known;
+    // Each refused step means another send saved or discarded in between, and those are bounded
+    // by the send limit; the bound here only stops a bug from looping.
+    for (let round = 0; round < 2 * (known.history.length + 2); round += 1) {
+      const step = discardStep(state, failed.sendId, now);
+      if (step.kind === 'none') return;
+      const current = await this.applyStep(failed, step);
+      if (current === undefined) return;
+      state = current;
+    }
+    throw new Error('The slot kept changing while a failed send was discarded');
   }
 
-  async restore(slot: CodeSlot, failedSendId: string, previous: CodeRecord | undefined): Promise<void> {
-    await this.ifStillThisSend('restore code', failedSendId, (condition, values) =>
-      previous === undefined
-        ? this.client.send(
-            new DeleteItemCommand({ TableName: this.tableName, Key: { pk: { S: codeItemKey(slot) } }, ConditionExpression: condition, ExpressionAttributeValues: values }),
-          )
-        : this.client.send(
-            new PutItemCommand({ TableName: this.tableName, Item: itemOf(previous), ConditionExpression: condition, ExpressionAttributeValues: values }),
-          ),
-    );
-  }
-
-  /** Runs a write that must only touch the code of `sendId`; a newer send's code is left alone. */
-  private async ifStillThisSend(
-    operation: string,
-    sendId: string,
-    write: (condition: string, values: Record<string, AttributeValue>) => Promise<unknown>,
-  ): Promise<void> {
+  /** One conditional write of a discard; the slot as it is now when the condition failed. */
+  private async applyStep(failed: CodeRecord, step: Exclude<DiscardStep, { kind: 'none' }>): Promise<SlotState | undefined> {
+    // DynamoDB refuses names and values an expression does not use: each step adds its own.
+    const names: Record<string, string> = { '#sendId': 'send_id' };
+    const values: Record<string, unknown> = { ':failed': failed.sendId };
+    let update: string;
+    let condition: string;
+    switch (step.kind) {
+      case 'restore':
+        names['#live'] = LIVE;
+        names['#h'] = historyPlace(step.index);
+        names['#failedFlag'] = 'failed';
+        values[':restored'] = step.sendId;
+        values[':none'] = null;
+        update = 'SET #live = #h, #h = :none';
+        condition = '#live.#sendId = :failed AND #h.#sendId = :restored AND attribute_not_exists(#h.#failedFlag)';
+        break;
+      case 'clear':
+        names['#live'] = LIVE;
+        update = 'REMOVE #live';
+        condition = '#live.#sendId = :failed';
+        break;
+      case 'mark':
+        names['#h'] = historyPlace(step.index);
+        names['#failedFlag'] = 'failed';
+        values[':true'] = true;
+        update = 'SET #h.#failedFlag = :true';
+        condition = '#h.#sendId = :failed';
+        break;
+    }
     try {
-      await write('send_id = :send', { ':send': { S: sendId } });
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: codeItemKey(failed) },
+          UpdateExpression: update,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return undefined;
     } catch (error) {
-      if (isConditionalCheckFailure(error)) return;
-      throw storageFailure(error, operation);
+      if (error instanceof ConditionalCheckFailedException) return slotStateOf(failed, itemOfFailure(error));
+      throw storageFailure(error, 'discard code');
     }
   }
 }
 
-function itemOf(record: CodeRecord): Record<string, AttributeValue> {
-  const item: Record<string, AttributeValue> = {
-    pk: { S: codeItemKey(record) },
-    environment_id: { S: record.environmentId },
-    channel: { S: record.channel },
-    code_digest: { S: record.codeDigest },
-    send_id: { S: record.sendId },
-    created_at: { N: String(record.createdAt) },
-    not_after: { N: String(record.notAfter) },
-    tries: { N: String(record.tries) },
-    max_tries: { N: String(record.maxTries) },
-    [TABLE_DEFINITION.timeToLiveAttribute]: { N: String(ttlSeconds(record.notAfter)) },
+function storedCodeOf(record: CodeRecord): StoredCode {
+  return {
+    send_id: record.sendId,
+    channel: record.channel,
+    code_digest: record.codeDigest,
+    created_at: record.createdAt,
+    not_after: record.notAfter,
+    tries: record.tries,
+    max_tries: record.maxTries,
+    code_challenge: record.codeChallenge,
+    guesses: [],
   };
-  if (record.codeChallenge !== undefined) item.code_challenge = { S: record.codeChallenge };
-  return item;
 }
 
-function recordOf(item: Record<string, AttributeValue> | undefined): CodeRecord | undefined {
-  if (item?.pk?.S === undefined) return undefined;
-  const [, clientId = '', userKey = ''] = item.pk.S.split('#');
+function keptCodeOf(slot: CodeSlot, stored: StoredCode): KeptCode {
   return {
-    clientId,
-    userKey,
-    environmentId: item.environment_id?.S ?? '',
-    channel: (item.channel?.S ?? 'email') as Channel,
-    codeDigest: item.code_digest?.S ?? '',
-    sendId: item.send_id?.S ?? '',
-    createdAt: Number(item.created_at?.N ?? 0),
-    notAfter: Number(item.not_after?.N ?? 0),
-    tries: Number(item.tries?.N ?? 0),
-    maxTries: Number(item.max_tries?.N ?? 0),
-    codeChallenge: item.code_challenge?.S,
+    environmentId: slot.environmentId,
+    clientId: slot.clientId,
+    userKey: slot.userKey,
+    channel: stored.channel,
+    codeDigest: stored.code_digest,
+    sendId: stored.send_id,
+    createdAt: stored.created_at,
+    notAfter: stored.not_after,
+    tries: stored.tries,
+    maxTries: stored.max_tries,
+    codeChallenge: stored.code_challenge,
+    failed: stored.failed === true,
   };
+}
+
+/** The slot an item holds; no item is an empty slot. */
+function slotStateOf(slot: CodeSlot, item: Record<string, unknown> | undefined): SlotState {
+  const parsed = parseItem(item);
+  if (parsed === undefined) return { live: undefined, history: [] };
+  const history: Array<KeptCode | undefined> = [];
+  for (const [name, value] of Object.entries(parsed)) {
+    const place = HISTORY_PLACE.exec(name);
+    if (place === null) continue;
+    const stored = z.nullable(storedCodeSchema).safeParse(value);
+    if (!stored.success) throw new Error(`A malformed code item (${name}): ${z.prettifyError(stored.error)}`);
+    history[Number(place[1])] = stored.data === null ? undefined : keptCodeOf(slot, stored.data);
+  }
+  return { live: parsed[LIVE] === undefined ? undefined : keptCodeOf(slot, parsed[LIVE]), history: Array.from(history) };
+}
+
+/**
+ * Every code item read back is parsed: a corrupt or partial item is an error (a 500), never a
+ * plausible code with defaults filled in.
+ */
+function parseItem(item: Record<string, unknown> | undefined): z.infer<typeof codeItemSchema> | undefined {
+  if (item === undefined) return undefined;
+  const result = codeItemSchema.safeParse(item);
+  if (!result.success) throw new Error(`A malformed code item: ${z.prettifyError(result.error)}`);
+  return result.data;
 }

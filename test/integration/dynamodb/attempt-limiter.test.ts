@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { attemptItemKey, DynamoDbAttemptLimiter } from '../../../lib/adapters/dynamodb/attempt-limiter';
 import type { LimitConfig } from '../../../lib/config';
-import { applyAttempt, EMPTY_LIMIT_STATE, type LimitState } from '../../../lib/domain/limits';
-import type { AttemptKey } from '../../../lib/ports';
+import { applyAttempt, applyFailure, EMPTY_LIMIT_STATE, isCapped, type LimitState } from '../../../lib/domain/limits';
+import type { AttemptKey, FailureRun } from '../../../lib/ports';
 import { futureBase } from '../../support/fake-clock';
 import { createTestTable, type TestTable } from '../../support/table';
 
@@ -20,7 +20,7 @@ let table: TestTable;
 let limiter: DynamoDbAttemptLimiter;
 beforeAll(async () => {
   table = await createTestTable();
-  limiter = new DynamoDbAttemptLimiter(table.client, table.name);
+  limiter = new DynamoDbAttemptLimiter(table.documents, table.name);
 });
 afterAll(async () => table.stop());
 
@@ -38,16 +38,17 @@ describe('the spec limit: 5 attempts per sliding minute, then a 5-minute block',
     const key = newKey();
     const decisions = await attempts(key, [0, 1, 2, 3, 4, 5].map(at));
     expect(decisions.slice(0, 5)).toEqual(Array(5).fill({ allowed: true }));
-    expect(decisions[5]).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true });
+    expect(decisions[5]).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
   });
 
   it('answers every attempt during the block with the remaining time, without extending it', async () => {
     const key = newKey();
     await attempts(key, [0, 1, 2, 3, 4].map(at));
     await limiter.recordAttempt(key, SPEC, at(10)); // starts the block: lifts at 310 s
-    expect(await limiter.recordAttempt(key, SPEC, at(11))).toEqual({ allowed: false, retryAfterSeconds: 299, blockStarted: false });
-    expect(await limiter.recordAttempt(key, SPEC, at(200))).toEqual({ allowed: false, retryAfterSeconds: 110, blockStarted: false });
-    expect(await limiter.recordAttempt(key, SPEC, at(309.5))).toEqual({ allowed: false, retryAfterSeconds: 1, blockStarted: false });
+    expect(await limiter.recordAttempt(key, SPEC, at(11))).toEqual({ allowed: false, retryAfterSeconds: 299, blockStarted: false, reason: 'limit' });
+    expect(await limiter.recordAttempt(key, SPEC, at(200))).toEqual({ allowed: false, retryAfterSeconds: 110, blockStarted: false, reason: 'limit' });
+    // Half a second left: Retry-After never says more than the block has left.
+    expect(await limiter.recordAttempt(key, SPEC, at(309.5))).toEqual({ allowed: false, retryAfterSeconds: 0, blockStarted: false, reason: 'limit' });
     expect(await limiter.recordAttempt(key, SPEC, at(310))).toEqual({ allowed: true });
   });
 
@@ -56,25 +57,25 @@ describe('the spec limit: 5 attempts per sliding minute, then a 5-minute block',
     await attempts(key, [0, 1, 2, 3, 4, 5].map(at));
     const after = await attempts(key, [305, 306, 307, 308, 309, 310].map(at));
     expect(after.slice(0, 5)).toEqual(Array(5).fill({ allowed: true }));
-    expect(after[5]).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true });
+    expect(after[5]).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
   });
 
   it('slides: an attempt exactly one window after the oldest is processed, one millisecond earlier is not', async () => {
     const early = newKey();
     await attempts(early, [0, 10, 20, 30, 40].map(at));
-    expect(await limiter.recordAttempt(early, SPEC, at(60) - 1)).toMatchObject({ allowed: false, blockStarted: true });
+    expect(await limiter.recordAttempt(early, SPEC, at(60) - 1)).toMatchObject({ allowed: false, blockStarted: true, reason: 'limit' });
 
     const onTime = newKey();
     await attempts(onTime, [0, 10, 20, 30, 40].map(at));
     expect(await limiter.recordAttempt(onTime, SPEC, at(60))).toEqual({ allowed: true });
     // Now 10, 20, 30, 40, 60 are in the window: the next before 70 s is refused.
-    expect(await limiter.recordAttempt(onTime, SPEC, at(69))).toMatchObject({ allowed: false, blockStarted: true });
+    expect(await limiter.recordAttempt(onTime, SPEC, at(69))).toMatchObject({ allowed: false, blockStarted: true, reason: 'limit' });
   });
 
   it('is a sliding window, not calendar minutes: 5 at :55-:59 and 1 at :01 of the next minute is a sixth', async () => {
     const key = newKey();
     await attempts(key, [55, 56, 57, 58, 59].map(at));
-    expect(await limiter.recordAttempt(key, SPEC, at(61))).toMatchObject({ allowed: false, blockStarted: true });
+    expect(await limiter.recordAttempt(key, SPEC, at(61))).toMatchObject({ allowed: false, blockStarted: true, reason: 'limit' });
   });
 
   it('keeps one counter per operation, environment and user', async () => {
@@ -89,14 +90,14 @@ describe('the spec limit: 5 attempts per sliding minute, then a 5-minute block',
     const limit = { maxAttempts: 2, windowSeconds: 10, blockSeconds: 30 };
     const key = newKey();
     const decisions = await attempts(key, [0, 1, 2].map(at), limit);
-    expect(decisions).toEqual([{ allowed: true }, { allowed: true }, { allowed: false, retryAfterSeconds: 30, blockStarted: true }]);
+    expect(decisions).toEqual([{ allowed: true }, { allowed: true }, { allowed: false, retryAfterSeconds: 30, blockStarted: true, reason: 'limit' }]);
     expect(await limiter.recordAttempt(key, limit, at(32))).toEqual({ allowed: true });
   });
 
   it('works with a limit of one attempt (regression: an unused :zero value made DynamoDB reject the update)', async () => {
     const limit = { maxAttempts: 1, windowSeconds: 10, blockSeconds: 20 };
     const key = newKey();
-    expect(await attempts(key, [0, 1].map(at), limit)).toEqual([{ allowed: true }, { allowed: false, retryAfterSeconds: 20, blockStarted: true }]);
+    expect(await attempts(key, [0, 1].map(at), limit)).toEqual([{ allowed: true }, { allowed: false, retryAfterSeconds: 20, blockStarted: true, reason: 'limit' }]);
   });
 
   it('stores the user only as the key it was given, with a TTL attribute for housekeeping', async () => {
@@ -158,6 +159,100 @@ describe('equivalence with the pure model', () => {
         }
       }),
       { numRuns: 40 },
+    );
+  });
+});
+
+describe('the failure cap (NIST SP 800-63B §5.2.2): consecutive failed exchanges per user', () => {
+  const CAP = { maxConsecutive: 3, windowSeconds: 3600 };
+  /** A limit that never gets in the way, so only the cap decides. */
+  const ROOMY: LimitConfig = { maxAttempts: 50, windowSeconds: 1, blockSeconds: 1 };
+
+  it('counts failures into a run, and refuses the user once the run reaches the cap, with Retry-After until the run’s window ends', async () => {
+    const key = newKey();
+    expect(await limiter.recordAttempt(key, ROOMY, at(0), CAP)).toEqual({ allowed: true, failures: undefined });
+    expect(await limiter.recordFailure(key, CAP, at(0))).toEqual({ count: 1, since: at(0) });
+    expect(await limiter.recordAttempt(key, ROOMY, at(10), CAP)).toEqual({ allowed: true, failures: { count: 1, since: at(0) } });
+    await limiter.recordFailure(key, CAP, at(10));
+    expect(await limiter.recordFailure(key, CAP, at(20))).toEqual({ count: 3, since: at(0) });
+
+    expect(await limiter.recordAttempt(key, ROOMY, at(30), CAP)).toEqual({ allowed: false, retryAfterSeconds: 3570, blockStarted: false, reason: 'failure_cap' });
+    // Capped until exactly one window after the run's first failure, never a moment longer.
+    expect(await limiter.recordAttempt(key, ROOMY, at(3600) - 1, CAP)).toEqual({ allowed: false, retryAfterSeconds: 0, blockStarted: false, reason: 'failure_cap' });
+    expect(await limiter.recordAttempt(key, ROOMY, at(3600), CAP)).toEqual({ allowed: true, failures: { count: 3, since: at(0) } });
+    // A failure after the window starts a new run.
+    expect(await limiter.recordFailure(key, CAP, at(3600))).toEqual({ count: 1, since: at(3600) });
+  });
+
+  it('is ended by clearFailures (a successful exchange)', async () => {
+    const key = newKey();
+    for (const second of [0, 1]) await limiter.recordFailure(key, CAP, at(second));
+    await limiter.clearFailures(key);
+    expect(await limiter.recordAttempt(key, ROOMY, at(2), CAP)).toEqual({ allowed: true, failures: undefined });
+    expect(await limiter.recordFailure(key, CAP, at(3))).toEqual({ count: 1, since: at(3) });
+  });
+
+  it('does not apply to an attempt recorded without a cap (the send operation)', async () => {
+    const key = newKey();
+    for (const second of [0, 1, 2, 3]) await limiter.recordFailure(key, CAP, at(second));
+    expect(await limiter.recordAttempt(key, ROOMY, at(4))).toEqual({ allowed: true });
+    expect(await limiter.recordAttempt(key, ROOMY, at(5), CAP)).toMatchObject({ allowed: false, reason: 'failure_cap' });
+  });
+
+  it('loses no failure under concurrency: 20 concurrent failures count 20', async () => {
+    const key = newKey();
+    await Promise.all(Array.from({ length: 20 }, () => limiter.recordFailure(key, { maxConsecutive: 100, windowSeconds: 3600 }, at(0))));
+    expect(await limiter.recordAttempt(key, ROOMY, at(1), { maxConsecutive: 100, windowSeconds: 3600 })).toEqual({
+      allowed: true,
+      failures: { count: 20, since: at(0) },
+    });
+  });
+
+  it('costs one UpdateItem to count a failure, one to refuse a capped user, one to clear a run', async () => {
+    const key = newKey();
+    table.proxy.reset();
+    for (const second of [0, 1, 2]) await limiter.recordFailure(key, CAP, at(second));
+    expect(table.proxy.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+    table.proxy.reset();
+    await limiter.recordAttempt(key, ROOMY, at(3), CAP);
+    expect(table.proxy.operations()).toEqual(['UpdateItem']);
+    table.proxy.reset();
+    await limiter.clearFailures(key);
+    expect(table.proxy.operations()).toEqual(['UpdateItem']);
+  });
+
+  it('keeps the item at least as long as the cap’s window (TTL is housekeeping, but must not lift a cap early)', async () => {
+    const key = newKey();
+    await limiter.recordAttempt(key, ROOMY, at(0), CAP);
+    const { Item } = await table.client.send(new GetItemCommand({ TableName: table.name, Key: { pk: { S: attemptItemKey(key) } } }));
+    expect(Number(Item?.expires_at?.N)).toBe(Math.ceil(at(3600) / 1000));
+  });
+
+  it('decides as the pure model does over random sequences of attempts, failures and successes', async () => {
+    const eventArb = fc.record({ gap: fc.integer({ min: 0, max: 2_000_000 }), kind: fc.constantFrom('failure', 'failure', 'failure', 'success') });
+    await fc.assert(
+      fc.asyncProperty(fc.array(eventArb, { minLength: 1, maxLength: 15 }), async (events) => {
+        const key = newKey();
+        let run: FailureRun | undefined;
+        let now = T0;
+        for (const event of events) {
+          now += event.gap;
+          const decision = await limiter.recordAttempt(key, ROOMY, now, CAP);
+          if (run !== undefined && isCapped(run, CAP, now)) {
+            expect(decision).toMatchObject({ allowed: false, reason: 'failure_cap' });
+            continue;
+          }
+          expect(decision).toEqual({ allowed: true, failures: run });
+          if (event.kind === 'failure') {
+            run = applyFailure(run, CAP, now);
+            expect(await limiter.recordFailure(key, CAP, now)).toEqual(run);
+          } else if (run !== undefined) {
+            await limiter.clearFailures(key);
+            run = undefined;
+          }
+        }
+      }),
+      { numRuns: 25 },
     );
   });
 });

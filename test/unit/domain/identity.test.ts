@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { IdpError, InvalidRequestError } from '../../../lib/errors';
-import { AUTH_TYPES, CHANNELS, inferAuthType, normaliseEmail, normalisePhone, normaliseUser } from '../../../lib/domain/identity';
+import { AUTH_TYPES, CHANNELS, inferAuthType, mailboxOf, normaliseEmail, normalisePhone, normaliseUser } from '../../../lib/domain/identity';
 
 /** Whatever `fn` throws, or undefined. */
 function thrown(fn: () => unknown): unknown {
@@ -320,5 +320,36 @@ describe('inferAuthType', () => {
     ['', 'sms'],
   ])('infers %j as %s', (raw, expected) => {
     expect(inferAuthType(raw)).toBe(expected);
+  });
+});
+
+describe('mailboxOf (the recipient sends are counted per)', () => {
+  const mailbox = (value: string) => mailboxOf({ authType: 'email', value }).value;
+
+  it.each([
+    ['alice+news@example.com', 'alice@example.com'],
+    ['alice+a+b@example.com', 'alice@example.com'],
+    ['alice@example.com', 'alice@example.com'],
+    ['a.lice@example.com', 'a.lice@example.com'],
+    ['a.lice+x@gmail.com', 'alice@gmail.com'],
+    ['a.l.i.c.e@googlemail.com', 'alice@gmail.com'],
+    ['+tag@example.com', '+tag@example.com'],
+  ])('%s → %s', (address, expected) => {
+    expect(mailbox(address)).toBe(expected);
+  });
+
+  it('leaves phone numbers as they are', () => {
+    expect(mailboxOf({ authType: 'sms', value: '+14155552671' })).toEqual({ authType: 'sms', value: '+14155552671' });
+  });
+
+  it('is idempotent, and maps every tagged or dotted variant of an address to one mailbox', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z0-9]{1,10}$/), fc.stringMatching(/^[a-z0-9]{0,6}$/), fc.constantFrom('example.com', 'gmail.com'), (local, tag, domain) => {
+        const plain = mailbox(`${local}@${domain}`);
+        expect(mailbox(plain)).toBe(plain);
+        expect(mailbox(`${local}+${tag}@${domain}`)).toBe(plain);
+        if (domain === 'gmail.com' && local.length > 1) expect(mailbox(`${local[0]}.${local.slice(1)}@googlemail.com`)).toBe(plain);
+      }),
+    );
   });
 });

@@ -39,15 +39,26 @@ const FIVE_IN_FIVE_SECONDS = [s(0), s(1), s(2), s(3), s(4)];
 describe('retryAfterSeconds', () => {
   it.each<[number, number]>([
     [300_000, 300],
-    [299_999, 300],
-    [1_001, 2],
+    [299_999, 299],
+    [1_001, 1],
     [1_000, 1],
-    [999, 1],
-    [1, 1],
-    [0, 1],
-    [-5_000, 1],
-  ])('is ceil(%d ms) in whole seconds, at least 1 → %d', (remaining, expected) => {
-    expect(retryAfterSeconds(T0 + remaining, T0)).toBe(expected);
+    [999, 0],
+    [0, 0],
+    [-5_000, 0],
+  ])('is the whole seconds left in %d ms, rounded down → %d', (remaining, expected) => {
+    expect(retryAfterSeconds(T0 + remaining, T0, 300)).toBe(expected);
+  });
+
+  it('never exceeds the time left nor the refusal length (regression: 301 on a 300 s block another attempt had started a moment later)', () => {
+    expect(retryAfterSeconds(T0 + 300_400, T0, 300)).toBe(300);
+    fc.assert(
+      fc.property(fc.integer({ min: -10_000, max: 400_000 }), fc.integer({ min: 1, max: 400 }), (remaining, max) => {
+        const seconds = retryAfterSeconds(T0 + remaining, T0, max);
+        expect(Number.isInteger(seconds)).toBe(true);
+        expect(seconds * 1000).toBeLessThanOrEqual(Math.max(0, remaining));
+        expect(seconds).toBeLessThanOrEqual(max);
+      }),
+    );
   });
 });
 
@@ -83,7 +94,7 @@ describe('applyAttempt', () => {
       const step = last(run(SPEC, [...FIVE_IN_FIVE_SECONDS, s(59.999)]));
 
       // Assert
-      expect(step.decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true });
+      expect(step.decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
       expect(step.after).toEqual({ processed: [s(0), s(1), s(2), s(3), s(4)], blockedUntil: s(59.999) + 300_000 });
     });
 
@@ -105,12 +116,12 @@ describe('applyAttempt', () => {
       const onTime = last(run(SPEC, [...six, s(61)]));
 
       // Assert
-      expect(early.decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true });
+      expect(early.decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
       expect(onTime.decision).toEqual({ allowed: true });
     });
 
     it('refuses a 6th attempt in the same millisecond as the 5th', () => {
-      expect(last(run(SPEC, [T0, T0, T0, T0, T0, T0])).decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true });
+      expect(last(run(SPEC, [T0, T0, T0, T0, T0, T0])).decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
     });
   });
 
@@ -124,7 +135,7 @@ describe('applyAttempt', () => {
       const step = last(run(SPEC, [...times, minute + 60_000]));
 
       // Assert
-      expect(step.decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true });
+      expect(step.decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
     });
 
     it('counts attempts spread over two calendar minutes: 3 at :58–:59 and 2 at :00–:01, then a 6th at :02 is refused', () => {
@@ -169,13 +180,13 @@ describe('applyAttempt', () => {
 
     it.each<[string, number, number]>([
       ['immediately after', blockStart, 300],
-      ['1 ms later', blockStart + 1, 300],
-      ['at 60 s', s(60), 300],
-      ['at 100 s', s(100), 260],
+      ['1 ms later', blockStart + 1, 299],
+      ['at 60 s', s(60), 299],
+      ['at 100 s', s(100), 259],
       ['1 s before the end', blockedUntil - 1_000, 1],
-      ['999 ms before the end', blockedUntil - 999, 1],
-      ['1 ms before the end', blockedUntil - 1, 1],
-    ])('refuses every attempt %s, counting Retry-After down (ceil, at least 1): %#', (_label, now, retryAfter) => {
+      ['999 ms before the end', blockedUntil - 999, 0],
+      ['1 ms before the end', blockedUntil - 1, 0],
+    ])('refuses every attempt %s, counting Retry-After down (whole seconds left, never more): %#', (_label, now, retryAfter) => {
       // Arrange
       const state = blocked();
 
@@ -183,7 +194,7 @@ describe('applyAttempt', () => {
       const { state: after, decision } = applyAttempt(state, SPEC, now);
 
       // Assert
-      expect(decision).toEqual({ allowed: false, retryAfterSeconds: retryAfter, blockStarted: false });
+      expect(decision).toEqual({ allowed: false, retryAfterSeconds: retryAfter, blockStarted: false, reason: 'limit' });
       expect(after).toBe(state);
     });
 
@@ -206,7 +217,7 @@ describe('applyAttempt', () => {
       // Assert
       expect(allowedOf(steps)).toEqual([true, true, true, true, true, false]);
       expect(steps[0]!.after.processed.at(-1)).toBe(blockedUntil);
-      expect(last(steps).decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true });
+      expect(last(steps).decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
       expect(last(steps).after.blockedUntil).toBe(blockedUntil + 5 + 300_000);
     });
 
@@ -229,9 +240,9 @@ describe('applyAttempt', () => {
       // Assert
       expect(steps.map((step) => step.decision)).toEqual([
         { allowed: true },
-        { allowed: false, retryAfterSeconds: 30, blockStarted: true },
+        { allowed: false, retryAfterSeconds: 30, blockStarted: true, reason: 'limit' },
         { allowed: true },
-        { allowed: false, retryAfterSeconds: 30, blockStarted: true },
+        { allowed: false, retryAfterSeconds: 30, blockStarted: true, reason: 'limit' },
         { allowed: true },
       ]);
     });
@@ -301,7 +312,7 @@ describe('applyAttempt', () => {
       );
     });
 
-    it('(b) no attempt is processed while a block is active; (c) a block’s end never changes while it is active; (d) Retry-After = ceil((blockedUntil − now) / 1000) ≥ 1', () => {
+    it('(b) no attempt is processed while a block is active; (c) a block’s end never changes while it is active; (d) Retry-After = floor((blockedUntil − now) / 1000), never more than the time left', () => {
       fc.assert(
         fc.property(limitArb, timesArb, (limit, times) => {
           // The oracle tracks blocks from the decisions alone, independently of the model's state.
@@ -310,7 +321,7 @@ describe('applyAttempt', () => {
             const active = blockEnd !== undefined && step.now < blockEnd;
             if (active) {
               // (b)
-              expect(step.decision).toEqual({ allowed: false, retryAfterSeconds: expect.any(Number), blockStarted: false });
+              expect(step.decision).toEqual({ allowed: false, retryAfterSeconds: expect.any(Number), blockStarted: false, reason: 'limit' });
               // (c)
               expect(step.after.blockedUntil).toBe(blockEnd);
             }
@@ -321,8 +332,8 @@ describe('applyAttempt', () => {
                 expect(step.after.blockedUntil).toBe(blockEnd);
               }
               // (d)
-              expect(step.decision.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-              expect(step.decision.retryAfterSeconds).toBe(Math.ceil((blockEnd! - step.now) / 1000));
+              expect(step.decision.retryAfterSeconds * 1000).toBeLessThanOrEqual(blockEnd! - step.now);
+              expect(step.decision.retryAfterSeconds).toBe(Math.floor((blockEnd! - step.now) / 1000));
             }
           }
         }),
