@@ -23,6 +23,18 @@ export function amrOf(channel: Channel): string[] {
   return ['otp', channel === 'voice' ? 'tel' : channel];
 }
 
+/**
+ * The claim that binds a JWT to the environment it was issued in (the request's `env_id`):
+ * introspection answers only for callers of that environment, so a client allowed in two
+ * environments cannot carry a token from one into the other.
+ */
+export const ENVIRONMENT_CLAIM = 'env_id';
+
+/** The `aud` of a client's tokens in an environment: its per-environment audience, else its audience. */
+export function audienceOf(client: ClientConfig, environmentId: string): string {
+  return client.accessToken.audienceByEnvironment?.[environmentId] ?? client.accessToken.audience;
+}
+
 /** What a token says about its grant, whatever its format. */
 export interface Grant {
   readonly issuer: string;
@@ -42,13 +54,14 @@ export interface IssuedToken {
 
 /**
  * Signs an RFC 9068 access token. Claims: iss, sub, aud, client_id, iat, exp, jti (§2.2), and
- * auth_time, amr, scope. The user's email or phone only where the client asks for it
+ * auth_time, amr, scope, and the environment (`env_id`). The user's email or phone only where the client asks for it
  * (`includeUserIdClaim`), under the OpenID Connect claim names.
  */
 export async function signAccessToken(keys: SigningKeys, grant: Grant): Promise<IssuedToken> {
   const settings = grant.client.accessToken;
   const claims: Record<string, unknown> = {
     client_id: grant.client.id,
+    [ENVIRONMENT_CLAIM]: grant.environmentId,
     auth_time: grant.issuedAt,
     amr: amrOf(grant.channel),
   };
@@ -66,7 +79,7 @@ export async function signAccessToken(keys: SigningKeys, grant: Grant): Promise<
     .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: keys.signing.kid })
     .setIssuer(grant.issuer)
     .setSubject(grant.subject)
-    .setAudience(settings.audience)
+    .setAudience(audienceOf(grant.client, grant.environmentId))
     .setIssuedAt(grant.issuedAt)
     .setExpirationTime(grant.issuedAt + settings.ttlSeconds)
     .setJti(randomUUID())
@@ -90,7 +103,7 @@ export function mintOpaqueToken(grant: Grant): { token: string; record: OpaqueTo
       subject: grant.subject,
       clientId: grant.client.id,
       environmentId: grant.environmentId,
-      audience: settings.audience,
+      audience: audienceOf(grant.client, grant.environmentId),
       scope: settings.scope,
       jti: randomUUID(),
       amr: amrOf(grant.channel),

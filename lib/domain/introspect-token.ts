@@ -7,9 +7,9 @@
  * 9068's rules, without a read. Anything else is `{"active": false}` (§2.2: no reason given).
  *
  * A caller learns only about tokens of its own environments (RFC 7662 §4: the server decides what
- * a caller may know): an opaque token's environment, or for a JWT its client's environments, must
- * include one of the caller's. Environments are tenants; one's resource servers see nothing of
- * another's users.
+ * a caller may know): the token's environment (stored with an opaque token, the `env_id` claim of
+ * a JWT) must be one of the caller's, and one the token's client may still use. Environments are
+ * tenants; one's resource servers see nothing of another's users.
  */
 import { jwtVerify, type JWTPayload } from 'jose';
 import '../zod';
@@ -18,7 +18,7 @@ import type { ClientConfig, ServiceConfig } from '../config';
 import { InvalidTokenError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
 import type { Clock, Log, TokenStore } from '../ports';
-import { ACCESS_TOKEN_TYPE, opaqueTokenHash } from './access-tokens';
+import { ACCESS_TOKEN_TYPE, ENVIRONMENT_CLAIM, opaqueTokenHash } from './access-tokens';
 import { matchesAny, presentedDigest, requireBearer } from './api-keys';
 import { optionalTextField, parseFields, textField } from './request-fields';
 import { SIGNING_ALGORITHM, type VerificationKeys } from './signing-keys';
@@ -63,6 +63,13 @@ const introspectFields = z.object({
   token_type_hint: optionalTextField('token_type_hint', 64),
 });
 
+/**
+ * How far in the future a JWT's `iat` may be: our own tokens are stamped by the clock of the
+ * container that issued them, and Lambda clocks agree to well under this. Anything later was not
+ * issued by us as it claims (RFC 7519 §4.1.6 leaves the check to the application).
+ */
+export const IAT_SKEW_SECONDS = 5;
+
 /** A compact JWS: three base64url segments. An opaque token is one. */
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -70,7 +77,7 @@ export async function introspectToken(deps: IntrospectDeps, request: IntrospectR
   const caller = authenticateResourceServer(deps.config, request.authorization);
   const { token } = parseFields(introspectFields, request.fields);
   const found = JWT_SHAPE.test(token) ? await introspectJwt(deps, token, request.issuer) : await introspectOpaque(deps, token, request.issuer);
-  const response = found !== undefined && visibleTo(caller, found.environments) ? found.response : INACTIVE;
+  const response = found !== undefined && visibleTo(deps.config, caller, found) ? found.response : INACTIVE;
   deps.log.info(LOG_EVENTS.tokenIntrospected, { caller: caller.id, active: response.active });
   return response;
 }
@@ -86,20 +93,22 @@ function authenticateResourceServer(config: ServiceConfig, authorization: string
   return caller;
 }
 
-/** An active token and the environments it may belong to. */
+/** An active token and the environment it was issued in. */
 interface Found {
-  readonly response: IntrospectionResponse;
-  readonly environments: readonly string[];
+  readonly response: Extract<IntrospectionResponse, { active: true }>;
+  readonly environmentId: string;
 }
 
-function visibleTo(caller: ClientConfig, environments: readonly string[]): boolean {
-  return environments.some((environment) => caller.environments.includes(environment));
+/** The caller's environments include the token's, and the token's client may still use it. */
+function visibleTo(config: ServiceConfig, caller: ClientConfig, found: Found): boolean {
+  const client = config.client(found.response.client_id);
+  return caller.environments.includes(found.environmentId) && client !== undefined && client.environments.includes(found.environmentId);
 }
 
 async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: string): Promise<Found | undefined> {
   const record = await deps.tokens.find(opaqueTokenHash(token));
   if (record === undefined || record.expiresAt * 1000 <= deps.clock.now()) return undefined;
-  const response: IntrospectionResponse = {
+  const response: Found['response'] = {
     active: true,
     token_type: 'Bearer',
     iss: issuer,
@@ -113,7 +122,7 @@ async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: str
     amr: record.amr,
     ...(record.scope === undefined ? {} : { scope: record.scope }),
   };
-  return { response, environments: [record.environmentId] };
+  return { response, environmentId: record.environmentId };
 }
 
 /** RFC 9068 §4: our issuer, `typ: at+jwt`, ES256 with one of our keys, unexpired. */
@@ -131,9 +140,13 @@ async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string
   } catch {
     return undefined;
   }
-  const claims = payload as JWTPayload & { client_id?: string; auth_time?: number; amr?: string[]; scope?: string };
-  if (typeof claims.sub !== 'string' || typeof claims.client_id !== 'string' || typeof claims.exp !== 'number') return undefined;
-  const response: IntrospectionResponse = {
+  const claims = payload as JWTPayload & { client_id?: string; auth_time?: number; amr?: string[]; scope?: string; [ENVIRONMENT_CLAIM]?: unknown };
+  const environmentId = claims[ENVIRONMENT_CLAIM];
+  if (typeof claims.sub !== 'string' || typeof claims.client_id !== 'string' || typeof claims.exp !== 'number' || typeof environmentId !== 'string') {
+    return undefined;
+  }
+  if (typeof claims.iat === 'number' && claims.iat > deps.clock.now() / 1000 + IAT_SKEW_SECONDS) return undefined;
+  const response: Found['response'] = {
     active: true,
     token_type: 'Bearer',
     iss: issuer,
@@ -147,6 +160,5 @@ async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string
     ...(claims.amr === undefined ? {} : { amr: claims.amr }),
     ...(claims.scope === undefined ? {} : { scope: claims.scope }),
   };
-  // A JWT does not name its environment: it belongs to any of its client's.
-  return { response, environments: deps.config.client(claims.client_id)?.environments ?? [] };
+  return { response, environmentId };
 }

@@ -86,6 +86,20 @@ describe('introspecting a JWT access token', () => {
   });
 });
 
+describe('a JWT stamped in the future', () => {
+  it('answers inactive when iat is more than 5 s ahead of the clock (regression: any iat was accepted), active within the skew', async () => {
+    service.clock.advanceSeconds(6);
+    const ahead = await tokenFor('local-web', uniqueEmail('future'));
+    service.clock.advanceSeconds(-6);
+    expect((await service.postForm(INTROSPECT, { token: ahead }, AUTH)).body).toEqual({ active: false });
+
+    service.clock.advanceSeconds(5);
+    const skewed = await tokenFor('local-web', uniqueEmail('skewed'));
+    service.clock.advanceSeconds(-5);
+    expect((await service.postForm(INTROSPECT, { token: skewed }, AUTH)).body).toMatchObject({ active: true });
+  });
+});
+
 describe('who may introspect', () => {
   it('requires a Bearer API key (401 invalid_token with WWW-Authenticate)', async () => {
     const missing = await service.postForm(INTROSPECT, { token: 'x' });
