@@ -25,7 +25,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
-import type { StageConfig } from '../lib/config';
+import type { DeployableStageConfig } from './stage-config';
 import type { FunctionName, Route } from '../lib/routes';
 
 /**
@@ -77,7 +77,7 @@ export const ACCESS_LOG_FIELDS = {
 
 export interface ServiceApiProps {
   readonly stage: string;
-  readonly config: StageConfig;
+  readonly config: DeployableStageConfig;
   readonly routes: readonly Route[];
   readonly functions: Readonly<Record<FunctionName, IFunction>>;
   readonly logRetention: RetentionDays;

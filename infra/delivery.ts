@@ -9,12 +9,12 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { EmailIdentity, Identity } from 'aws-cdk-lib/aws-ses';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
-import type { StageConfig } from '../lib/config';
+import type { DeployableStageConfig } from './stage-config';
 import type { PermissionTargets } from './permissions';
 import { emailIdentitiesOf } from './stage';
 
 export interface DeliveryProps {
-  readonly config: StageConfig;
+  readonly config: DeployableStageConfig;
   readonly removalPolicy: RemovalPolicy;
   readonly logRetention: RetentionDays;
 }

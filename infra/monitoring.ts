@@ -21,7 +21,7 @@ import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-log
 import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
-import type { StageConfig } from '../lib/config';
+import type { DeployableStageConfig } from './stage-config';
 import { LOG_EVENTS } from '../lib/log-events';
 
 export type LogEvent = keyof typeof LOG_EVENTS;
@@ -35,7 +35,7 @@ const PERIOD = Duration.minutes(5);
 
 export interface MonitoringProps {
   readonly stage: string;
-  readonly alarms: StageConfig['deployment']['alarms'];
+  readonly alarms: DeployableStageConfig['deployment']['alarms'];
   readonly api: RestApi;
   /** Every function, with its log group; `api` marks the functions behind routes (their logs carry LOG_EVENTS). */
   readonly functions: ReadonlyArray<{ readonly name: string; readonly function: IFunction; readonly logGroup: ILogGroup; readonly api: boolean }>;

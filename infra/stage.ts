@@ -1,11 +1,12 @@
 /**
- * A stage: `config/<stage>.json`, validated by the same schema the functions use
- * (lib/config.ts), plus the checks only the stack can make (they involve the routes, the
- * deployment section and each other). Any problem fails synthesis with one readable message.
+ * A stage: `config/<stage>.json`, validated by the stack's schema (infra/stage-config.ts: the
+ * functions' schema with the deployment section), plus the checks only the stack can make (they
+ * involve the routes, the deployment section and each other). Any problem fails synthesis with
+ * one readable message.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseStageConfig, type StageConfig } from '../lib/config';
+import { parseDeployableStage, type DeployableStageConfig } from './stage-config';
 import { ROUTES } from '../lib/routes';
 import { PROJECT_ROOT } from './bundling';
 
@@ -25,13 +26,13 @@ export interface Stage {
   readonly name: string;
   /** The configuration file, copied beside every bundle as config.json. */
   readonly file: string;
-  readonly config: StageConfig;
+  readonly config: DeployableStageConfig;
 }
 
-/** The stage files present in config/. */
+/** The stage files present in config/ (not the JSON Schema beside them). */
 export function availableStages(): string[] {
   return readdirSync(CONFIG_DIR)
-    .filter((file) => file.endsWith('.json'))
+    .filter((file) => file.endsWith('.json') && !file.endsWith('.schema.json'))
     .map((file) => file.slice(0, -'.json'.length))
     .sort();
 }
@@ -51,7 +52,7 @@ export function loadStageFile(stage: string): Stage {
   } catch (error) {
     throw new Error(`Cannot read ${file}: ${(error as Error).message}`);
   }
-  const config = parseStageConfig(raw, `config/${stage}.json`);
+  const config = parseDeployableStage(raw, `config/${stage}.json`);
   const problems = deploymentProblems(config);
   if (config.stage !== undefined && config.stage !== stage) problems.unshift(`"stage" is "${config.stage}" but the file is for stage "${stage}"`);
   if (problems.length > 0) throw new Error(`Invalid config/${stage}.json:\n${problems.map((problem) => `✖ ${problem}`).join('\n')}`);
@@ -59,7 +60,7 @@ export function loadStageFile(stage: string): Stage {
 }
 
 /** What the schema cannot see: references between the deployment section, the environments and the routes. */
-export function deploymentProblems(config: StageConfig): string[] {
+export function deploymentProblems(config: DeployableStageConfig): string[] {
   const problems: string[] = [];
   const deployment = config.deployment;
   const paths = new Set(ROUTES.map((route) => route.path));
@@ -88,7 +89,7 @@ export function deploymentProblems(config: StageConfig): string[] {
 }
 
 /** The SES identities of a stage: as configured, or each sender's domain, referenced. */
-export function emailIdentitiesOf(config: StageConfig): ReadonlyArray<{ identity: string; create: boolean }> {
+export function emailIdentitiesOf(config: DeployableStageConfig): ReadonlyArray<{ identity: string; create: boolean }> {
   if (config.deployment.emailIdentities.length > 0) return config.deployment.emailIdentities;
   const domains = new Set(config.environments.map((environment) => domainOf(environment.email.sender)));
   return [...domains].map((identity) => ({ identity, create: false }));

@@ -6,9 +6,9 @@
  */
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import type { StageConfig } from '../lib/config';
+import type { DeployableStageConfig } from './stage-config';
 
-type WafConfig = NonNullable<StageConfig['deployment']['waf']>;
+type WafConfig = NonNullable<DeployableStageConfig['deployment']['waf']>;
 
 export interface ServiceWafProps {
   readonly stage: string;

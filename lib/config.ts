@@ -8,13 +8,19 @@
 import { readFileSync } from 'node:fs';
 import './zod';
 import * as z from 'zod/mini';
-import { CHANNELS, type Channel } from './domain/identity';
+import { isEmailAddress } from './email-address';
+import { CHANNELS, type Channel } from './vocabulary';
 import { SUPPORTED_LOCALES, type Locale } from './domain/templates';
 
 /** Ids appear in DynamoDB keys and logs: keep them to a safe, delimiter-free alphabet. */
-const id = () => z.string().check(z.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/i, 'ids are 1-64 of [A-Za-z0-9._-]'));
+// Spelled without the `i` flag: JSON Schema patterns (config/stage.schema.json) have no flags.
+const id = () => z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'ids are 1-64 of [A-Za-z0-9._-]'));
 const int = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
 const sha256Hex = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'API keys are stored as lower-case hex SHA-256 digests'));
+/** An email address as the service accepts one (lib/email-address.ts): the one validator. */
+export const emailAddress = () => z.string().check(z.refine(isEmailAddress, 'an email address (lower-case domain, no quoted local part)'));
+/** Shared with the deployment schema (infra/stage-config.ts). */
+export { id, int };
 
 const limitSchema = (defaults: Readonly<{ maxAttempts: number; windowSeconds: number; blockSeconds: number }>) =>
   z._default(
@@ -60,7 +66,7 @@ const environmentSchema = z.strictObject({
   defaultLocale: z._default(z.enum(SUPPORTED_LOCALES), 'en-US'),
   email: z.strictObject({
     /** SES-verified sender address (the `From`). */
-    sender: z.email(),
+    sender: emailAddress(),
     /** Display name in the `From` header. */
     senderName: z.optional(z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^"\r\n<>]+$/))),
     /** Optional SES configuration set (event publishing, suppression). */
@@ -69,7 +75,7 @@ const environmentSchema = z.strictObject({
   sms: z._default(
     z.strictObject({
       /** Alphanumeric sender id where the destination country supports one (3GPP: 1-11 characters). */
-      senderId: z.optional(z.string().check(z.regex(/^(?=.*[a-z])[a-z0-9]{1,11}$/i))),
+      senderId: z.optional(z.string().check(z.regex(/^(?=.*[A-Za-z])[A-Za-z0-9]{1,11}$/))),
       /** Origination number (E.164) for countries that require one. */
       originationNumber: z.optional(z.e164()),
     }),
@@ -114,7 +120,7 @@ const clientSchema = z.strictObject({
   /** Redirect URIs, compared by exact string match (RFC 6749 §3.1.2, OAuth 2.1). */
   redirectUris: z.array(z.url()).check(z.minLength(1)),
   /** Channels this client may send codes by (voice costs money: clients opt in). */
-  channels: z._default(z.array(z.enum(CHANNELS as [Channel, ...Channel[]])).check(z.minLength(1)), (): Channel[] => ['email', 'sms']),
+  channels: z._default(z.array(z.enum(CHANNELS)).check(z.minLength(1)), (): Channel[] => ['email', 'sms']),
   accessToken: z.strictObject({
     /** `jwt`: RFC 9068, verifiable with the JWKS. `opaque`: random, checked by introspection. */
     format: z.enum(['jwt', 'opaque']),
@@ -149,192 +155,96 @@ const clientSchema = z.strictObject({
   mayIntrospect: z._default(z.boolean(), false),
 });
 
-/** The retention periods CloudWatch Logs accepts, in days. */
-const LOG_RETENTION_DAYS: readonly number[] = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
-const DNS_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-const EMAIL_ADDRESS = /^[^\s@"<>]+@(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
-const hostname = () => z.string().check(z.regex(DNS_NAME, 'a lower-case DNS name'));
+/**
+ * CORS for browser clients; absent: no CORS anywhere (server-side clients need none). The one part
+ * of the stage file's `deployment` section the functions read (they add the headers to every
+ * response; API Gateway answers the preflights).
+ */
+export const corsSchema = z.optional(
+  z.strictObject({
+    /** Origins (`https://app.example.com`, no path) allowed to call the API from a browser. */
+    allowOrigins: z.array(z.string().check(z.regex(/^https?:\/\/[^/\s]+$/, 'an origin: scheme and host, no path'))).check(z.minLength(1)),
+    /** API paths (from lib/routes.ts) that answer preflight requests; absent: every route. */
+    paths: z.optional(z.array(z.string().check(z.regex(/^\//))).check(z.minLength(1))),
+  }),
+);
+
+/** The fields of a stage file other than `deployment`: what the service is (environments, clients). */
+export const stageFields = {
+  /** Editor hint only: the JSON Schema of stage files (config/stage.schema.json). */
+  $schema: z.optional(z.string()),
+  /** The stage this file configures (informational; the file name selects it). */
+  stage: z.optional(id()),
+  /**
+   * The `iss` of tokens and the base of the metadata URLs. Absent: the API's own URL (set by the
+   * CDK stack or the local runtime through the ISSUER environment variable).
+   */
+  issuer: z.optional(z.httpUrl()),
+  /** Environment used when a request has no `env_id`. */
+  defaultEnvironment: id(),
+  environments: z.array(environmentSchema).check(z.minLength(1)),
+  clients: z.array(clientSchema).check(z.minLength(1)),
+};
+
+interface StageReferences {
+  readonly defaultEnvironment: string;
+  readonly environments: ReadonlyArray<{ readonly id: string }>;
+  readonly clients: ReadonlyArray<z.infer<typeof clientSchema>>;
+}
+
+/** What a schema cannot say field by field: ids are unique and every reference names something. */
+export function checkStageReferences(config: StageReferences, ctx: { addIssue(issue: { code: 'custom'; path: PropertyKey[]; message: string }): void }): void {
+  const environmentIds = new Set<string>();
+  for (const [index, environment] of config.environments.entries()) {
+    if (environmentIds.has(environment.id)) {
+      ctx.addIssue({ code: 'custom', path: ['environments', index, 'id'], message: `duplicate environment "${environment.id}"` });
+    }
+    environmentIds.add(environment.id);
+  }
+  if (!environmentIds.has(config.defaultEnvironment)) {
+    ctx.addIssue({ code: 'custom', path: ['defaultEnvironment'], message: `no environment "${config.defaultEnvironment}"` });
+  }
+  const clientIds = new Set<string>();
+  for (const [index, client] of config.clients.entries()) {
+    if (clientIds.has(client.id)) {
+      ctx.addIssue({ code: 'custom', path: ['clients', index, 'id'], message: `duplicate client "${client.id}"` });
+    }
+    clientIds.add(client.id);
+    for (const environment of client.environments) {
+      if (!environmentIds.has(environment)) {
+        ctx.addIssue({ code: 'custom', path: ['clients', index, 'environments'], message: `no environment "${environment}"` });
+      }
+    }
+    for (const environment of Object.keys(client.accessToken.audienceByEnvironment ?? {})) {
+      if (!client.environments.includes(environment)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['clients', index, 'accessToken', 'audienceByEnvironment', environment],
+          message: `the client is not allowed in environment "${environment}"`,
+        });
+      }
+    }
+    if ((client.sendRequiresApiKey || client.mayIntrospect) && client.apiKeySha256.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'apiKeySha256'],
+        message: 'a client that requires an API key or may introspect needs at least one key hash',
+      });
+    }
+  }
+}
 
 /**
- * Deployment-only settings, read by the CDK stack (infra/) and ignored by the functions. Every
- * field has a default, so a stage file may omit the section (config/local.json does).
+ * A stage file as the functions read it. Its `deployment` section belongs to the CDK stack, which
+ * validates all of it (infra/stage-config.ts); here only `cors` is read, and the rest is the
+ * stack's business. So no function bundle carries the deployment schema.
  */
-const deploymentSchema = z.strictObject({
-  /** AWS account (12 digits) the stage must be deployed to; absent: the CLI's. Pin it for production so wrong credentials fail. */
-  account: z.optional(z.string().check(z.regex(/^\d{12}$/, 'a 12-digit AWS account id'))),
-  /** AWS region of the stage; absent: the CLI's. */
-  region: z.optional(z.string().check(z.regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'an AWS region such as eu-west-1'))),
-  /**
-   * `retain`: the table (with deletion protection), the secrets and created SES identities survive
-   * `cdk destroy` (production). `destroy`: they go with the stack (throw-away stages).
-   */
-  removalPolicy: z._default(z.enum(['retain', 'destroy']), 'retain'),
-  /** Retention of every log group the stack creates (functions, API access and execution logs), in days. */
-  logRetentionDays: z._default(z.int().check(z.refine((days) => LOG_RETENTION_DAYS.includes(days), `one of ${LOG_RETENTION_DAYS.join(', ')}`)), 30),
-  /** Level of the functions' logs (POWERTOOLS_LOG_LEVEL and Lambda's application log level). */
-  logLevel: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
-  /** Memory of each API function in MB; Lambda allots CPU in proportion (why 512: docs/decisions/002-bundling.md). */
-  functionMemoryMb: z._default(int(128, 10_240), 512),
-  /** API Gateway stage throttling: one token bucket for every route and caller together; beyond it, 429. */
-  throttling: z.prefault(
-    z.strictObject({
-      /** Steady requests per second. */
-      rateLimit: z._default(int(1, 10_000), 50),
-      /** Requests allowed in a burst above the steady rate. */
-      burstLimit: z._default(int(1, 5_000), 100),
-    }),
-    {},
-  ),
-  /** CORS for browser clients; absent: no CORS anywhere (server-side clients need none). */
-  cors: z.optional(
-    z.strictObject({
-      /** Origins (`https://app.example.com`, no path) allowed to call the API from a browser. */
-      allowOrigins: z.array(z.string().check(z.regex(/^https?:\/\/[^/\s]+$/, 'an origin: scheme and host, no path'))).check(z.minLength(1)),
-      /** API paths (from lib/routes.ts) that answer preflight requests; absent: every route. */
-      paths: z.optional(z.array(z.string().check(z.regex(/^\//))).check(z.minLength(1))),
-    }),
-  ),
-  /** An AWS WAF web ACL on the API stage; absent: none. */
-  waf: z.optional(
-    z.strictObject({
-      /** Per-IP rate limits, each on one API path: at most `limit` requests per IP in the evaluation window, then 429. */
-      perIpRateLimits: z._default(
-        z.array(z.strictObject({ path: z.string().check(z.regex(/^\//)), limit: int(10, 2_000_000_000) })),
-        [{ path: '/idp/v1/otp/send', limit: 100 }],
-      ),
-      /** The window the rate limits count over, in seconds (WAF offers these four). */
-      evaluationWindowSeconds: z._default(z.literal([60, 120, 300, 600]), 300),
-      /** Also block addresses on AWS's IP reputation list (the managed rule group AWSManagedRulesAmazonIpReputationList). */
-      ipReputationList: z._default(z.boolean(), true),
-    }),
-  ),
-  /** A custom domain for the API (a REGIONAL endpoint); the issuer defaults to `https://<domainName>` when `issuer` is absent. */
-  customDomain: z.optional(
-    z.strictObject({
-      /** The host name clients use, e.g. `id.example.com`. */
-      domainName: hostname(),
-      /** An ACM certificate for the domain, in the stage's region. */
-      certificateArn: z.string().check(z.regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]+$/, 'an ACM certificate ARN')),
-      /** A Route 53 public hosted zone to create the alias record in; absent: create the DNS record yourself. */
-      hostedZone: z.optional(z.strictObject({ id: z.string().check(z.regex(/^Z[A-Z0-9]+$/)), name: hostname() })),
-    }),
-  ),
-  /**
-   * SES identities (domains or addresses) that cover every environment's sender, each created by the
-   * stack or referenced (verified outside it). Empty: each sender's domain, referenced. The
-   * functions may send only from these identities.
-   */
-  emailIdentities: z._default(
-    z.array(
-      z.strictObject({
-        /** A domain (`example.com`) or an address (`no-reply@example.com`). */
-        identity: z.string().check(z.refine((value) => DNS_NAME.test(value) || EMAIL_ADDRESS.test(value), 'a domain or an email address')),
-        /** Create it in this stack (an address gets a verification mail; a domain needs the DKIM records of the stack's outputs). */
-        create: z._default(z.boolean(), false),
-      }),
-    ),
-    [],
-  ),
-  /**
-   * Account-wide SNS SMS settings, applied by the stack (SetSMSAttributes) when present. They are
-   * shared by every stack in the account and region: set them from one stage only.
-   */
-  smsAccountSettings: z.optional(
-    z.strictObject({
-      /** Monthly SMS spend cap in USD: a brake on SMS pumping fraud. Must not exceed the account's quota. */
-      monthlySpendLimitUsd: z.optional(int(1, 1_000_000)),
-    }),
-  ),
-  /** Where alarms go, and the thresholds that are a matter of traffic (per 5 minutes). */
-  alarms: z.prefault(
-    z.strictObject({
-      /** An address subscribed to the stack's alarm topic (it must confirm the subscription). */
-      email: z.optional(z.email()),
-      /** An existing SNS topic for alarms instead of the stack's own. */
-      topicArn: z.optional(z.string().check(z.regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]+$/, 'an SNS topic ARN'))),
-      /** API 5xx responses that raise the alarm. */
-      serverErrors: z._default(int(1, 100_000), 5),
-      /** Failed deliveries (502 delivery_failed) that raise the alarm. */
-      deliveryFailures: z._default(int(1, 100_000), 5),
-      /** Attempts refused by the attempt limit (429) that raise the alarm: a surge is an attack or a broken client. */
-      attemptsRefused: z._default(int(1, 1_000_000), 100),
-      /** Users reaching the cap on consecutive failed exchanges that raise the alarm: each is someone guessing one user's codes. */
-      failureCapsReached: z._default(int(1, 100_000), 1),
-    }),
-    {},
-  ),
-  /**
-   * Days between rotations of the JWT signing keys. Must exceed the longest access-token lifetime
-   * plus the JWKS cache time (lib/domain/signing-keys.ts); the stack checks it.
-   */
-  signingKeyRotationDays: z._default(int(1, 365), 30),
-  /**
-   * Create API Gateway's account-level CloudWatch role (needed for its access and execution logs).
-   * One per account and region: set false where another stack already manages it.
-   */
-  apiGatewayCloudWatchRole: z._default(z.boolean(), true),
-});
-
 export const stageConfigSchema = z
   .strictObject({
-    /** Editor hint only. */
-    $schema: z.optional(z.string()),
-    /** The stage this file configures (informational; the file name selects it). */
-    stage: z.optional(id()),
-    /**
-     * The `iss` of tokens and the base of the metadata URLs. Absent: the API's own URL (set by the
-     * CDK stack or the local runtime through the ISSUER environment variable).
-     */
-    issuer: z.optional(z.httpUrl()),
-    /** Environment used when a request has no `env_id`. */
-    defaultEnvironment: id(),
-    environments: z.array(environmentSchema).check(z.minLength(1)),
-    clients: z.array(clientSchema).check(z.minLength(1)),
-    /** Deployment-only settings (the CDK stack's); the functions ignore them. */
-    deployment: z.prefault(deploymentSchema, {}),
+    ...stageFields,
+    deployment: z.prefault(z.looseObject({ cors: corsSchema }), {}),
   })
-  .check(
-    z.superRefine((config, ctx) => {
-      const environmentIds = new Set<string>();
-      for (const [index, environment] of config.environments.entries()) {
-        if (environmentIds.has(environment.id)) {
-          ctx.addIssue({ code: 'custom', path: ['environments', index, 'id'], message: `duplicate environment "${environment.id}"` });
-        }
-        environmentIds.add(environment.id);
-      }
-      if (!environmentIds.has(config.defaultEnvironment)) {
-        ctx.addIssue({ code: 'custom', path: ['defaultEnvironment'], message: `no environment "${config.defaultEnvironment}"` });
-      }
-      const clientIds = new Set<string>();
-      for (const [index, client] of config.clients.entries()) {
-        if (clientIds.has(client.id)) {
-          ctx.addIssue({ code: 'custom', path: ['clients', index, 'id'], message: `duplicate client "${client.id}"` });
-        }
-        clientIds.add(client.id);
-        for (const environment of client.environments) {
-          if (!environmentIds.has(environment)) {
-            ctx.addIssue({ code: 'custom', path: ['clients', index, 'environments'], message: `no environment "${environment}"` });
-          }
-        }
-        for (const environment of Object.keys(client.accessToken.audienceByEnvironment ?? {})) {
-          if (!client.environments.includes(environment)) {
-            ctx.addIssue({
-              code: 'custom',
-              path: ['clients', index, 'accessToken', 'audienceByEnvironment', environment],
-              message: `the client is not allowed in environment "${environment}"`,
-            });
-          }
-        }
-        if ((client.sendRequiresApiKey || client.mayIntrospect) && client.apiKeySha256.length === 0) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['clients', index, 'apiKeySha256'],
-            message: 'a client that requires an API key or may introspect needs at least one key hash',
-          });
-        }
-      }
-    }),
-  );
+  .check(z.superRefine(checkStageReferences));
 
 export type StageConfig = z.infer<typeof stageConfigSchema>;
 export type EnvironmentConfig = StageConfig['environments'][number];

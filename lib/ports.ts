@@ -3,7 +3,7 @@
  * import the AWS SDK. Names say intent (record an attempt, consume a code), not storage verbs.
  */
 import type { FailureCapConfig, LimitConfig } from './config';
-import type { Channel } from './domain/identity';
+import type { Channel } from './vocabulary';
 
 /** Milliseconds since the epoch. Injected everywhere time matters, so tests never wait. */
 export interface Clock {

@@ -9,7 +9,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { ClientConfig } from '../config';
 import type { OpaqueTokenRecord } from '../ports';
-import type { Channel, UserIdentity } from './identity';
+import type { Channel } from '../vocabulary';
+import type { UserIdentity } from './identity';
 import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys';
 
 /** RFC 9068 §2.1: the media type of JWT access tokens, `application/at+jwt`, as `typ`. */

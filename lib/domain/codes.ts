@@ -4,7 +4,7 @@
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { hmac } from './hmac-keys';
-import type { AuthType } from './identity';
+import type { AuthType } from '../vocabulary';
 
 export const CODE_LENGTH = 6;
 const CODE_SPACE = 10 ** CODE_LENGTH;

@@ -1,5 +1,5 @@
 /**
- * Who a request is about. The brief's rule: normalise before anything keys on it, so that case or
+ * Who a request is about. Normalise before anything keys on it, so that case or
  * format variants of one address are one user for every limit and every code.
  *
  * - email: trimmed and lower-cased (the whole address: providers treat local parts
@@ -8,45 +8,15 @@
  *   input (a leading `+` or `00`) is accepted: there is no default country to guess from.
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { normaliseEmail } from '../email-address';
 import { InvalidRequestError } from '../errors';
-
-/** How the user is identified: `user_id` is an email address or an E.164 phone number. */
-export type AuthType = 'email' | 'sms';
-export const AUTH_TYPES: readonly AuthType[] = ['email', 'sms'];
-
-/** How a code travels. `voice` is a call to the phone number of an `sms` user. */
-export type Channel = 'email' | 'sms' | 'voice';
-export const CHANNELS: readonly Channel[] = ['email', 'sms', 'voice'];
+import type { AuthType } from '../vocabulary';
 
 /** A normalised user: the only form anything downstream sees. */
 export interface UserIdentity {
   readonly authType: AuthType;
   /** Lower-cased email or E.164 number. Personal data: never logged, never a key in clear. */
   readonly value: string;
-}
-
-/** RFC 5321 caps a path at 256 octets, so an address is at most 254 characters. */
-const MAX_EMAIL_LENGTH = 254;
-/**
- * Deliberately plain: one `@`, a local part of RFC 5322 `atext` and dots, and a dotted domain of
- * letters, digits and hyphens (IDNs in their punycode form). Quoted local parts, IP literals and
- * non-ASCII local parts (RFC 6531) are legal somewhere but not addresses SES accepts: letting them
- * through would turn a client's mistake into a 502 from the provider.
- */
-const EMAIL_PATTERN = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-
-/**
- * Normalises an email address, or returns undefined when it is not one.
- * @example normaliseEmail('  Alice@Example.COM ') // 'alice@example.com'
- */
-export function normaliseEmail(raw: string): string | undefined {
-  const value = raw.trim().toLowerCase();
-  if (value.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(value)) return undefined;
-  const local = value.slice(0, value.lastIndexOf('@'));
-  if (local.length > 64 || local.startsWith('.') || local.endsWith('.') || local.includes('..')) {
-    return undefined;
-  }
-  return value;
 }
 
 /**

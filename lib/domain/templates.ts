@@ -11,7 +11,7 @@
  * - the code: always six ASCII digits (checked), so it is safe in every format as is.
  */
 import { InvalidRequestError } from '../errors';
-import type { Channel } from './identity';
+import type { Channel } from '../vocabulary';
 
 // ---------------------------------------------------------------------------------------------
 // Locales

@@ -4,13 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parseStageConfig, type StageConfig } from '../../lib/config';
+import { parseDeployableStage, type DeployableStageConfig } from '../../infra/stage-config';
 import { coversSender, deploymentProblems, emailIdentitiesOf, loadStageFile } from '../../infra/stage';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** A valid stage configuration to break on purpose. */
-function prodConfig(): StageConfig {
+function prodConfig(): DeployableStageConfig {
   return structuredClone(loadStageFile('prod').config);
 }
 
@@ -61,7 +61,7 @@ describe('deploymentProblems', () => {
     expect(deploymentProblems(prodConfig())).toEqual([]);
   });
 
-  it.each<[string, (config: StageConfig) => void, RegExp]>([
+  it.each<[string, (config: DeployableStageConfig) => void, RegExp]>([
     [
       'a WAF rate limit on a path that is not a route',
       (config) => void config.deployment.waf!.perIpRateLimits.push({ path: '/idp/v1/otp/sned', limit: 100 }),
@@ -128,7 +128,7 @@ describe('the deployment section of the schema', () => {
     ['an SES identity that is neither domain nor address', { emailIdentities: [{ identity: 'Example Inc' }] }, /deployment\.emailIdentities\[0\]\.identity/],
     ['an unknown field', { removalPolicies: 'destroy' }, /deployment/],
   ])('rejects %s, naming the field', (_name, deployment, field) => {
-    expect(() => parseStageConfig(withDeployment(deployment), 'config/dev.json')).toThrow(field);
+    expect(() => parseDeployableStage(withDeployment(deployment), 'config/dev.json')).toThrow(field);
   });
 });
 

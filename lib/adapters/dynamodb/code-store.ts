@@ -23,7 +23,7 @@ import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamod
 import '../../zod';
 import * as z from 'zod/mini';
 import { discardStep, type DiscardStep } from '../../domain/code-history';
-import { CHANNELS, type Channel } from '../../domain/identity';
+import { CHANNELS } from '../../vocabulary';
 import type { CodeGuess, CodeRecord, CodeSlot, CodeStore, GuessResult, KeptCode, SlotState } from '../../ports';
 import { itemOfFailure, storageFailure } from './client';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
@@ -39,7 +39,7 @@ const HISTORY_PLACE = /^h(\d{1,3})$/;
 /** A code as stored: in `live` or in a history place. */
 const storedCodeSchema = z.strictObject({
   send_id: z.string().check(z.minLength(1)),
-  channel: z.enum(CHANNELS as [Channel, ...Channel[]]),
+  channel: z.enum(CHANNELS),
   code_digest: z.string().check(z.minLength(1)),
   created_at: z.number(),
   not_after: z.number(),

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { IdpError, InvalidRequestError } from '../../../lib/errors';
-import { AUTH_TYPES, CHANNELS, inferAuthType, mailboxOf, normaliseEmail, normalisePhone, normaliseUser } from '../../../lib/domain/identity';
+import { inferAuthType, mailboxOf, normalisePhone, normaliseUser } from '../../../lib/domain/identity';
+import { normaliseEmail } from '../../../lib/email-address';
+import { AUTH_TYPES, CHANNELS } from '../../../lib/vocabulary';
 
 /** Whatever `fn` throws, or undefined. */
 function thrown(fn: () => unknown): unknown {
