@@ -7,7 +7,7 @@
  */
 import '../lib/zod';
 import * as z from 'zod/mini';
-import { checkStageReferences, corsSchema, emailAddress, id, int, stageFields } from '../lib/config';
+import { checkStageReferences, corsSchema, emailAddress, int, stageFields } from '../lib/config';
 import { isEmailAddress } from '../lib/email-address';
 
 /** The retention periods CloudWatch Logs accepts, in days. */

@@ -20,7 +20,7 @@ const sha256Hex = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'API keys are store
 /** An email address as the service accepts one (lib/email-address.ts): the one validator. */
 export const emailAddress = () => z.string().check(z.refine(isEmailAddress, 'an email address (lower-case domain, no quoted local part)'));
 /** Shared with the deployment schema (infra/stage-config.ts). */
-export { id, int };
+export { int };
 
 const limitSchema = (defaults: Readonly<{ maxAttempts: number; windowSeconds: number; blockSeconds: number }>) =>
   z._default(
