@@ -1,17 +1,18 @@
 /**
  * The text rules every endpoint keeps, as a client sees them: a string that is not well-formed
- * Unicode (a lone surrogate) is refused with 400 invalid_request before any work: no DynamoDB
- * request, nothing delivered.
+ * Unicode (a lone surrogate) and a JSON member name given twice are refused with 400
+ * invalid_request before any work: no DynamoDB request, nothing delivered.
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { createHandler as createSendHandler } from '../../functions/otp-send';
 import { createHandler as createWellKnownHandler } from '../../functions/well-known';
-import { LOCAL_API_KEY, REDIRECT_URI, startTestService, uniqueEmail, type TestResponse, type TestService } from '../support/harness';
+import { LOCAL_API_KEY, REDIRECT_URI, startTestService, uniqueEmail, uniquePhone, type TestResponse, type TestService } from '../support/harness';
 
 const SEND = '/idp/v1/otp/send';
 const TOKEN = '/idp/v1/account/token';
 const INTROSPECT = '/idp/v1/account/introspect';
 const NOT_WELL_FORMED = { error: 'invalid_request', error_description: 'The request contains text that is not well-formed Unicode.' };
+const REPEATED = { error: 'invalid_request', error_description: 'A JSON member name is repeated (RFC 7493 section 2.3 allows each once).' };
 
 let service: TestService;
 beforeAll(async () => {
@@ -28,6 +29,11 @@ async function observed(act: () => Promise<TestResponse>): Promise<{ response: T
   service.dynamodb.reset();
   const response = await act();
   return { response, operations: [...service.dynamodb.operations()] };
+}
+
+/** A body with its members written out, so that a name can appear twice. */
+function rawObject(members: ReadonlyArray<readonly [string, unknown]>): string {
+  return `{${members.map(([name, value]) => `${name.startsWith('"') ? name : JSON.stringify(name)}:${JSON.stringify(value)}`).join(',')}}`;
 }
 
 describe('a lone surrogate in the body: 400 before any work', () => {
@@ -130,5 +136,54 @@ describe('a lone surrogate outside the body: query, headers and path', () => {
       expect({ status: result.statusCode, body: JSON.parse(result.body) as unknown }).toEqual({ status: 400, body: NOT_WELL_FORMED });
     }
     expect((await handler(eventFor('GET', path, { queryStringParameters: { x: 'é' } }), context)).statusCode).toBe(200);
+  });
+});
+
+describe('a JSON member name given twice: 400 before any work, as a repeated form parameter', () => {
+  it('otp/send: two user_id members (regression: JSON.parse kept the second silently and sent the code to it)', async () => {
+    const first = uniqueEmail('first');
+    const second = uniqueEmail('second');
+    const body = rawObject([...Object.entries(emailSend(first)), ['user_id', second]]);
+    const { response, operations } = await observed(() => service.post(SEND, body, { raw: true }));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(REPEATED);
+    expect(operations).toEqual([]);
+    expect(await service.outbox(first)).toEqual([]);
+    expect(await service.outbox(second)).toEqual([]);
+  });
+
+  it('otp/send: the same name written with an escape ("\\u0075ser_id")', async () => {
+    const user = uniquePhone();
+    const body = rawObject([['auth_type', 'sms'], ['client_id', 'local-web'], ['redirect_uri', REDIRECT_URI], ['user_id', user], ['"\\u0075ser_id"', uniquePhone()]]);
+    const { response, operations } = await observed(() => service.post(SEND, body, { raw: true }));
+    expect(response.body).toEqual(REPEATED);
+    expect(operations).toEqual([]);
+    expect(await service.outbox(user)).toEqual([]);
+  });
+
+  it('otp/send: a name repeated inside a nested object', async () => {
+    const user = uniqueEmail('nested');
+    const body = rawObject([...Object.entries(emailSend(user)), ['extra', { list: [{ a: 1 }] }]]).replace('{"a":1}', '{"a":1,"a":2}');
+    const { response, operations } = await observed(() => service.post(SEND, body, { raw: true }));
+    expect(response.body).toEqual(REPEATED);
+    expect(operations).toEqual([]);
+    expect(await service.outbox(user)).toEqual([]);
+  });
+
+  it('token (JSON): two code members', async () => {
+    const user = uniqueEmail('token-dup');
+    const body = rawObject([['grant_type', 'authorization_code'], ['code', '111111'], ['client_id', 'local-web'], ['redirect_uri', REDIRECT_URI], ['user_id', user], ['code', '222222']]);
+    const { response, operations } = await observed(() => service.post(TOKEN, body, { raw: true }));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(REPEATED);
+    expect(operations).toEqual([]);
+  });
+
+  it('introspect (JSON): two token members', async () => {
+    const body = rawObject([['token', 'x'.repeat(43)], ['token', 'y'.repeat(43)]]);
+    const { response, operations } = await observed(() => service.post(INTROSPECT, body, { raw: true, headers: { Authorization: `Bearer ${LOCAL_API_KEY}` } }));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(REPEATED);
+    expect(operations).toEqual([]);
   });
 });

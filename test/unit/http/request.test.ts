@@ -3,6 +3,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { IdpError } from '../../../lib/errors';
 import { parseBody, type ParsedEvent } from '../../../lib/http/request';
 
+const REPEATED = { error: 'invalid_request', error_description: 'A JSON member name is repeated (RFC 7493 section 2.3 allows each once).' };
 const NOT_WELL_FORMED = { error: 'invalid_request', error_description: 'The request contains text that is not well-formed Unicode.' };
 
 /** Runs parseBody's `before` step on a body; returns the fields, or the error's status and JSON. */
@@ -21,6 +22,31 @@ function parse(body: string, options: { contentType?: string; base64?: boolean }
   }
   return (event as ParsedEvent).fields;
 }
+
+describe('parseBody: JSON member names given twice', () => {
+  it('regression: two client_id members were read as the second, where a form with two is refused', () => {
+    expect(parse('{"client_id":"local-web","client_id":"evil"}')).toEqual({ status: 400, ...REPEATED });
+    expect(parse('client_id=local-web&client_id=evil', { contentType: 'application/x-www-form-urlencoded' })).toMatchObject({ status: 400, error: 'invalid_request' });
+  });
+
+  it.each([
+    ['spelled with an escape', '{"code":"1","\\u0063ode":"2"}'],
+    ['in a nested object', '{"a":{"b":{"c":1,"c":2}}}'],
+    ['in an object in an array', '{"a":[{"c":1,"c":2}]}'],
+    ['in a body that is not an object', '[{"c":1,"c":2}]'],
+  ])('refuses one %s, with the fixed description', (_name, body) => {
+    expect(parse(body)).toEqual({ status: 400, ...REPEATED });
+  });
+
+  it('accepts one name in different objects', () => {
+    expect(parse('{"a":{"c":1},"b":[{"c":2},{"c":3}],"c":4}')).toEqual({ a: { c: 1 }, b: [{ c: 2 }, { c: 3 }], c: 4 });
+  });
+
+  it('reports malformed JSON as such first, and an ill-formed name before its repetition', () => {
+    expect(parse('{"a":1,"a":')).toMatchObject({ error_description: 'The request body is not valid JSON.' });
+    expect(parse('{"\\ud800":1,"\\ud800":2}')).toEqual({ status: 400, ...NOT_WELL_FORMED });
+  });
+});
 
 describe('parseBody: text', () => {
   it('accepts a base64 body that is UTF-8', () => {
