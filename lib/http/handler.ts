@@ -10,6 +10,7 @@ import { logger } from '../log';
 import { cors, type CorsSettings } from './cors';
 import { errorResponse } from './error-response';
 import { allowMethods, parseBody, type MediaType, type ParsedEvent } from './request';
+import { requireWellFormedUnicode } from './well-formed-unicode';
 
 /** API Gateway's request id as the logs' correlation id, to join them with the access logs. */
 const correlateRequest: middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> = {
@@ -28,15 +29,20 @@ export interface RouteOptions {
 }
 
 /**
- * Wraps `handle` in the shared stack: request context in the logs, lower-case headers, CORS
- * headers on every response, 405 for other methods, body parsing (415/413/400), and the error
- * serialiser (registered last, so its onError runs first and CORS sees its response).
+ * Wraps `handle` in the shared stack: request context in the logs, lower-case headers, well-formed
+ * Unicode everywhere (400), CORS headers on every response, 405 for other methods, body parsing
+ * (415/413/400), and the error serialiser (registered last, so its onError runs first and CORS
+ * sees its response).
  */
 export function apiHandler(options: RouteOptions, handle: (event: ParsedEvent) => Promise<APIGatewayProxyResult>): ApiHandler {
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(correlateRequest)
     .use(httpHeaderNormalizer())
+    // Lone surrogates are refused before any step reads the request (the brief: "400 before any
+    // work"), on every route, bodiless ones included. Only the header normaliser runs first: it
+    // merely lower-cases names, and without it CORS could not find `origin` for this 400.
+    .use(requireWellFormedUnicode())
     .use(cors(options.cors))
     .use(allowMethods(...options.methods));
   if (options.body !== undefined) stack.use(parseBody(options.body));

@@ -14,6 +14,8 @@ import {
   RequestTooLargeError,
   UnsupportedMediaTypeError,
 } from '../errors';
+import { hasDuplicateKey } from './json-duplicate-keys';
+import { isWellFormedDeep, NOT_WELL_FORMED } from './well-formed-unicode';
 
 type Middleware = middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
 
@@ -46,8 +48,10 @@ const MEDIA_TYPES: Record<MediaType, string> = {
 
 /**
  * Parses the body as one of `accepted` media types into `event.fields`. Order of checks: media
- * type (415), size (413), syntax (400). A JSON body must be an object; a form must not repeat a
- * parameter (RFC 6749 §3.2: "parameters MUST NOT be included more than once").
+ * type (415), size (413), UTF-8 (400), syntax (400), then well-formed strings (400) and no
+ * repeated name (400). A JSON body must be an object. A parameter may not be repeated, neither in
+ * a form (RFC 6749 §3.2: "parameters MUST NOT be included more than once") nor as a JSON member
+ * name at any depth (RFC 7493 §2.3), so that every reader of the body sees the same request.
  */
 export function parseBody(accepted: readonly MediaType[], maxBytes = MAX_BODY_BYTES): Middleware {
   return {
@@ -62,14 +66,29 @@ export function parseBody(accepted: readonly MediaType[], maxBytes = MAX_BODY_BY
       if (raw.length > maxBytes) {
         throw new RequestTooLargeError(`The request body must not exceed ${maxBytes} bytes.`);
       }
-      const text = raw.toString('utf8');
-      event.fields = kind === 'json' ? parseJsonObject(text) : parseForm(text);
+      event.fields = kind === 'json' ? parseJsonObject(utf8Text(raw)) : parseForm(utf8Text(raw));
     },
   };
 }
 
 function mediaTypeOf(header: string | undefined): string | undefined {
   return header?.split(';', 1)[0]?.trim().toLowerCase();
+}
+
+/** Strict: throws on bytes that are not UTF-8; keeps a byte order mark, so JSON.parse refuses it as before. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The body as text. Bytes that are not UTF-8 (only a base64 body can carry them: a string body was
+ * checked by `requireWellFormedUnicode`) are refused rather than replaced by U+FFFD, which would
+ * turn one request into another.
+ */
+function utf8Text(raw: Buffer): string {
+  try {
+    return UTF8.decode(raw);
+  } catch {
+    throw new InvalidRequestError(NOT_WELL_FORMED);
+  }
 }
 
 function parseJsonObject(text: string): RequestFields {
@@ -79,6 +98,10 @@ function parseJsonObject(text: string): RequestFields {
   } catch {
     throw new InvalidRequestError('The request body is not valid JSON.');
   }
+  // Escapes (`"\ud800"`) become lone surrogates only now: check names and values at every depth.
+  if (!isWellFormedDeep(value)) throw new InvalidRequestError(NOT_WELL_FORMED);
+  // A fixed text: the name is the client's input, and descriptions never echo input.
+  if (hasDuplicateKey(text)) throw new InvalidRequestError('A JSON member name is repeated (RFC 7493 section 2.3 allows each once).');
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new InvalidRequestError('The request body must be a JSON object.');
   }

@@ -1,0 +1,73 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { IdpError } from '../../../lib/errors';
+import { parseBody, type ParsedEvent } from '../../../lib/http/request';
+
+const REPEATED = { error: 'invalid_request', error_description: 'A JSON member name is repeated (RFC 7493 section 2.3 allows each once).' };
+const NOT_WELL_FORMED = { error: 'invalid_request', error_description: 'The request contains text that is not well-formed Unicode.' };
+
+/** Runs parseBody's `before` step on a body; returns the fields, or the error's status and JSON. */
+function parse(body: string, options: { contentType?: string; base64?: boolean } = {}): unknown {
+  const event = {
+    headers: { 'content-type': options.contentType ?? 'application/json' },
+    body: options.base64 === true ? Buffer.from(body, 'utf8').toString('base64') : body,
+    isBase64Encoded: options.base64 === true,
+  } as unknown as APIGatewayProxyEvent;
+  const request = { event } as middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
+  try {
+    void parseBody(['json', 'form']).before?.(request);
+  } catch (error) {
+    if (error instanceof IdpError) return { status: error.statusCode, ...error.toJSON() };
+    throw error;
+  }
+  return (event as ParsedEvent).fields;
+}
+
+describe('parseBody: JSON member names given twice', () => {
+  it('regression: two client_id members were read as the second, where a form with two is refused', () => {
+    expect(parse('{"client_id":"local-web","client_id":"evil"}')).toEqual({ status: 400, ...REPEATED });
+    expect(parse('client_id=local-web&client_id=evil', { contentType: 'application/x-www-form-urlencoded' })).toMatchObject({ status: 400, error: 'invalid_request' });
+  });
+
+  it.each([
+    ['spelled with an escape', '{"code":"1","\\u0063ode":"2"}'],
+    ['in a nested object', '{"a":{"b":{"c":1,"c":2}}}'],
+    ['in an object in an array', '{"a":[{"c":1,"c":2}]}'],
+    ['in a body that is not an object', '[{"c":1,"c":2}]'],
+  ])('refuses one %s, with the fixed description', (_name, body) => {
+    expect(parse(body)).toEqual({ status: 400, ...REPEATED });
+  });
+
+  it('accepts one name in different objects', () => {
+    expect(parse('{"a":{"c":1},"b":[{"c":2},{"c":3}],"c":4}')).toEqual({ a: { c: 1 }, b: [{ c: 2 }, { c: 3 }], c: 4 });
+  });
+
+  it('reports malformed JSON as such first, and an ill-formed name before its repetition', () => {
+    expect(parse('{"a":1,"a":')).toMatchObject({ error_description: 'The request body is not valid JSON.' });
+    expect(parse('{"\\ud800":1,"\\ud800":2}')).toEqual({ status: 400, ...NOT_WELL_FORMED });
+  });
+});
+
+describe('parseBody: text', () => {
+  it('accepts a base64 body that is UTF-8', () => {
+    expect(parse('{"user_id":"jörg@example.com","m":"😀"}', { base64: true })).toEqual({ user_id: 'jörg@example.com', m: '😀' });
+  });
+
+  it('refuses a base64 body that is not UTF-8 instead of replacing its bytes with U+FFFD', () => {
+    const event = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from([0x61, 0x3d, 0xff]).toString('base64'), isBase64Encoded: true };
+    const request = { event } as unknown as middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
+    expect(() => {
+      void parseBody(['form']).before?.(request);
+    }).toThrow(expect.objectContaining({ statusCode: 400, description: NOT_WELL_FORMED.error_description }) as Error);
+  });
+
+  it('refuses a lone surrogate in a member name or a value', () => {
+    expect(parse('{"\\ud800":1}')).toEqual({ status: 400, ...NOT_WELL_FORMED });
+    expect(parse('{"a":["\\udc00"]}')).toEqual({ status: 400, ...NOT_WELL_FORMED });
+  });
+
+  it('still refuses a byte order mark as JSON (RFC 8259 §8.1), base64 or not', () => {
+    expect(parse('\ufeff{}')).toMatchObject({ status: 400, error_description: 'The request body is not valid JSON.' });
+    expect(parse('\ufeff{}', { base64: true })).toMatchObject({ status: 400, error_description: 'The request body is not valid JSON.' });
+  });
+});
