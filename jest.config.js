@@ -3,20 +3,44 @@
  * middy and jose publish only ES modules, so they are transformed too; everything else in
  * node_modules is loaded as is.
  *
- * globalSetup starts DynamoDB Local and SES local once for the suite, on free ports.
+ * Three projects, so a pure test never waits for Java:
+ * - `unit`: pure tests of lib/ (no DynamoDB, no network, fake clocks): `npx jest --selectProjects unit`;
+ * - `infra`: synthesis, cdk-nag, bundles and stage files (no local services either);
+ * - `integration`: DynamoDB Local, the SES stand-in and the local runtime, started once by the
+ *   project's globalSetup on free ports (only when one of its tests runs).
+ * `npm test` runs all three with coverage, and fails below the floor set here for the domain
+ * rules and the error vocabulary.
  * @type {import('jest').Config}
  */
 const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
-module.exports = {
+const shared = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: ['/node_modules/(?!(@middy|jose)/)'],
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/env.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/log-capture.ts'],
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { ...shared, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/{integration,http,e2e}/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
   maxWorkers: 2,
   testTimeout: 30000,
+  // Read only with --coverage (npm test): the domain rules and the error vocabulary.
+  coverageProvider: 'v8',
+  collectCoverageFrom: ['<rootDir>/lib/domain/**/*.ts', '<rootDir>/lib/errors.ts'],
+  coverageReporters: ['text-summary', 'json-summary'],
+  coverageThreshold: {
+    './lib/domain/': { lines: 95, branches: 95 },
+    './lib/errors.ts': { lines: 95, branches: 95 },
+  },
 };
