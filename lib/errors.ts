@@ -10,9 +10,27 @@
  * @example
  * throw new InvalidRequestError('user_id must be an email address', { detail: 'parse failed' });
  */
+/**
+ * Every `error` code the service puts on the wire: RFC 6749 §5.2 and RFC 6750 §3.1, plus the
+ * service's own (`server_error` only for a bug, from the serialiser).
+ */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_token'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'too_many_requests'
+  | 'delivery_failed'
+  | 'temporarily_unavailable'
+  | 'server_error';
+
 export abstract class IdpError extends Error {
   /** The `error` field on the wire. */
-  abstract readonly error: string;
+  abstract readonly error: ErrorCode;
   /** HTTP status of the response. */
   abstract readonly statusCode: number;
   /** Extra response headers (Retry-After, WWW-Authenticate, Allow). */
@@ -32,7 +50,7 @@ export abstract class IdpError extends Error {
   }
 
   /** The JSON body of the response. */
-  toJSON(): { error: string; error_description: string } {
+  toJSON(): { error: ErrorCode; error_description: string } {
     return { error: this.error, error_description: this.description };
   }
 }
@@ -159,5 +177,49 @@ export class TemporarilyUnavailableError extends IdpError {
       ...options,
       headers: { 'Retry-After': '1' },
     });
+  }
+}
+
+/** The `error` code of a status, for errors that arrive with a status but no code of ours. */
+const CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = {
+  400: 'invalid_request',
+  401: 'invalid_token',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'invalid_request',
+  415: 'invalid_request',
+  422: 'invalid_request',
+  429: 'too_many_requests',
+  502: 'delivery_failed',
+  503: 'temporarily_unavailable',
+};
+
+/**
+ * An error that is not one of ours but carries the HTTP error contract middy's middlewares use
+ * (`statusCode`, and `expose: true` when its message is meant for the client, as for every 4xx
+ * of `@middy/util`'s createError). It keeps its status; its message reaches the client only when
+ * exposed, and only in RFC 6749 §5.2's character set. A 5xx among them that is not a 502 or 503 is
+ * still a bug to the logs, and `server_error` on the wire.
+ */
+export class ForeignHttpError extends IdpError {
+  readonly error: ErrorCode;
+  readonly statusCode: number;
+  constructor(statusCode: number, message: string, exposed: boolean, cause: unknown) {
+    const code = CODE_OF_STATUS[statusCode] ?? (statusCode < 500 ? 'invalid_request' : 'server_error');
+    super(exposed && message !== '' ? message : `The request failed (HTTP ${statusCode}).`, {
+      cause,
+      detail: `${(cause as Error).name}: ${statusCode}`,
+      ...(code === 'temporarily_unavailable' ? { headers: { 'Retry-After': '1' } } : {}),
+    });
+    this.statusCode = statusCode;
+    this.error = code;
+  }
+
+  /** The error as one of ours, when it carries a status in 400–599; undefined otherwise. */
+  static from(error: unknown): ForeignHttpError | undefined {
+    if (!(error instanceof Error)) return undefined;
+    const { statusCode, expose } = error as Error & { statusCode?: unknown; expose?: unknown };
+    if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 400 || statusCode > 599) return undefined;
+    return new ForeignHttpError(statusCode, error.message, expose === true && statusCode < 500, error);
   }
 }

@@ -20,6 +20,8 @@ export interface LocalServicesOptions {
   readonly tableName?: string;
   readonly secretsDir?: string;
   readonly configFile?: string;
+  /** Progress lines for a person watching (npm start); tests leave it out. */
+  readonly progress?: (line: string) => void;
 }
 
 export interface LocalServices {
@@ -39,9 +41,11 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
     for (const stopOne of stops.reverse()) await stopOne().catch(() => undefined);
   };
   try {
-    const dynamodb = options.dynamodb !== undefined && 'endpoint' in options.dynamodb
-      ? { endpoint: options.dynamodb.endpoint }
-      : await startDynamoDbLocal(options.dynamodb ?? {});
+    const wanted = options.dynamodb ?? {};
+    const dynamodb =
+      'endpoint' in wanted
+        ? { endpoint: wanted.endpoint }
+        : await startWithProgress(options.progress, 'DynamoDB Local (Java: the first start can take several seconds)', () => startDynamoDbLocal(wanted));
     if ('stop' in dynamodb) stops.push(() => dynamodb.stop());
     const ses = options.ses !== undefined && 'url' in options.ses ? { url: options.ses.url } : await startSesLocal(options.ses ?? {});
     if ('stop' in ses) stops.push(() => ses.stop());
@@ -66,6 +70,15 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
     await stop();
     throw error;
   }
+}
+
+/** Starts something slow, telling a watching person before and after (with the time it took). */
+async function startWithProgress<T>(progress: ((line: string) => void) | undefined, what: string, start: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  progress?.(`Starting ${what}…`);
+  const result = await start();
+  progress?.(`  ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return result;
 }
 
 /**

@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     dynamodb: { port: port('DYNAMODB_PORT', 8000) },
     ses: { port: port('SES_PORT', 8005) },
     capture: { port: port('CAPTURE_PORT', 8006) },
+    progress: (line) => console.log(line),
   });
   const issuer = process.env.ISSUER ?? `http://127.0.0.1:${apiPort}`;
   // The handlers read their configuration from the environment on first use, as on Lambda.
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
       '',
       'Identity service running locally:',
       `  API              ${api.url}`,
-      ...ROUTES.map((route) => `    POST ${api.url}${route.path}`),
+      ...ROUTES.map((route) => `    ${route.methods.join(', ').padEnd(9)} ${api.url}${route.path}`),
       `  Outbox           ${api.url}/__dev/outbox?user_id=<email or phone>`,
       `  SES email viewer ${services.sesUrl}`,
       `  SMS/voice store  ${services.captureUrl}/messages`,

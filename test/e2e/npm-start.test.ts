@@ -72,8 +72,21 @@ describe('npm start', () => {
     if (started.child.exitCode === null) started.child.kill('SIGKILL');
   });
 
+  it('says it is starting DynamoDB Local before the slow part, and when it is ready', () => {
+    const output = started.output();
+    // (stderr interleaves: the AWS SDK prints its Node version notice in between)
+    expect(output).toMatch(/Starting DynamoDB Local .*…/);
+    expect(output).toMatch(/\n {2}ready in \d+\.\d s/);
+    expect(output.indexOf('Starting DynamoDB Local')).toBeLessThan(output.indexOf('ready in'));
+    expect(output.indexOf('Starting DynamoDB Local')).toBeLessThan(output.indexOf('Identity service running locally'));
+  });
+
   it('prints the URLs of the API, the outbox and the SES viewer', () => {
     expect(started.output()).toContain(`API              ${api}`);
+    // Each route with the methods it really answers (regression: every route was printed as POST).
+    expect(started.output()).toMatch(new RegExp(`GET +${api}/\\.well-known/jwks\\.json`));
+    expect(started.output()).toMatch(new RegExp(`POST +${api}/idp/v1/account/token`));
+    expect(started.output()).not.toMatch(/POST +\S+\/\.well-known\//);
     expect(started.output()).toContain(`${api}/__dev/outbox?user_id=`);
     expect(started.output()).toContain(`SES email viewer http://127.0.0.1:${started.ports.SES_PORT}`);
   });

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import fc from 'fast-check';
 import { apiHandler } from '../../../lib/http/handler';
 import { isWellFormedDeep } from '../../../lib/http/well-formed-unicode';
+import { apiEvent, lambdaContext } from '../../support/api-event';
 
 const NOT_WELL_FORMED = { error: 'invalid_request', error_description: 'The request contains text that is not well-formed Unicode.' };
 const HIGH = '\ud83d';
@@ -55,26 +56,9 @@ describe('the shared stack refuses a lone surrogate anywhere, before any other s
   const handle = jest.fn((): Promise<APIGatewayProxyResult> => Promise.resolve({ statusCode: 200, body: '{}' }));
   const post = apiHandler({ methods: ['POST'], body: ['json', 'form'], cors: () => ({ allowOrigins: ['https://app.example.com'] }) }, handle);
   const get = apiHandler({ methods: ['GET'], cors: () => undefined }, handle);
-  const context = { functionName: 'unit', awsRequestId: 'unit', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+  const context = lambdaContext();
   beforeEach(() => handle.mockClear());
-
-  function event(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
-    return {
-      resource: '/r',
-      path: '/r',
-      httpMethod: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      multiValueHeaders: { 'Content-Type': ['application/json'] },
-      queryStringParameters: null,
-      multiValueQueryStringParameters: null,
-      pathParameters: null,
-      stageVariables: null,
-      body: '{"user_id":"a@example.com"}',
-      isBase64Encoded: false,
-      requestContext: { requestId: 'unit' } as APIGatewayProxyEvent['requestContext'],
-      ...overrides,
-    };
-  }
+  const event = apiEvent;
 
   async function refused(handler: typeof post, overrides: Partial<APIGatewayProxyEvent>): Promise<void> {
     const result = await handler(event(overrides), context);

@@ -1,0 +1,76 @@
+/**
+ * The shared middleware stack (lib/http/handler.ts) around a stub handler: what every route's
+ * response gets whatever the handler does.
+ */
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { apiHandler, TIMEOUT_MARGIN_MS } from '../../../lib/http/handler';
+import { STRICT_TRANSPORT_SECURITY } from '../../../lib/http/security-headers';
+import { apiEvent, lambdaContext } from '../../support/api-event';
+
+const ok = (): Promise<APIGatewayProxyResult> => Promise.resolve({ statusCode: 200, body: '{}' });
+const route = (handle: () => Promise<APIGatewayProxyResult>) => apiHandler({ methods: ['POST'], body: ['json'], cors: () => undefined }, handle);
+
+describe('a function about to time out', () => {
+  it('answers 503 temporarily_unavailable with Retry-After, in time (regression: middy’s TimeoutError became a 500)', async () => {
+    const hanging = route(() => new Promise<APIGatewayProxyResult>(() => undefined));
+    const started = Date.now();
+    const result = await hanging(apiEvent(), lambdaContext(TIMEOUT_MARGIN_MS + 100));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(result.statusCode).toBe(503);
+    expect(JSON.parse(result.body)).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
+    expect(result.headers).toMatchObject({ 'Retry-After': '1', 'Cache-Control': 'no-store' });
+  });
+
+  it('leaves a handler that finishes in time alone', async () => {
+    expect((await route(ok)(apiEvent(), lambdaContext(TIMEOUT_MARGIN_MS + 2000))).statusCode).toBe(200);
+  });
+});
+
+describe('Strict-Transport-Security (RFC 6797)', () => {
+  const https = { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https' };
+
+  it('is on every response of a request that came over HTTPS (API Gateway), errors included', async () => {
+    expect((await route(ok)(apiEvent({ headers: https }), lambdaContext())).headers).toMatchObject({ 'Strict-Transport-Security': STRICT_TRANSPORT_SECURITY });
+    const refused = await route(ok)(apiEvent({ headers: https, body: '{' }), lambdaContext());
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers).toMatchObject({ 'Strict-Transport-Security': STRICT_TRANSPORT_SECURITY });
+  });
+
+  it('is absent over plain HTTP (the local runtime), where it would mean nothing', async () => {
+    expect((await route(ok)(apiEvent(), lambdaContext())).headers ?? {}).not.toHaveProperty('Strict-Transport-Security');
+  });
+});
+
+describe('errors that are not ours but carry middy’s HTTP contract (statusCode, expose)', () => {
+  function throwing(error: Error) {
+    return route(() => Promise.reject(error));
+  }
+  const httpError = (statusCode: number, message: string, expose: boolean) => Object.assign(new Error(message), { statusCode, expose });
+
+  it('keeps an exposed 4xx status and message (regression: they became 500)', async () => {
+    const result = await throwing(httpError(422, 'Unprocessable Entity', true))(apiEvent(), lambdaContext());
+    expect(result.statusCode).toBe(422);
+    expect(JSON.parse(result.body)).toEqual({ error: 'invalid_request', error_description: 'Unprocessable Entity' });
+  });
+
+  it('keeps the status of a 4xx that is not exposed, but not its message', async () => {
+    const result = await throwing(httpError(404, 'no row for user alice@example.com', false))(apiEvent(), lambdaContext());
+    expect(result.statusCode).toBe(404);
+    expect(JSON.parse(result.body)).toEqual({ error: 'not_found', error_description: 'The request failed (HTTP 404).' });
+  });
+
+  it('answers a 503 as temporarily_unavailable with Retry-After, and any other 5xx as a bug', async () => {
+    const unavailable = await throwing(httpError(503, 'Service Unavailable', false))(apiEvent(), lambdaContext());
+    expect(unavailable.statusCode).toBe(503);
+    expect(unavailable.headers).toMatchObject({ 'Retry-After': '1' });
+    const bug = await throwing(httpError(500, 'stack details', true))(apiEvent(), lambdaContext());
+    expect(bug.statusCode).toBe(500);
+    expect(JSON.parse(bug.body)).toEqual({ error: 'server_error', error_description: 'The service met an unexpected condition.' });
+  });
+
+  it('still answers a plain error as a bug: 500 server_error, nothing of its message', async () => {
+    const result = await throwing(new Error('secret detail'))(apiEvent(), lambdaContext());
+    expect(result.statusCode).toBe(500);
+    expect(result.body).not.toContain('secret detail');
+  });
+});
