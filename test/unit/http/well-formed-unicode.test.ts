@@ -1,4 +1,4 @@
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import fc from 'fast-check';
 import { apiHandler } from '../../../lib/http/handler';
 import { isWellFormedDeep } from '../../../lib/http/well-formed-unicode';
