@@ -1,6 +1,6 @@
 /**
  * Lambda: POST /idp/v1/account/token. Wiring only; the operation is lib/domain/exchange-code.ts.
- * JSON (as the spec shows) and form-encoded bodies (RFC 6749 §4.1.3, so a standard OAuth client
+ * JSON (as the API's first clients send it) and form-encoded bodies (RFC 6749 §4.1.3, so a standard OAuth client
  * library can exchange a code unchanged).
  */
 import { tokenDeps, type IssuerDeps } from '../lib/deps';

@@ -190,7 +190,7 @@ export class ServiceApi extends Construct {
     Validations.of(this.api.node.defaultChild as CfnRestApi).acknowledge({
       id: 'AwsSolutions-APIG2',
       reason:
-        'Requests are validated by each function (lib/http, zod) so that every rejection uses the OAuth error vocabulary and counts toward the attempt limit where the brief says it must; a gateway validator would answer before either.',
+        'Requests are validated by each function (lib/http, zod) so that every rejection uses the OAuth error vocabulary and counts toward the attempt limit where the rules say it must; a gateway validator would answer before either.',
     });
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole !== undefined) {

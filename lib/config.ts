@@ -25,11 +25,11 @@ export { int };
 const limitSchema = (defaults: Readonly<{ maxAttempts: number; windowSeconds: number; blockSeconds: number }>) =>
   z._default(
     z.strictObject({
-      /** Attempts processed per user in any sliding window (the spec: 5). */
+      /** Attempts processed per user in any sliding window (default 5). */
       maxAttempts: z._default(int(1, 50), defaults.maxAttempts),
-      /** Length of the sliding window, in seconds (the spec: one minute). */
+      /** Length of the sliding window, in seconds (default 60). */
       windowSeconds: z._default(int(1, 86_400), defaults.windowSeconds),
-      /** How long the attempt that exceeds the limit blocks the user, in seconds (the spec: five minutes). */
+      /** How long the attempt that exceeds the limit blocks the user, in seconds (default 300). */
       blockSeconds: z._default(int(1, 86_400), defaults.blockSeconds),
     }),
     // A factory: a shared default object would be shared (and frozen) across parses.
@@ -92,7 +92,7 @@ const environmentSchema = z.strictObject({
   ),
   code: z._default(
     z.strictObject({
-      /** Lifetime of a one-time code, in seconds (the brief's default: 300). Checked by the application. */
+      /** Lifetime of a one-time code, in seconds (default 300). Checked by the application, never left to TTL. */
       ttlSeconds: z._default(int(30, 3600), 300),
       /** Wrong tries after which a code dies, whatever its remaining lifetime (Auth0 uses 3). */
       maxTries: z._default(int(1, 10), 3),
@@ -136,8 +136,8 @@ const clientSchema = z.strictObject({
     /** Space-separated scope granted to every token of this client, if any. */
     scope: z.optional(z.string().check(z.regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/))),
     /**
-     * Put the user's email (`email`) or phone (`phone_number`) in JWTs. Off by default: the brief
-     * keeps personal data out of tokens unless a client asks.
+     * Put the user's email (`email`) or phone (`phone_number`) in JWTs. Off by default: personal data
+     * stays out of tokens unless a client asks.
      */
     includeUserIdClaim: z._default(z.boolean(), false),
   }),
@@ -263,7 +263,7 @@ export function parseStageConfig(raw: unknown, source = 'configuration'): StageC
 }
 
 /**
- * The documented overrides for local runs and tests (the brief): they apply to every environment.
+ * The documented overrides for local runs and tests (README: the attempt limit): they apply to every environment.
  */
 const LIMIT_OVERRIDES = {
   token: { maxAttempts: 'TOKEN_MAX_ATTEMPTS', windowSeconds: 'TOKEN_WINDOW_SECONDS', blockSeconds: 'TOKEN_BLOCK_SECONDS' },

@@ -5,7 +5,7 @@
  * that turns these into responses; anything that is not an `IdpError` becomes `server_error`.
  *
  * Vocabulary: RFC 6749 §5.2 for the token endpoint, RFC 6750 §3.1 for Bearer failures, plus the
- * few codes the brief adds (`too_many_requests`, `delivery_failed`, `temporarily_unavailable`).
+ * few codes of the service's own (`too_many_requests`, `delivery_failed`, `temporarily_unavailable`).
  *
  * @example
  * throw new InvalidRequestError('user_id must be an email address', { detail: 'parse failed' });

@@ -58,7 +58,7 @@ export type AttemptDecision =
     };
 
 /**
- * The brief's attempt limit: at most `maxAttempts` processed in any sliding window of
+ * The attempt limit: at most `maxAttempts` processed in any sliding window of
  * `windowSeconds`; the attempt that would exceed it starts a block of `blockSeconds`; attempts
  * during the block are refused without extending it. Must be race-safe.
  *

@@ -2,7 +2,7 @@
  * The attempt limit, as a pure model. The DynamoDB adapter implements the same rule in one
  * conditional write; this model is the reference its tests compare against.
  *
- * The rule (the spec's "States and transitions", the brief's "Attempt limits"):
+ * The rule:
  * - the service remembers the times of the last `maxAttempts` processed attempts;
  * - an attempt is processed when the oldest of them is at least `windowSeconds` old (or there are
  *   fewer than `maxAttempts`): then at most `maxAttempts` are processed in any window that is
@@ -11,7 +11,7 @@
  *   spec: blocked → active, automatically);
  * - during a block every attempt is refused, not processed, and does not extend the block.
  *
- * The memory of processed attempts is kept through a block. With the spec's numbers (a 300 s block,
+ * The memory of processed attempts is kept through a block. With the default numbers (a 300 s block,
  * a 60 s window) it has slid out of the window by the time the block lifts, so counting starts
  * afresh; with a block shorter than the window, the first attempt after it meets a still-full
  * window and starts a new block, so "at most N in any window" holds for every configuration.

@@ -53,8 +53,7 @@ export function apiHandler(options: RouteOptions, handle: (event: ParsedEvent) =
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(correlateRequest)
     .use(httpHeaderNormalizer())
-    // Lone surrogates are refused before any step reads the request (the brief: "400 before any
-    // work"), on every route, bodiless ones included. Only the header normaliser runs first: it
+    // Lone surrogates are refused (400) before any step reads the request, on every route, bodiless ones included. Only the header normaliser runs first: it
     // merely lower-cases names, and without it CORS could not find `origin` for this 400.
     .use(requireWellFormedUnicode())
     .use(securityHeaders())

@@ -2,9 +2,7 @@
  * Request hygiene shared by every endpoint: method, media type, size and body parsing. Each is a
  * middy `before` step that throws an `IdpError`, so a malformed request never reaches a handler.
  *
- * Our own rather than @middy/http-json-body-parser: that one answers 415 for malformed JSON (we
- * answer 400) and puts the raw body, which holds an email address or phone number, into the error
- * it throws, where a logger would find it.
+ * Our own rather than middy's body parsers: docs/decisions/006-body-parsing.md says why.
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';

@@ -1,6 +1,5 @@
 /**
- * Well-formed Unicode in every string of a request (the brief: "anything else is 400 before any
- * work"). A lone surrogate (a JSON `"\ud800"`) is a valid JavaScript string but not text: it has no
+ * Well-formed Unicode in every string of a request: anything else is a 400 before any work. A lone surrogate (a JSON `"\ud800"`) is a valid JavaScript string but not text: it has no
  * UTF-8 encoding, so whatever serialises it next fails or silently alters it (the AWS SDK's query
  * serialiser for SES throws URIError on it: a client's mistake in `message` became a 502). I-JSON
  * (RFC 7493 §2.1) forbids surrogates in member names and string values; we refuse them wherever a

@@ -1,7 +1,7 @@
 /**
  * Every test file's logs are captured (not printed) and checked after its tests: no raw email
  * address, no phone number, and none of the codes or tokens the tests saw may appear in them.
- * This is the brief's "logs contain neither a code nor a raw email/phone", enforced suite-wide.
+ * Logs contain neither a code nor a raw email or phone number: enforced suite-wide.
  */
 const captured: string[] = [];
 const secrets = new Set<string>();

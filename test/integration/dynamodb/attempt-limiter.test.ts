@@ -33,7 +33,7 @@ async function attempts(key: AttemptKey, times: number[], limit = SPEC) {
   return decisions;
 }
 
-describe('the spec limit: 5 attempts per sliding minute, then a 5-minute block', () => {
+describe('the default limit: 5 attempts per sliding minute, then a 5-minute block', () => {
   it('processes five attempts within a minute and refuses the sixth, which starts a 300 s block', async () => {
     const key = newKey();
     const decisions = await attempts(key, [0, 1, 2, 3, 4, 5].map(at));

@@ -85,7 +85,7 @@ describe('SecretsManagerSecretSource', () => {
   });
 
   // A secret that does not exist is a deployment bug (wrong ARN, secret deleted), not an outage:
-  // the brief reserves 503 for a dependency that is down and 500 for a bug. Answering 503 with
+  // 503 is for a dependency that is down and 500 for a bug. Answering 503 with
   // Retry-After: 1 makes every client retry a request that can never succeed.
   it('surfaces a missing secret as a server error, not as 503 (bug: ResourceNotFoundException mapped to TemporarilyUnavailableError)', async () => {
     const source = new SecretsManagerSecretSource(client, {
