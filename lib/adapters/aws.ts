@@ -53,10 +53,72 @@ interface SdkFailure {
   $metadata?: { httpStatusCode?: number };
 }
 
+/**
+ * True when the service answered (the failure carries the HTTP status of its answer). False for
+ * everything that happened on our side of the wire: a serializer or signer that threw, a refused
+ * connection, a timeout (`TimeoutError`, which has `$metadata` but no status).
+ */
+export function serviceAnswered(error: unknown): boolean {
+  return (error as SdkFailure).$metadata?.httpStatusCode !== undefined;
+}
+
 /** True when the failure says the dependency is unavailable rather than that we did something wrong. */
 export function isUnavailable(error: unknown): boolean {
   const failure = error as SdkFailure;
-  return failure.$metadata?.httpStatusCode === undefined || failure.$fault === 'server' || UNAVAILABLE_NAMES.has(failure.name ?? '');
+  return !serviceAnswered(error) || failure.$fault === 'server' || UNAVAILABLE_NAMES.has(failure.name ?? '');
+}
+
+/**
+ * An SDK client that is replaced by a fresh one after any failure the service did not answer.
+ *
+ * Why: the AWS Query serializer (SES v1 `SendEmail`, SNS `Publish`) keeps its half-written body
+ * when it throws, and the same client's next request goes out with the failed request's fields
+ * in front of its own: another user's recipient, an empty message (docs/security.md, "A failed
+ * request poisons the SDK client"). We cannot see inside a client to tell a poisoned one from a
+ * healthy one, so every failure before an answer counts: a fresh client costs one new connection,
+ * and these failures are rare. A failure the service answered (a status) says nothing against the
+ * client, which is kept.
+ *
+ * The replaced client is destroyed once the requests still running on it have finished, so a
+ * concurrent request (the local runtime serves several at once) is not cut off. `create` must
+ * build a client with its own request handler (pass handler options, never a shared handler
+ * instance), or destroying the old client would close the new one's connections too.
+ *
+ * @example
+ * const ses = new RenewableClient(() => new SESClient(DELIVERY_CLIENT_SETTINGS));
+ * await ses.use((client) => client.send(new SendEmailCommand(input)));
+ */
+export class RenewableClient<Client extends { destroy(): void }> {
+  private current: Lease<Client>;
+
+  constructor(private readonly create: () => Client) {
+    this.current = { client: create(), running: 0, replaced: false };
+  }
+
+  async use<T>(call: (client: Client) => Promise<T>): Promise<T> {
+    const lease = this.current;
+    lease.running += 1;
+    try {
+      return await call(lease.client);
+    } catch (error) {
+      if (!serviceAnswered(error) && !lease.replaced) {
+        lease.replaced = true;
+        this.current = { client: this.create(), running: 0, replaced: false };
+      }
+      throw error;
+    } finally {
+      lease.running -= 1;
+      if (lease.replaced && lease.running === 0) lease.client.destroy();
+    }
+  }
+}
+
+interface Lease<Client> {
+  readonly client: Client;
+  /** Requests started on this client and not yet finished. */
+  running: number;
+  /** A newer client has taken over; this one is destroyed when `running` reaches 0. */
+  replaced: boolean;
 }
 
 /** `TemporarilyUnavailableError` for an unavailable dependency; the original error otherwise. */
