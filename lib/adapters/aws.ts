@@ -10,14 +10,103 @@ import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import { TemporarilyUnavailableError } from '../errors';
 
 /**
- * The delivery clients' (SES, SNS, SMS-voice) limits: one retry for a dropped connection, and a
- * provider that does not answer in 5 s is a 502 the user can retry, well inside the function's
- * timeout, rather than a hung request.
+ * Every AWS client's timeouts and retries, and why one API request fits in its function's timeout.
+ *
+ * How the SDK bounds a call (`@smithy/node-http-handler` 4.14, `NodeHttpHandler.handle`):
+ * - `connectionTimeout`: the TCP (and TLS) connection must be up within it;
+ * - `requestTimeout`: the answer's headers must arrive within it, counted from the start of the
+ *   attempt (connecting included). Without `throwOnRequestTimeout: true` it only logs a warning
+ *   and the request waits on, which is how a DynamoDB that accepts connections and never answers
+ *   held requests until the Lambda timed out;
+ * - `socketTimeout`: an answer whose body stalls (no byte for that long) fails too; left unset,
+ *   the clients fall back to a 300 s default;
+ * - `maxAttempts`: the first try and its retries. The standard retry strategy waits at most
+ *   50 ms before a retry after a timeout or a dropped connection, at most 1 s after throttling
+ *   (doubling for later retries, `@smithy/core` retry `DefaultRetryBackoffStrategy`).
+ *
+ * One call lasts at most `callBudgetMs(settings)`: every attempt runs into both timeouts, with the
+ * longest backoff between them (the connection timeout is in fact inside the request timeout, so
+ * this over-counts it, on purpose). With the values below:
+ *
+ *   DynamoDB          2 × (0.25 s + 1 s) + 1 s = 3.5 s
+ *   Secrets Manager   2 × (0.5 s + 1 s) + 1 s  = 4 s
+ *   delivery          1 × (1 s + 3 s)          = 4 s
+ *
+ * The longest request is `otp/send` whose delivery fails, on a cold container: the HMAC secret
+ * (1 Secrets Manager call), the attempt and the code (2 DynamoDB writes), the delivery, and the
+ * write that restores the previous code (1 more), one after another (lib/domain/send-code.ts):
+ * 4 + 3 × 3.5 + 4 = 18.5 s, inside the API functions' 20 s (infra/functions.ts `API_TIMEOUT`),
+ * itself inside API Gateway's 29 s. The token endpoint's worst is 2 secrets (the HMAC secret and
+ * the signing keys) and 2 writes, or 1 secret and 3 writes (lib/domain/exchange-code.ts):
+ * at most 4 + 3 × 3.5 = 14.5 s. test/unit/adapters/client-settings.test.ts checks both sums. An
+ * answer with a `Retry-After` header can stretch one backoff by up to 5 s more; DynamoDB and
+ * Secrets Manager throttle without it, and the sums leave room for one such wait besides.
  */
-export const DELIVERY_CLIENT_SETTINGS = Object.freeze({
-  maxAttempts: 2,
-  requestHandler: Object.freeze({ connectionTimeout: 1000, requestTimeout: 5000 }),
-});
+
+/** The shape every client's settings share, so `callBudgetMs` reads them all the same way. */
+export interface ClientLimits {
+  readonly maxAttempts: number;
+  readonly requestHandler: {
+    readonly connectionTimeout: number;
+    readonly requestTimeout: number;
+    readonly socketTimeout: number;
+    readonly throwOnRequestTimeout: true;
+  };
+}
+
+/**
+ * DynamoDB answers a single-item read or write in single-digit milliseconds: a second without an
+ * answer means it is unreachable or in trouble, and the caller is better served by a 503 with
+ * Retry-After than by a longer wait. The retry covers one dropped connection or throttled write.
+ */
+export const DYNAMODB_CLIENT_SETTINGS: ClientLimits = clientLimits({ maxAttempts: 2, connectionTimeout: 250, requestTimeout: 1000 });
+
+/**
+ * `GetSecretValue` answers in tens of milliseconds; it runs once per secret per container (the
+ * values are cached, lib/deps.ts), so a slow or failed read costs one request a 503, not all.
+ * The rotation function uses the same limits: its calls are idempotent and Secrets Manager
+ * retries a failed rotation step.
+ */
+export const SECRETS_MANAGER_CLIENT_SETTINGS: ClientLimits = clientLimits({ maxAttempts: 2, connectionTimeout: 500, requestTimeout: 1000 });
+
+/**
+ * The delivery clients (SES, SNS, SMS-voice): a provider that has not answered in 3 s is a 502 the
+ * user can retry. One attempt only: once the request is on the wire, neither a timeout nor a
+ * dropped connection says whether the provider accepted it, and a retry could call or text the
+ * user twice and double the wait. A connection that could not even be opened is not retried
+ * either; the user's retry is a new send with a new code, and the failed one's code never works
+ * (lib/domain/send-code.ts restores the previous one).
+ */
+export const DELIVERY_CLIENT_SETTINGS: ClientLimits = clientLimits({ maxAttempts: 1, connectionTimeout: 1000, requestTimeout: 3000 });
+
+/** The backoff before retry `n` (0 for the first) is at most this many ms (throttling's base, doubled per retry). */
+const MAX_BACKOFF_MS = (retry: number): number => Math.min(1000 * 2 ** retry, 20_000);
+
+/**
+ * The longest one SDK call can last with these settings, in ms: every attempt runs into both
+ * timeouts, with the longest backoff before each retry.
+ * @example callBudgetMs(DYNAMODB_CLIENT_SETTINGS) // 3500
+ */
+export function callBudgetMs(settings: ClientLimits): number {
+  const { maxAttempts, requestHandler } = settings;
+  let backoff = 0;
+  for (let retry = 0; retry < maxAttempts - 1; retry += 1) backoff += MAX_BACKOFF_MS(retry);
+  return maxAttempts * (requestHandler.connectionTimeout + requestHandler.requestTimeout) + backoff;
+}
+
+function clientLimits(limits: { maxAttempts: number; connectionTimeout: number; requestTimeout: number }): ClientLimits {
+  return Object.freeze({
+    maxAttempts: limits.maxAttempts,
+    // Handler options, not a handler instance: each client builds its own handler and connection
+    // pool from them (RenewableClient destroys a replaced client's pool).
+    requestHandler: Object.freeze({
+      connectionTimeout: limits.connectionTimeout,
+      requestTimeout: limits.requestTimeout,
+      socketTimeout: limits.requestTimeout,
+      throwOnRequestTimeout: true as const,
+    }),
+  });
+}
 
 /** Where an SDK client goes. All undefined on AWS, where the SDK resolves everything itself. */
 export interface AwsClientOptions {
