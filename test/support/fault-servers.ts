@@ -68,6 +68,11 @@ export interface RecordedRequest {
 export interface WireProxyOptions {
   /** How long to hold each answer back, in ms (default 0); the request is forwarded at once. */
   readonly delayMs?: number | ((request: RecordedRequest) => number);
+  /**
+   * How long to hold each request back before forwarding it, in ms (default 0). It is forwarded
+   * even if the caller has given up meanwhile: a provider that works through a backlog.
+   */
+  readonly forwardAfterMs?: number;
 }
 
 export interface WireProxy {
@@ -89,42 +94,41 @@ export async function startWireProxy(target: string, options: WireProxyOptions =
   const delayOf = typeof options.delayMs === 'function' ? options.delayMs : () => (options.delayMs as number | undefined) ?? 0;
   const recorded: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, act: () => void): void => {
+    if (ms <= 0) return act();
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      act();
+    }, ms);
+    timers.add(timer);
+  };
+
   const server: Server = createHttpServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const request: RecordedRequest = {
-        method: incoming.method ?? 'GET',
-        path: incoming.url ?? '/',
-        headers: incoming.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
+      const body = Buffer.concat(chunks);
+      const request: RecordedRequest = { method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers: incoming.headers, body: body.toString('utf8') };
       recorded.push(request);
-      const delay = delayOf(request);
-      const forward = httpRequest(
-        { host: upstream.hostname, port: upstream.port, method: request.method, path: request.path, headers: incoming.headers },
-        (response) => {
+      const reply = (status: number, headers: IncomingHttpHeaders, answer: Buffer): void => {
+        if (outgoing.destroyed) return;
+        outgoing.writeHead(status, headers);
+        outgoing.end(answer);
+      };
+      const forward = (): void => {
+        const destination = { host: upstream.hostname, port: upstream.port, method: request.method, path: request.path, headers: request.headers };
+        const upstreamRequest = httpRequest(destination, (response) => {
           const answer: Buffer[] = [];
           response.on('data', (chunk: Buffer) => answer.push(chunk));
-          response.on('end', () => {
-            const reply = (): void => {
-              if (outgoing.destroyed) return;
-              outgoing.writeHead(response.statusCode ?? 502, response.headers);
-              outgoing.end(Buffer.concat(answer));
-            };
-            if (delay <= 0) return reply();
-            const timer = setTimeout(() => {
-              timers.delete(timer);
-              reply();
-            }, delay);
-            timers.add(timer);
-          });
-        },
-      );
-      forward.on('error', () => outgoing.destroy());
-      forward.end(Buffer.concat(chunks));
+          response.on('end', () => later(delayOf(request), () => reply(response.statusCode ?? 502, response.headers, Buffer.concat(answer))));
+        });
+        upstreamRequest.on('error', () => outgoing.destroy());
+        upstreamRequest.end(body);
+      };
+      later(options.forwardAfterMs ?? 0, forward);
     });
   });
+
   const { url, stop } = await listen(server);
   return {
     url,

@@ -13,7 +13,7 @@ import { DeliveryFailedError } from '../../../lib/errors';
 import { startCaptureServer, type CaptureServer } from '../../../local/capture-server';
 import { LOCAL_AWS } from '../../../local/dynamodb';
 import { startWireProxy, type WireProxy } from '../../support/fault-servers';
-import { uniqueEmail, uniquePhone } from '../../support/harness';
+import { requiredEnv, uniqueEmail, uniquePhone } from '../../support/harness';
 
 /** A UTF-16 high surrogate with no low surrogate after it: not Unicode, and `encodeURIComponent` throws on it. */
 const LONE_SURROGATE = '\ud800';
@@ -69,10 +69,4 @@ async function sesEmailsTo(address: string): Promise<Array<{ to: string[]; text:
     emails: Array<{ destination: { to: string[] }; body: { text: string } }>;
   };
   return store.emails.filter((email) => email.destination.to.includes(address)).map((email) => ({ to: email.destination.to, text: email.body.text }));
-}
-
-function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (value === undefined) throw new Error(`${name} is not set: run the tests with npm test`);
-  return value;
 }
