@@ -18,5 +18,8 @@ module.exports = {
   setupFiles: ['<rootDir>/test/support/env.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/log-capture.ts'],
   maxWorkers: 2,
+  // test.concurrent cases at once within a file: the fault suite (test/faults/) runs its 20
+  // dependency × fault cases side by side, so it lasts about as long as its slowest case.
+  maxConcurrency: 20,
   testTimeout: 30000,
 };
