@@ -13,7 +13,7 @@ import { TemporarilyUnavailableError } from '../errors';
  * Every AWS client's timeouts and retries, and why one API request fits in its function's timeout.
  *
  * How the SDK bounds a call (`@smithy/node-http-handler` 4.14, `NodeHttpHandler.handle`):
- * - `connectionTimeout`: the TCP (and TLS) connection must be up within it;
+ * - `connectionTimeout`: the TCP connection (name lookup included) must be up within it;
  * - `requestTimeout`: the answer's headers must arrive within it, counted from the start of the
  *   attempt (connecting included). Without `throwOnRequestTimeout: true` it only logs a warning
  *   and the request waits on, which is how a DynamoDB that accepts connections and never answers
@@ -38,9 +38,12 @@ import { TemporarilyUnavailableError } from '../errors';
  * 4 + 3 × 3.5 + 4 = 18.5 s, inside the API functions' 20 s (infra/functions.ts `API_TIMEOUT`),
  * itself inside API Gateway's 29 s. The token endpoint's worst is 2 secrets (the HMAC secret and
  * the signing keys) and 2 writes, or 1 secret and 3 writes (lib/domain/exchange-code.ts):
- * at most 4 + 3 × 3.5 = 14.5 s. test/unit/adapters/client-settings.test.ts checks both sums. An
- * answer with a `Retry-After` header can stretch one backoff by up to 5 s more; DynamoDB and
- * Secrets Manager throttle without it, and the sums leave room for one such wait besides.
+ * at most 2 × 4 + 2 × 3.5 = 15 s. test/unit/adapters/client-settings.test.ts checks both sums.
+ *
+ * Not counted: the SDK lets a `Retry-After` header on a throttled answer stretch the backoff by up
+ * to 5 s. A throttled answer comes fast, so such a call still ends within about 7 s, and the real
+ * bounds are well below the sums (a call to a server that never answers ends after 2.05 s for
+ * DynamoDB and Secrets Manager, 3 s for delivery).
  */
 
 /** The shape every client's settings share, so `callBudgetMs` reads them all the same way. */

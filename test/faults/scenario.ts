@@ -91,7 +91,7 @@ export async function timed<T>(act: () => Promise<T>): Promise<{ result: T; elap
   return { result, elapsedMs: performance.now() - started };
 }
 
-/** Memoises an async setup, so that concurrent tests share it (test.concurrent may start before beforeAll has run). */
+/** Memoises an async setup for concurrent tests to share: test.concurrent does not wait for hooks (jestjs/jest#4281, #7997). */
 export function shared<T>(setup: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
   return () => (value ??= setup());
