@@ -28,12 +28,15 @@ module.exports = {
     {
       ...shared,
       displayName: 'integration',
-      testMatch: ['<rootDir>/test/{integration,http,e2e}/**/*.test.ts'],
+      testMatch: ['<rootDir>/test/{integration,http,faults,e2e}/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],
   maxWorkers: 2,
+  // test.concurrent cases at once within a file: the fault suite (test/faults/) runs its 20
+  // dependency × fault cases side by side, so it lasts about as long as its slowest case.
+  maxConcurrency: 20,
   testTimeout: 30000,
   // Read only with --coverage (npm test): the domain rules and the error vocabulary.
   coverageProvider: 'v8',

@@ -5,11 +5,12 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SECRETS_MANAGER_CLIENT_SETTINGS } from '../lib/adapters/aws';
 import { SigningKeyRotation, type RotationEvent } from '../lib/adapters/secrets/signing-key-rotation';
 import { logger } from '../lib/log';
 
 // VERIFICATION_KEYS_SECRET_ARN: where the public half of each new key set is published.
-const rotation = new SigningKeyRotation(new SecretsManagerClient({}), logger, process.env.VERIFICATION_KEYS_SECRET_ARN ?? '');
+const rotation = new SigningKeyRotation(new SecretsManagerClient(SECRETS_MANAGER_CLIENT_SETTINGS), logger, process.env.VERIFICATION_KEYS_SECRET_ARN ?? '');
 
 export const handler = middy<RotationEvent, void>()
   .use(injectLambdaContext(logger, { resetKeys: true }))

@@ -17,12 +17,17 @@ export const ARCHITECTURE = Architecture.ARM_64;
 
 /**
  * API functions: API Gateway gives up after 29 s. Every AWS call the functions make is bounded by
- * its adapter (DynamoDB 2 × 3.5 s, delivery 2 × 6 s, Secrets Manager 3 × 4 s), so 20 s leaves room
- * for the worst single slow dependency plus the normal work, and still ends the function (logged,
- * counted in Errors) before the gateway's own timeout would hide it.
+ * its client's settings (lib/adapters/aws.ts: DynamoDB 3.5 s, Secrets Manager 4 s, delivery 4 s
+ * per call, retries included), and the longest request, an `otp/send` whose delivery fails on a
+ * cold container, makes 1 + 3 + 1 of them one after another: 18.5 s. So the function always gets
+ * to answer (and to restore the previous code after a failed delivery) before 20 s, and still
+ * ends (logged, counted in Errors) before the gateway's own timeout would hide it.
  */
 export const API_TIMEOUT = Duration.seconds(20);
-/** The rotation function: a few Secrets Manager calls and two ES256 key generations (milliseconds). */
+/**
+ * The rotation function: a few Secrets Manager calls and two ES256 key generations (milliseconds).
+ * Its longest step makes 4 calls of at most 4 s each (lib/adapters/secrets/signing-key-rotation.ts).
+ */
 export const ROTATION_TIMEOUT = Duration.seconds(30);
 /** Plenty for two Secrets Manager calls and key generation; it runs once per rotation period. */
 export const ROTATION_MEMORY_MB = 256;

@@ -51,6 +51,12 @@ export interface CaptureServerOptions {
    * answers 400 `ValidationException`. Default: none.
    */
   failFor?: (to: string, channel: 'sms' | 'voice') => boolean;
+  /**
+   * How long to hold back the answer to a message for this recipient, in ms: the message is
+   * captured at once (a provider that has accepted it and will deliver it), the answer comes only
+   * later, after the caller may have given up waiting. Default: 0 for everyone.
+   */
+  delayFor?: (to: string, channel: 'sms' | 'voice') => number;
 }
 
 export interface CaptureServer {
@@ -90,6 +96,7 @@ export async function startCaptureServer(
 ): Promise<CaptureServer> {
   const host = options.host ?? '127.0.0.1';
   const failFor = options.failFor ?? (() => false);
+  const delayFor = options.delayFor ?? (() => 0);
   const captured: CapturedMessage[] = [];
   // Frozen so that neither messages() callers nor the server itself can rewrite what was sent.
   const capture = (message: CapturedMessage): void => {
@@ -99,7 +106,18 @@ export async function startCaptureServer(
   const clear = (): void => {
     captured.length = 0;
   };
-  const context: RouteContext = { failFor, capture, captured, clear };
+  // Answers held back by delayFor; close() drops them with the connections they were for.
+  const held = new Set<NodeJS.Timeout>();
+  const answerAfter = (to: string, channel: 'sms' | 'voice', res: ServerResponse, answer: () => void): void => {
+    const delay = delayFor(to, channel);
+    if (delay <= 0) return answer();
+    const timer = setTimeout(() => {
+      held.delete(timer);
+      if (!res.destroyed) answer();
+    }, delay);
+    held.add(timer);
+  };
+  const context: RouteContext = { failFor, answerAfter, capture, captured, clear };
 
   const server = createServer((req, res) => {
     route(req, res, context).catch(() => {
@@ -111,11 +129,18 @@ export async function startCaptureServer(
   });
 
   const { url, stop } = await listen(server, host, options.port);
-  return { url, messages: () => captured.slice(), clear, close: stop };
+  const close = (): Promise<void> => {
+    for (const timer of held) clearTimeout(timer);
+    held.clear();
+    return stop();
+  };
+  return { url, messages: () => captured.slice(), clear, close };
 }
 
 interface RouteContext {
   failFor: (to: string, channel: 'sms' | 'voice') => boolean;
+  /** Sends a captured message's answer now, or after the recipient's `delayFor`. */
+  answerAfter: (to: string, channel: 'sms' | 'voice', res: ServerResponse, answer: () => void) => void;
   capture: (message: CapturedMessage) => void;
   captured: readonly CapturedMessage[];
   clear: () => void;
@@ -237,14 +262,16 @@ function handleSns(res: ServerResponse, body: string, ctx: RouteContext): void {
   });
 
   const requestId = randomUUID();
-  sendXml(
-    res,
-    200,
-    requestId,
-    `<PublishResponse xmlns="${SNS_XMLNS}">` +
-      `<PublishResult><MessageId>${messageId}</MessageId></PublishResult>` +
-      `<ResponseMetadata><RequestId>${requestId}</RequestId></ResponseMetadata>` +
-      `</PublishResponse>`,
+  ctx.answerAfter(to, 'sms', res, () =>
+    sendXml(
+      res,
+      200,
+      requestId,
+      `<PublishResponse xmlns="${SNS_XMLNS}">` +
+        `<PublishResult><MessageId>${messageId}</MessageId></PublishResult>` +
+        `<ResponseMetadata><RequestId>${requestId}</RequestId></ResponseMetadata>` +
+        `</PublishResponse>`,
+    ),
   );
 }
 
@@ -425,7 +452,7 @@ function handleVoice(
       sent_at: new Date().toISOString(),
     });
   }
-  sendJson(res, 200, { MessageId: messageId }, 'application/x-amz-json-1.0');
+  ctx.answerAfter(to, 'voice', res, () => sendJson(res, 200, { MessageId: messageId }, 'application/x-amz-json-1.0'));
 }
 
 /**

@@ -10,14 +10,106 @@ import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import { TemporarilyUnavailableError } from '../errors';
 
 /**
- * The delivery clients' (SES, SNS, SMS-voice) limits: one retry for a dropped connection, and a
- * provider that does not answer in 5 s is a 502 the user can retry, well inside the function's
- * timeout, rather than a hung request.
+ * Every AWS client's timeouts and retries, and why one API request fits in its function's timeout.
+ *
+ * How the SDK bounds a call (`@smithy/node-http-handler` 4.14, `NodeHttpHandler.handle`):
+ * - `connectionTimeout`: the TCP connection (name lookup included) must be up within it;
+ * - `requestTimeout`: the answer's headers must arrive within it, counted from the start of the
+ *   attempt (connecting included). Without `throwOnRequestTimeout: true` it only logs a warning
+ *   and the request waits on, which is how a DynamoDB that accepts connections and never answers
+ *   held requests until the Lambda timed out;
+ * - `socketTimeout`: an answer whose body stalls (no byte for that long) fails too; left unset,
+ *   the clients fall back to a 300 s default;
+ * - `maxAttempts`: the first try and its retries. The standard retry strategy waits at most
+ *   50 ms before a retry after a timeout or a dropped connection, at most 1 s after throttling
+ *   (doubling for later retries, `@smithy/core` retry `DefaultRetryBackoffStrategy`).
+ *
+ * One call lasts at most `callBudgetMs(settings)`: every attempt runs into both timeouts, with the
+ * longest backoff between them (the connection timeout is in fact inside the request timeout, so
+ * this over-counts it, on purpose). With the values below:
+ *
+ *   DynamoDB          2 × (0.25 s + 1 s) + 1 s = 3.5 s
+ *   Secrets Manager   2 × (0.5 s + 1 s) + 1 s  = 4 s
+ *   delivery          1 × (1 s + 3 s)          = 4 s
+ *
+ * The longest request is `otp/send` whose delivery fails, on a cold container: the HMAC secret
+ * (1 Secrets Manager call), the attempt and the code (2 DynamoDB writes), the delivery, and the
+ * write that restores the previous code (1 more), one after another (lib/domain/send-code.ts):
+ * 4 + 3 × 3.5 + 4 = 18.5 s, inside the API functions' 20 s (infra/functions.ts `API_TIMEOUT`),
+ * itself inside API Gateway's 29 s. The token endpoint's worst is 2 secrets (the HMAC secret and
+ * the signing keys) and 2 writes, or 1 secret and 3 writes (lib/domain/exchange-code.ts):
+ * at most 2 × 4 + 2 × 3.5 = 15 s. test/unit/adapters/client-settings.test.ts checks both sums.
+ *
+ * Not counted: the SDK lets a `Retry-After` header on a throttled answer stretch the backoff by up
+ * to 5 s. A throttled answer comes fast, so such a call still ends within about 7 s, and the real
+ * bounds are well below the sums (a call to a server that never answers ends after 2.05 s for
+ * DynamoDB and Secrets Manager, 3 s for delivery).
  */
-export const DELIVERY_CLIENT_SETTINGS = Object.freeze({
-  maxAttempts: 2,
-  requestHandler: Object.freeze({ connectionTimeout: 1000, requestTimeout: 5000 }),
-});
+
+/** The shape every client's settings share, so `callBudgetMs` reads them all the same way. */
+export interface ClientLimits {
+  readonly maxAttempts: number;
+  readonly requestHandler: {
+    readonly connectionTimeout: number;
+    readonly requestTimeout: number;
+    readonly socketTimeout: number;
+    readonly throwOnRequestTimeout: true;
+  };
+}
+
+/**
+ * DynamoDB answers a single-item read or write in single-digit milliseconds: a second without an
+ * answer means it is unreachable or in trouble, and the caller is better served by a 503 with
+ * Retry-After than by a longer wait. The retry covers one dropped connection or throttled write.
+ */
+export const DYNAMODB_CLIENT_SETTINGS: ClientLimits = clientLimits({ maxAttempts: 2, connectionTimeout: 250, requestTimeout: 1000 });
+
+/**
+ * `GetSecretValue` answers in tens of milliseconds; it runs once per secret per container (the
+ * values are cached, lib/deps.ts), so a slow or failed read costs one request a 503, not all.
+ * The rotation function uses the same limits: its calls are idempotent and Secrets Manager
+ * retries a failed rotation step.
+ */
+export const SECRETS_MANAGER_CLIENT_SETTINGS: ClientLimits = clientLimits({ maxAttempts: 2, connectionTimeout: 500, requestTimeout: 1000 });
+
+/**
+ * The delivery clients (SES, SNS, SMS-voice): a provider that has not answered in 3 s is a 502 the
+ * user can retry. One attempt only: once the request is on the wire, neither a timeout nor a
+ * dropped connection says whether the provider accepted it, and a retry could call or text the
+ * user twice and double the wait. A connection that could not even be opened is not retried
+ * either; the user's retry is a new send with a new code, and the failed one's code never works
+ * (lib/domain/send-code.ts restores the previous one).
+ */
+export const DELIVERY_CLIENT_SETTINGS: ClientLimits = clientLimits({ maxAttempts: 1, connectionTimeout: 1000, requestTimeout: 3000 });
+
+/** The backoff before retry `n` (0 for the first) is at most this many ms (throttling's base, doubled per retry). */
+const MAX_BACKOFF_MS = (retry: number): number => Math.min(1000 * 2 ** retry, 20_000);
+
+/**
+ * The longest one SDK call can last with these settings, in ms: every attempt runs into both
+ * timeouts, with the longest backoff before each retry.
+ * @example callBudgetMs(DYNAMODB_CLIENT_SETTINGS) // 3500
+ */
+export function callBudgetMs(settings: ClientLimits): number {
+  const { maxAttempts, requestHandler } = settings;
+  let backoff = 0;
+  for (let retry = 0; retry < maxAttempts - 1; retry += 1) backoff += MAX_BACKOFF_MS(retry);
+  return maxAttempts * (requestHandler.connectionTimeout + requestHandler.requestTimeout) + backoff;
+}
+
+function clientLimits(limits: { maxAttempts: number; connectionTimeout: number; requestTimeout: number }): ClientLimits {
+  return Object.freeze({
+    maxAttempts: limits.maxAttempts,
+    // Handler options, not a handler instance: each client builds its own handler and connection
+    // pool from them (RenewableClient destroys a replaced client's pool).
+    requestHandler: Object.freeze({
+      connectionTimeout: limits.connectionTimeout,
+      requestTimeout: limits.requestTimeout,
+      socketTimeout: limits.requestTimeout,
+      throwOnRequestTimeout: true as const,
+    }),
+  });
+}
 
 /** Where an SDK client goes. All undefined on AWS, where the SDK resolves everything itself. */
 export interface AwsClientOptions {
@@ -53,10 +145,72 @@ interface SdkFailure {
   $metadata?: { httpStatusCode?: number };
 }
 
+/**
+ * True when the service answered (the failure carries the HTTP status of its answer). False for
+ * everything that happened on our side of the wire: a serializer or signer that threw, a refused
+ * connection, a timeout (`TimeoutError`, which has `$metadata` but no status).
+ */
+export function serviceAnswered(error: unknown): boolean {
+  return (error as SdkFailure).$metadata?.httpStatusCode !== undefined;
+}
+
 /** True when the failure says the dependency is unavailable rather than that we did something wrong. */
 export function isUnavailable(error: unknown): boolean {
   const failure = error as SdkFailure;
-  return failure.$metadata?.httpStatusCode === undefined || failure.$fault === 'server' || UNAVAILABLE_NAMES.has(failure.name ?? '');
+  return !serviceAnswered(error) || failure.$fault === 'server' || UNAVAILABLE_NAMES.has(failure.name ?? '');
+}
+
+/**
+ * An SDK client that is replaced by a fresh one after any failure the service did not answer.
+ *
+ * Why: the AWS Query serializer (SES v1 `SendEmail`, SNS `Publish`) keeps its half-written body
+ * when it throws, and the same client's next request goes out with the failed request's fields
+ * in front of its own: another user's recipient, an empty message (docs/security.md, "A failed
+ * request poisons the SDK client"). We cannot see inside a client to tell a poisoned one from a
+ * healthy one, so every failure before an answer counts: a fresh client costs one new connection,
+ * and these failures are rare. A failure the service answered (a status) says nothing against the
+ * client, which is kept.
+ *
+ * The replaced client is destroyed once the requests still running on it have finished, so a
+ * concurrent request (the local runtime serves several at once) is not cut off. `create` must
+ * build a client with its own request handler (pass handler options, never a shared handler
+ * instance), or destroying the old client would close the new one's connections too.
+ *
+ * @example
+ * const ses = new RenewableClient(() => new SESClient(DELIVERY_CLIENT_SETTINGS));
+ * await ses.use((client) => client.send(new SendEmailCommand(input)));
+ */
+export class RenewableClient<Client extends { destroy(): void }> {
+  private current: Lease<Client>;
+
+  constructor(private readonly create: () => Client) {
+    this.current = { client: create(), running: 0, replaced: false };
+  }
+
+  async use<T>(call: (client: Client) => Promise<T>): Promise<T> {
+    const lease = this.current;
+    lease.running += 1;
+    try {
+      return await call(lease.client);
+    } catch (error) {
+      if (!serviceAnswered(error) && !lease.replaced) {
+        lease.replaced = true;
+        this.current = { client: this.create(), running: 0, replaced: false };
+      }
+      throw error;
+    } finally {
+      lease.running -= 1;
+      if (lease.replaced && lease.running === 0) lease.client.destroy();
+    }
+  }
+}
+
+interface Lease<Client> {
+  readonly client: Client;
+  /** Requests started on this client and not yet finished. */
+  running: number;
+  /** A newer client has taken over; this one is destroyed when `running` reaches 0. */
+  replaced: boolean;
 }
 
 /** `TemporarilyUnavailableError` for an unavailable dependency; the original error otherwise. */

@@ -33,9 +33,19 @@ export interface TestServiceOptions {
   /** Adjusts the local configuration (limits, clients) for this service. */
   readonly config?: (config: StageConfig) => StageConfig;
   readonly capture?: CaptureServerOptions;
-  /** Point the service at another DynamoDB endpoint (a closed port, to see it down). */
+  /**
+   * Point the service's DynamoDB client straight at another endpoint (a closed port, a server
+   * that never answers, a slow proxy), without the counting proxy in between, so it sees the
+   * fault exactly as it would on AWS; `dynamodb.operations()` then counts nothing.
+   */
   readonly dynamodbEndpoint?: string;
+  /**
+   * Point the service's delivery clients elsewhere (SES, SNS, SMS-voice). The outbox still reads
+   * the suite's SES local and this service's capture server, which see what got through.
+   */
   readonly sesUrl?: string;
+  readonly snsUrl?: string;
+  readonly smsVoiceUrl?: string;
   /** Secrets folder (default: one shared by the suite); a rotation test brings its own. */
   readonly secretsDir?: string;
   /** The table, to share one between two services (a second container of the same stack). */
@@ -70,13 +80,13 @@ export interface TestResponse {
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const real = required('TEST_DYNAMODB_ENDPOINT');
-  // The service talks to DynamoDB through a counting proxy (to a dead endpoint, if a test wants it
-  // down); the table is always created on the real one.
-  const dynamodb = await startDynamoDbProxy(options.dynamodbEndpoint ?? real);
+  const real = requiredEnv('TEST_DYNAMODB_ENDPOINT');
+  // The service talks to DynamoDB through a counting proxy, unless a test points it elsewhere;
+  // the table is always created on the real one.
+  const dynamodb = await startDynamoDbProxy(real);
   const services = await startLocalServices({
     dynamodb: { endpoint: real },
-    ses: { url: options.sesUrl ?? required('TEST_SES_URL') },
+    ses: { url: requiredEnv('TEST_SES_URL') },
     capture: options.capture ?? {},
     tableName: options.tableName ?? `identity-test-${randomUUID()}`,
     secretsDir: options.secretsDir ?? resolve(__dirname, `../../.local/test-secrets`),
@@ -88,7 +98,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     tableName: services.tableName,
     secrets: options.secrets ?? new FileSecretSource(services.secretsDir),
     clock,
-    endpoints: { dynamodb: dynamodb.endpoint, ses: services.sesUrl, sns: services.captureUrl, smsVoice: services.captureUrl },
+    endpoints: {
+      dynamodb: options.dynamodbEndpoint ?? dynamodb.endpoint,
+      ses: options.sesUrl ?? services.sesUrl,
+      sns: options.snsUrl ?? services.captureUrl,
+      smsVoice: options.smsVoiceUrl ?? services.captureUrl,
+    },
     ...LOCAL_AWS,
   });
   const routes: Record<string, LocalHandler> = {};
@@ -215,7 +230,8 @@ export function uniquePhone(): string {
   return `+1415${String(n).padStart(7, '0').replace(/^[01]/, '2')}`;
 }
 
-function required(name: string): string {
+/** A variable test/support/global-setup.ts sets (the suite's stand-ins' addresses). */
+export function requiredEnv(name: string): string {
   const value = process.env[name];
   if (value === undefined) throw new Error(`${name} is not set: run the tests with npm test`);
   return value;

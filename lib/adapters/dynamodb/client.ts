@@ -4,19 +4,15 @@
 import { DynamoDBClient, type ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { clientConfig, dependencyFailure, type AwsClientOptions } from '../aws';
+import { clientConfig, dependencyFailure, DYNAMODB_CLIENT_SETTINGS, type AwsClientOptions } from '../aws';
 
 /**
  * Timeouts are short on purpose: an identity request that cannot reach its table should answer
- * 503 in about a second, not hang until the Lambda times out. Two attempts: the SDK's retry
- * covers a dropped connection; anything longer is the caller's retry (we send Retry-After).
+ * 503 within a few seconds, not hang until the Lambda times out. The values, and why they fit
+ * the function's timeout, are `DYNAMODB_CLIENT_SETTINGS` in lib/adapters/aws.ts.
  */
 export function createDynamoDbClient(options: AwsClientOptions = {}): DynamoDBClient {
-  return new DynamoDBClient({
-    ...clientConfig(options),
-    maxAttempts: 2,
-    requestHandler: { connectionTimeout: 1000, requestTimeout: 2500 },
-  });
+  return new DynamoDBClient({ ...clientConfig(options), ...DYNAMODB_CLIENT_SETTINGS });
 }
 
 /** A DynamoDB failure in the service's vocabulary (see lib/adapters/aws.ts). */

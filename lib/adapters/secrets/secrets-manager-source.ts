@@ -4,7 +4,7 @@
  * signing key set and its public half are the JSON the rotation function maintains.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { dependencyFailure, parseSecretJson } from '../aws';
+import { clientConfig, dependencyFailure, parseSecretJson, SECRETS_MANAGER_CLIENT_SETTINGS, type AwsClientOptions } from '../aws';
 import type { SecretSource } from '../../ports';
 
 export class SecretsManagerSecretSource implements SecretSource {
@@ -13,11 +13,9 @@ export class SecretsManagerSecretSource implements SecretSource {
     private readonly arns: { readonly hmacSecret: string; readonly signingKeys: string; readonly verificationKeys: string },
   ) {}
 
-  static create(arns: { hmacSecret: string; signingKeys: string; verificationKeys: string }): SecretsManagerSecretSource {
-    return new SecretsManagerSecretSource(
-      new SecretsManagerClient({ maxAttempts: 3, requestHandler: { connectionTimeout: 1000, requestTimeout: 3000 } }),
-      arns,
-    );
+  /** `client` points the SDK client elsewhere (tests); on AWS it is left empty. */
+  static create(arns: { hmacSecret: string; signingKeys: string; verificationKeys: string }, client: AwsClientOptions = {}): SecretsManagerSecretSource {
+    return new SecretsManagerSecretSource(new SecretsManagerClient({ ...SECRETS_MANAGER_CLIENT_SETTINGS, ...clientConfig(client) }), arns);
   }
 
   async hmacSecret(): Promise<Buffer> {

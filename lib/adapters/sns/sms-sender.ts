@@ -5,14 +5,19 @@
  */
 import { PublishCommand, SNSClient, type MessageAttributeValue, type SNSClientConfig } from '@aws-sdk/client-sns';
 import { DeliveryFailedError } from '../../errors';
-import { DELIVERY_CLIENT_SETTINGS } from '../aws';
+import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../aws';
 import type { SmsMessage, SmsSender } from '../../ports';
 
 export class SnsSmsSender implements SmsSender {
-  constructor(private readonly client: SNSClient) {}
+  private readonly client: RenewableClient<SNSClient>;
+
+  /** `createClient` is called again for a fresh client after a failure before any answer (see `RenewableClient`). */
+  constructor(createClient: () => SNSClient) {
+    this.client = new RenewableClient(createClient);
+  }
 
   static create(config: SNSClientConfig = {}): SnsSmsSender {
-    return new SnsSmsSender(new SNSClient({ ...DELIVERY_CLIENT_SETTINGS, ...config }));
+    return new SnsSmsSender(() => new SNSClient({ ...DELIVERY_CLIENT_SETTINGS, ...config }));
   }
 
   async sendSms(message: SmsMessage): Promise<void> {
@@ -21,7 +26,8 @@ export class SnsSmsSender implements SmsSender {
     if (message.senderId !== undefined) attributes['AWS.SNS.SMS.SenderID'] = string(message.senderId);
     if (message.originationNumber !== undefined) attributes['AWS.MM.SMS.OriginationNumber'] = string(message.originationNumber);
     try {
-      await this.client.send(new PublishCommand({ PhoneNumber: message.to, Message: message.text, MessageAttributes: attributes }));
+      const command = new PublishCommand({ PhoneNumber: message.to, Message: message.text, MessageAttributes: attributes });
+      await this.client.use((client) => client.send(command));
     } catch (error) {
       throw new DeliveryFailedError({ detail: `SNS Publish: ${(error as Error).name}`, cause: error });
     }

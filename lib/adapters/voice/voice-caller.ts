@@ -8,30 +8,34 @@ import {
   type VoiceId,
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { DeliveryFailedError } from '../../errors';
-import { DELIVERY_CLIENT_SETTINGS } from '../aws';
+import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../aws';
 import type { VoiceCaller, VoiceMessage } from '../../ports';
 
 export class SmsVoiceV2VoiceCaller implements VoiceCaller {
-  constructor(private readonly client: PinpointSMSVoiceV2Client) {}
+  private readonly client: RenewableClient<PinpointSMSVoiceV2Client>;
+
+  /** `createClient` is called again for a fresh client after a failure before any answer (see `RenewableClient`). */
+  constructor(createClient: () => PinpointSMSVoiceV2Client) {
+    this.client = new RenewableClient(createClient);
+  }
 
   static create(config: PinpointSMSVoiceV2ClientConfig = {}): SmsVoiceV2VoiceCaller {
-    return new SmsVoiceV2VoiceCaller(
-      new PinpointSMSVoiceV2Client({ ...DELIVERY_CLIENT_SETTINGS, ...config }),
-    );
+    return new SmsVoiceV2VoiceCaller(() => new PinpointSMSVoiceV2Client({ ...DELIVERY_CLIENT_SETTINGS, ...config }));
   }
 
   async sendVoiceMessage(message: VoiceMessage): Promise<void> {
     try {
-      await this.client.send(
-        new SendVoiceMessageCommand({
-          DestinationPhoneNumber: message.to,
-          OriginationIdentity: message.originationIdentity,
-          MessageBody: message.ssml,
-          MessageBodyTextType: 'SSML',
-          VoiceId: message.voiceId as VoiceId,
-          ...(message.configurationSet === undefined ? {} : { ConfigurationSetName: message.configurationSet }),
-        }),
-      );
+      const command = new SendVoiceMessageCommand({
+        DestinationPhoneNumber: message.to,
+        OriginationIdentity: message.originationIdentity,
+        MessageBody: message.ssml,
+        MessageBodyTextType: 'SSML',
+        VoiceId: message.voiceId as VoiceId,
+        ...(message.configurationSet === undefined ? {} : { ConfigurationSetName: message.configurationSet }),
+      });
+      // The JSON protocol's serializer keeps no state between requests; the same rule applies
+      // anyway, because the adapter cannot know which client-side failures leave state behind.
+      await this.client.use((client) => client.send(command));
     } catch (error) {
       throw new DeliveryFailedError({ detail: `SendVoiceMessage: ${(error as Error).name}`, cause: error });
     }

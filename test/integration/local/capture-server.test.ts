@@ -295,3 +295,44 @@ describe('outbox routes and server hygiene', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });
+
+describe('delayFor: a provider that accepts at once and answers late', () => {
+  const config = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 };
+
+  it('captures the SMS and the call on arrival, and answers each only after its delay', async () => {
+    const slow = await startCaptureServer({ delayFor: (_to, channel) => (channel === 'sms' ? 300 : 200) });
+    const slowSns = new SNSClient({ ...config, endpoint: slow.url });
+    const slowVoice = new PinpointSMSVoiceV2Client({ ...config, endpoint: slow.url });
+    try {
+      const started = Date.now();
+      const sms = slowSns.send(new PublishCommand({ PhoneNumber: RECIPIENT, Message: 'late' }));
+      const call = slowVoice.send(new SendVoiceMessageCommand({ DestinationPhoneNumber: RECIPIENT, OriginationIdentity: ORIGINATION, MessageBody: 'late' }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(slow.messages().map((message) => message.channel).sort()).toEqual(['sms', 'voice']);
+
+      await Promise.all([sms, call]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    } finally {
+      slowSns.destroy();
+      slowVoice.destroy();
+      await slow.close();
+    }
+  });
+
+  it('close() drops the answers still held back', async () => {
+    const slow = await startCaptureServer({ delayFor: () => 60_000 });
+    const slowSns = new SNSClient({ ...config, endpoint: slow.url });
+    const pending = slowSns.send(new PublishCommand({ PhoneNumber: RECIPIENT, Message: 'never answered' })).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const started = Date.now();
+    await slow.close();
+
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await pending).toBe('failed');
+    slowSns.destroy();
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * Broken networks for the fault tests, built from real sockets (the SDK clients under test are
+ * never mocked):
+ *
+ * - `closedPort()`: an address where nothing listens, so a connection is refused;
+ * - `startBlackHole()`: a server that accepts connections, reads what it is sent and never answers
+ *   (a dependency that hangs, or a provider that accepted a request and went quiet);
+ * - `startWireProxy(target)`: an HTTP proxy in front of a real stand-in that records every request
+ *   as it crossed the wire (to see exactly what an SDK sent) and can hold the stand-in's answer back
+ *   for a while: the stand-in has done the work (stored the item, captured the message), the caller
+ *   hears of it only later, or never if it stops waiting first.
+ */
+import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer as createTcpServer, type Socket } from 'node:net';
+import { listen } from '../../local/http-server';
+import { freePort } from '../../local/ports';
+
+/**
+ * A URL whose port had no listener a moment ago. Another process could take it in between, which
+ * on a test machine is unlikely and would show as a different failure, not a passing test.
+ */
+export async function closedPort(): Promise<string> {
+  return `http://127.0.0.1:${await freePort()}`;
+}
+
+export interface BlackHole {
+  readonly url: string;
+  /** Connections accepted so far. */
+  connections(): number;
+  stop(): Promise<void>;
+}
+
+/** A TCP server that accepts every connection and never writes a byte back. */
+export async function startBlackHole(): Promise<BlackHole> {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const server = createTcpServer((socket) => {
+    accepted += 1;
+    sockets.add(socket);
+    socket.resume();
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections: () => accepted,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  /** The body exactly as received, decoded as UTF-8. */
+  readonly body: string;
+}
+
+export interface WireProxyOptions {
+  /** How long to hold each answer back, in ms (default 0); the request is forwarded at once. */
+  readonly delayMs?: number | ((request: RecordedRequest) => number);
+  /**
+   * How long to hold each request back before forwarding it, in ms (default 0). It is forwarded
+   * even if the caller has given up meanwhile: a provider that works through a backlog.
+   */
+  readonly forwardAfterMs?: number;
+}
+
+export interface WireProxy {
+  readonly url: string;
+  /** Every request received, oldest first. */
+  requests(): readonly RecordedRequest[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a proxy to `target` (an http:// base URL).
+ * @example
+ * const proxy = await startWireProxy(sesUrl, { delayMs: 6000 });
+ * const sender = SesEmailSender.create({ endpoint: proxy.url, ...LOCAL_AWS });
+ * proxy.requests()[0]?.body; // 'Action=SendEmail&Version=2010-12-01&…'
+ */
+export async function startWireProxy(target: string, options: WireProxyOptions = {}): Promise<WireProxy> {
+  const upstream = new URL(target);
+  const delayOf = typeof options.delayMs === 'function' ? options.delayMs : () => (options.delayMs as number | undefined) ?? 0;
+  const recorded: RecordedRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, act: () => void): void => {
+    if (ms <= 0) return act();
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      act();
+    }, ms);
+    timers.add(timer);
+  };
+
+  const server: Server = createHttpServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const request: RecordedRequest = { method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers: incoming.headers, body: body.toString('utf8') };
+      recorded.push(request);
+      const reply = (status: number, headers: IncomingHttpHeaders, answer: Buffer): void => {
+        if (outgoing.destroyed) return;
+        outgoing.writeHead(status, headers);
+        outgoing.end(answer);
+      };
+      const forward = (): void => {
+        const destination = { host: upstream.hostname, port: upstream.port, method: request.method, path: request.path, headers: request.headers };
+        const upstreamRequest = httpRequest(destination, (response) => {
+          const answer: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => answer.push(chunk));
+          response.on('end', () => later(delayOf(request), () => reply(response.statusCode ?? 502, response.headers, Buffer.concat(answer))));
+        });
+        upstreamRequest.on('error', () => outgoing.destroy());
+        upstreamRequest.end(body);
+      };
+      later(options.forwardAfterMs ?? 0, forward);
+    });
+  });
+
+  const { url, stop } = await listen(server);
+  return {
+    url,
+    requests: () => recorded.slice(),
+    stop: () => {
+      for (const timer of timers) clearTimeout(timer);
+      return stop();
+    },
+  };
+}

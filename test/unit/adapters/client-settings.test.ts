@@ -1,0 +1,65 @@
+/**
+ * Every AWS client's timeouts are enforced, and the worst case of the longest requests fits the
+ * API functions' timeout (the arithmetic in lib/adapters/aws.ts). test/faults/ measures the same
+ * bounds against servers that refuse, hang and answer late.
+ */
+import {
+  callBudgetMs,
+  DELIVERY_CLIENT_SETTINGS,
+  DYNAMODB_CLIENT_SETTINGS,
+  SECRETS_MANAGER_CLIENT_SETTINGS,
+  type ClientLimits,
+} from '../../../lib/adapters/aws';
+import { API_TIMEOUT, ROTATION_TIMEOUT } from '../../../infra/functions';
+
+const CLIENTS: Array<[string, ClientLimits]> = [
+  ['DynamoDB', DYNAMODB_CLIENT_SETTINGS],
+  ['Secrets Manager', SECRETS_MANAGER_CLIENT_SETTINGS],
+  ['delivery (SES, SNS, SMS-voice)', DELIVERY_CLIENT_SETTINGS],
+];
+
+describe('AWS client settings', () => {
+  // Regression: @smithy/node-http-handler 4.x only logs a breached requestTimeout unless
+  // throwOnRequestTimeout is set, so a DynamoDB that never answered held the request until the
+  // Lambda timed out.
+  it.each(CLIENTS)('%s: a breached request timeout fails the request (throwOnRequestTimeout), and every timeout is set', (_, settings) => {
+    expect(settings.requestHandler).toEqual({
+      connectionTimeout: expect.any(Number),
+      requestTimeout: expect.any(Number),
+      socketTimeout: settings.requestHandler.requestTimeout,
+      throwOnRequestTimeout: true,
+    });
+    expect(settings.requestHandler.connectionTimeout).toBeGreaterThan(0);
+    expect(settings.requestHandler.connectionTimeout).toBeLessThan(settings.requestHandler.requestTimeout);
+  });
+
+  it('one call lasts at most: DynamoDB 3.5 s, Secrets Manager 4 s, delivery 4 s (attempts × both timeouts + backoff)', () => {
+    expect(callBudgetMs(DYNAMODB_CLIENT_SETTINGS)).toBe(3500);
+    expect(callBudgetMs(SECRETS_MANAGER_CLIENT_SETTINGS)).toBe(4000);
+    expect(callBudgetMs(DELIVERY_CLIENT_SETTINGS)).toBe(4000);
+  });
+
+  it('does not retry a delivery: once sent, a timeout cannot tell whether the provider accepted it', () => {
+    expect(DELIVERY_CLIENT_SETTINGS.maxAttempts).toBe(1);
+  });
+
+  it('the longest otp/send (cold container, failed delivery) fits the API function timeout: 1 secret + 3 writes + 1 delivery', () => {
+    const worst = callBudgetMs(SECRETS_MANAGER_CLIENT_SETTINGS) + 3 * callBudgetMs(DYNAMODB_CLIENT_SETTINGS) + callBudgetMs(DELIVERY_CLIENT_SETTINGS);
+    expect(worst).toBe(18_500);
+    expect(worst).toBeLessThan(API_TIMEOUT.toMilliseconds());
+  });
+
+  it('the longest token exchange fits too: 2 secrets + 2 writes, or 1 secret + 3 writes', () => {
+    const secret = callBudgetMs(SECRETS_MANAGER_CLIENT_SETTINGS);
+    const write = callBudgetMs(DYNAMODB_CLIENT_SETTINGS);
+    expect(Math.max(2 * secret + 2 * write, secret + 3 * write)).toBeLessThan(API_TIMEOUT.toMilliseconds());
+  });
+
+  it('the longest rotation step fits the rotation function timeout: 4 Secrets Manager calls', () => {
+    expect(4 * callBudgetMs(SECRETS_MANAGER_CLIENT_SETTINGS)).toBeLessThan(ROTATION_TIMEOUT.toMilliseconds());
+  });
+
+  it('API Gateway (29 s) outlasts the function, so a timed-out function is logged rather than hidden', () => {
+    expect(API_TIMEOUT.toMilliseconds()).toBeLessThan(29_000);
+  });
+});
