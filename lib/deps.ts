@@ -99,7 +99,7 @@ function tableAdapters(tableName: string, client: AwsClientOptions) {
   return {
     limiter: new DynamoDbAttemptLimiter(documents, tableName),
     codes: new DynamoDbCodeStore(documents, tableName),
-    tokens: new DynamoDbTokenStore(dynamodb, tableName),
+    tokens: new DynamoDbTokenStore(documents, tableName),
   };
 }
 

@@ -1,12 +1,14 @@
 /**
  * What every AWS adapter shares: how its client is pointed (only local stand-ins set anything),
  * and what an SDK failure means to a caller, decided in one place:
- * - no answer at all (connection refused, timeout), throttling, or a server-side fault: the
- *   dependency is down or overloaded, a 503 the client may retry (`TemporarilyUnavailableError`);
+ * - no answer at all (connection refused, timeout), throttling, or a server-side fault, as the
+ *   SDK's own classifier sees them: the dependency is down or overloaded, a 503 the client may
+ *   retry (`TemporarilyUnavailableError`);
  * - anything else (validation, access denied, a missing table or secret): a bug or a broken
  *   deployment, which stays an error and becomes a 500. Retrying it would never help.
  */
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
+import { isServerError, isThrottlingError, isTransientError } from '@smithy/service-error-classification';
 import { TemporarilyUnavailableError } from '../errors';
 
 /**
@@ -127,21 +129,8 @@ export function clientConfig(options: AwsClientOptions): { endpoint?: string; re
   };
 }
 
-const UNAVAILABLE_NAMES = new Set([
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'ThrottlingException',
-  'TooManyRequestsException',
-  'InternalServerError',
-  'InternalServiceError',
-  'InternalFailure',
-  'ServiceUnavailable',
-  'TimeoutError',
-]);
-
 interface SdkFailure {
   name?: string;
-  $fault?: string;
   $metadata?: { httpStatusCode?: number };
 }
 
@@ -154,10 +143,17 @@ export function serviceAnswered(error: unknown): boolean {
   return (error as SdkFailure).$metadata?.httpStatusCode !== undefined;
 }
 
-/** True when the failure says the dependency is unavailable rather than that we did something wrong. */
+/**
+ * True when the failure says the dependency is unavailable rather than that we did something
+ * wrong, as the SDK's own retry strategy classifies it (`@smithy/service-error-classification`):
+ * throttling, a transient failure (a timeout, a refused or reset connection, a 500/502/503/504),
+ * or another server-side fault. Anything else, an error of our own code above all (a corrupt
+ * item, a bug), is not the dependency's: it stays an error and becomes a 500.
+ */
 export function isUnavailable(error: unknown): boolean {
-  const failure = error as SdkFailure;
-  return !serviceAnswered(error) || failure.$fault === 'server' || UNAVAILABLE_NAMES.has(failure.name ?? '');
+  if (!(error instanceof Error)) return false;
+  const failure = error as Parameters<typeof isTransientError>[0];
+  return isThrottlingError(failure) || isTransientError(failure) || isServerError(failure);
 }
 
 /**

@@ -77,8 +77,9 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
     // the loop then takes the other, so the count is never lost.
     for (let round = 0; round < 4; round += 1) {
       const extend = round % 2 === 0;
+      let written: Record<string, unknown> | undefined;
       try {
-        const { Attributes } = await this.client.send(
+        ({ Attributes: written } = await this.client.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: { pk },
@@ -88,14 +89,14 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
             ExpressionAttributeValues: { ':one': 1, ':now': now, ':runStart': runStart, ...(extend ? { ':zero': 0 } : {}) },
             ReturnValues: 'ALL_NEW',
           }),
-        );
-        const run = runOf(parseAttemptItem(Attributes));
-        if (run === undefined) throw new Error('The failure count was written but not returned');
-        return run;
+        ));
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) continue;
         throw storageFailure(error, 'record failure');
       }
+      const run = runOf(parseAttemptItem(written));
+      if (run === undefined) throw new Error('The failure count was written but not returned');
+      return run;
     }
     throw new Error('The failure run kept changing under concurrent writes');
   }
@@ -147,8 +148,9 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
       values[':cap'] = cap.maxConsecutive;
       values[':runStart'] = now - cap.windowSeconds * 1000;
     }
+    let written: Record<string, unknown> | undefined;
     try {
-      const { Attributes } = await this.client.send(
+      ({ Attributes: written } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk },
@@ -160,12 +162,12 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
           ReturnValues: cap === undefined ? 'NONE' : 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
-      );
-      return { processed: true, item: parseAttemptItem(Attributes) };
+      ));
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return { processed: false, item: parseAttemptItem(itemOfFailure(error)) };
-      throw storageFailure(error, 'record attempt');
+      if (!(error instanceof ConditionalCheckFailedException)) throw storageFailure(error, 'record attempt');
+      return { processed: false, item: parseAttemptItem(itemOfFailure(error)) };
     }
+    return { processed: true, item: parseAttemptItem(written) };
   }
 
   /**

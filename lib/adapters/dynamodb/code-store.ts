@@ -72,8 +72,9 @@ export class DynamoDbCodeStore implements CodeStore {
       const from = index < keep - 1 ? `#h${index + 1}` : '#live';
       shifts.push(`#h${index} = if_not_exists(${from}, :none)`);
     }
+    let written: Record<string, unknown> | undefined;
     try {
-      const { Attributes } = await this.client.send(
+      ({ Attributes: written } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: codeItemKey(record) },
@@ -82,16 +83,17 @@ export class DynamoDbCodeStore implements CodeStore {
           ExpressionAttributeValues: { ':none': null, ':code': storedCodeOf(record), ':expires': ttlSeconds(record.notAfter) },
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return slotStateOf(record, Attributes);
+      ));
     } catch (error) {
       throw storageFailure(error, 'save code');
     }
+    return slotStateOf(record, written);
   }
 
   async guess(guess: CodeGuess): Promise<GuessResult> {
+    let spent: Record<string, unknown> | undefined;
     try {
-      const { Attributes } = await this.client.send(
+      ({ Attributes: spent } = await this.client.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: codeItemKey(guess) },
@@ -102,21 +104,19 @@ export class DynamoDbCodeStore implements CodeStore {
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
-      );
-      const live = slotStateOf(guess, Attributes).live;
-      if (live === undefined) throw new Error('A try was spent on a code that was not returned');
-      return { outcome: 'compared', record: live };
+      ));
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) {
-        const live = parseItem(itemOfFailure(error))?.[LIVE];
-        return {
-          outcome: 'refused',
-          record: live === undefined ? undefined : keptCodeOf(guess, live),
-          repeated: live?.guesses.includes(guess.guessDigest) ?? false,
-        };
-      }
-      throw storageFailure(error, 'guess code');
+      if (!(error instanceof ConditionalCheckFailedException)) throw storageFailure(error, 'guess code');
+      const live = parseItem(itemOfFailure(error))?.[LIVE];
+      return {
+        outcome: 'refused',
+        record: live === undefined ? undefined : keptCodeOf(guess, live),
+        repeated: live?.guesses.includes(guess.guessDigest) ?? false,
+      };
     }
+    const live = slotStateOf(guess, spent).live;
+    if (live === undefined) throw new Error('A try was spent on a code that was not returned');
+    return { outcome: 'compared', record: live };
   }
 
   async discard(failed: CodeRecord, known: SlotState, now: number): Promise<void> {

@@ -2,7 +2,9 @@
  * Opaque access tokens in DynamoDB, keyed by the SHA-256 of the token (256 random bits need no
  * secret key: the hash cannot be inverted or guessed). The token itself is never stored.
  */
-import { GetItemCommand, PutItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import '../../zod';
+import * as z from 'zod/mini';
 import type { OpaqueTokenRecord, TokenStore } from '../../ports';
 import { storageFailure } from './client';
 import { TABLE_DEFINITION } from './table';
@@ -11,59 +13,74 @@ export function tokenItemKey(tokenHash: string): string {
   return `token#${tokenHash}`;
 }
 
+/** A token item as stored; every one read back is parsed, so a corrupt item is an error, never a grant. */
+const tokenItemSchema = z.object({
+  pk: z.string().check(z.startsWith('token#')),
+  sub: z.string().check(z.minLength(1)),
+  client_id: z.string().check(z.minLength(1)),
+  environment_id: z.string().check(z.minLength(1)),
+  aud: z.string().check(z.minLength(1)),
+  scope: z.optional(z.string()),
+  jti: z.string().check(z.minLength(1)),
+  amr: z.array(z.string()).check(z.minLength(1)),
+  iat: z.int(),
+  auth_time: z.int(),
+  exp: z.int(),
+});
+type TokenItem = z.infer<typeof tokenItemSchema>;
+
 export class DynamoDbTokenStore implements TokenStore {
   constructor(
-    private readonly client: DynamoDBClient,
+    private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
 
   async save(record: OpaqueTokenRecord): Promise<void> {
-    const item: Record<string, AttributeValue> = {
-      pk: { S: tokenItemKey(record.tokenHash) },
-      sub: { S: record.subject },
-      client_id: { S: record.clientId },
-      environment_id: { S: record.environmentId },
-      aud: { S: record.audience },
-      jti: { S: record.jti },
-      amr: { L: record.amr.map((value) => ({ S: value })) },
-      iat: { N: String(record.issuedAt) },
-      auth_time: { N: String(record.authTime) },
-      exp: { N: String(record.expiresAt) },
-      [TABLE_DEFINITION.timeToLiveAttribute]: { N: String(record.expiresAt) },
+    const item: TokenItem & Record<string, unknown> = {
+      pk: tokenItemKey(record.tokenHash),
+      sub: record.subject,
+      client_id: record.clientId,
+      environment_id: record.environmentId,
+      aud: record.audience,
+      scope: record.scope,
+      jti: record.jti,
+      amr: [...record.amr],
+      iat: record.issuedAt,
+      auth_time: record.authTime,
+      exp: record.expiresAt,
+      [TABLE_DEFINITION.timeToLiveAttribute]: record.expiresAt,
     };
-    if (record.scope !== undefined) item.scope = { S: record.scope };
     try {
-      await this.client.send(
-        new PutItemCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
-      );
+      await this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
     } catch (error) {
       throw storageFailure(error, 'save token');
     }
   }
 
   async find(tokenHash: string): Promise<OpaqueTokenRecord | undefined> {
-    let item: Record<string, AttributeValue> | undefined;
+    let item: Record<string, unknown> | undefined;
     try {
       // Strongly consistent: a token must be introspectable the moment it is issued.
-      ({ Item: item } = await this.client.send(
-        new GetItemCommand({ TableName: this.tableName, Key: { pk: { S: tokenItemKey(tokenHash) } }, ConsistentRead: true }),
-      ));
+      ({ Item: item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: tokenItemKey(tokenHash) }, ConsistentRead: true })));
     } catch (error) {
       throw storageFailure(error, 'find token');
     }
     if (item === undefined) return undefined;
+    const parsed = tokenItemSchema.safeParse(item);
+    if (!parsed.success) throw new Error(`A malformed token item: ${z.prettifyError(parsed.error)}`);
+    const stored = parsed.data;
     return {
       tokenHash,
-      subject: item.sub?.S ?? '',
-      clientId: item.client_id?.S ?? '',
-      environmentId: item.environment_id?.S ?? '',
-      audience: item.aud?.S ?? '',
-      scope: item.scope?.S,
-      jti: item.jti?.S ?? '',
-      amr: (item.amr?.L ?? []).map((value) => value.S ?? ''),
-      issuedAt: Number(item.iat?.N ?? 0),
-      authTime: Number(item.auth_time?.N ?? 0),
-      expiresAt: Number(item.exp?.N ?? 0),
+      subject: stored.sub,
+      clientId: stored.client_id,
+      environmentId: stored.environment_id,
+      audience: stored.aud,
+      scope: stored.scope,
+      jti: stored.jti,
+      amr: stored.amr,
+      issuedAt: stored.iat,
+      authTime: stored.auth_time,
+      expiresAt: stored.exp,
     };
   }
 }

@@ -1,0 +1,65 @@
+/**
+ * Items that are not what the service wrote (a bad migration, a hand edit, a bug) are errors, a
+ * 500 for the request that meets them, never a plausible record (regression: a missing attribute
+ * was read as '', 0 or 'email', so a corrupt item became a grant-shaped record).
+ */
+import { PutItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { attemptItemKey } from '../../lib/adapters/dynamodb/attempt-limiter';
+import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
+import { tokenItemKey } from '../../lib/adapters/dynamodb/token-store';
+import { opaqueTokenHash } from '../../lib/domain/access-tokens';
+import { userKeyOf } from '../../lib/domain/hmac-keys';
+import { LOCAL_AWS } from '../../local/dynamodb';
+import { exchangeBody, LOCAL_API_KEY, startTestService, TOKEN_PATH, uniqueEmail, type TestService } from '../support/harness';
+import { rememberSecret } from '../support/log-capture';
+
+const SERVER_ERROR = { error: 'server_error', error_description: 'The service met an unexpected condition.' };
+
+let service: TestService;
+let raw: DynamoDBClient;
+beforeAll(async () => {
+  service = await startTestService();
+  raw = new DynamoDBClient({ endpoint: service.services.dynamodbEndpoint, ...LOCAL_AWS });
+});
+afterAll(async () => {
+  raw.destroy();
+  await service.stop();
+});
+
+async function put(item: PutItemCommand['input']['Item']): Promise<void> {
+  await raw.send(new PutItemCommand({ TableName: service.services.tableName, Item: item }));
+}
+
+async function userKey(user: string): Promise<string> {
+  return userKeyOf(await service.deps.hmacKeys(), { authType: 'email', value: user });
+}
+
+it('answers 500, not a token, when the live code lacks its digest and tries', async () => {
+  const user = uniqueEmail('corrupt-code');
+  const notAfter = { N: String(service.clock.now() + 300_000) };
+  await put({
+    pk: { S: codeItemKey({ environmentId: 'local', clientId: 'local-web', userKey: await userKey(user) }) },
+    live: { M: { send_id: { S: 'x' }, channel: { S: 'email' }, not_after: notAfter, max_tries: { N: '3' }, tries: { N: '0' }, guesses: { L: [] } } },
+  });
+  const response = await service.post(TOKEN_PATH, exchangeBody(user, '123456'));
+  expect(response.status).toBe(500);
+  expect(response.body).toEqual(SERVER_ERROR);
+});
+
+it('answers 500 when the attempt item holds a block that is not a number', async () => {
+  const user = uniqueEmail('corrupt-limit');
+  await put({ pk: { S: attemptItemKey({ operation: 'token', environmentId: 'local', userKey: await userKey(user) }) }, blocked_until: { S: 'soon' } });
+  const response = await service.post(TOKEN_PATH, exchangeBody(user, '123456'));
+  expect(response.status).toBe(500);
+  expect(response.body).toEqual(SERVER_ERROR);
+});
+
+it('answers 500 from introspection, not active, when an opaque token’s item lacks its subject', async () => {
+  const token = 'corrupt-token-0123456789abcdefghijklmnopqrstuv';
+  rememberSecret(token);
+  const exp = { N: String(Math.floor(service.clock.now() / 1000) + 3600) };
+  await put({ pk: { S: tokenItemKey(opaqueTokenHash(token)) }, client_id: { S: 'local-opaque' }, environment_id: { S: 'local' }, exp, iat: exp, auth_time: exp });
+  const response = await service.postForm('/idp/v1/account/introspect', { token }, { Authorization: `Bearer ${LOCAL_API_KEY}` });
+  expect(response.status).toBe(500);
+  expect(response.body).toEqual(SERVER_ERROR);
+});
