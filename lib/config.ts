@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import './zod';
 import * as z from 'zod/mini';
 import { CHANNELS, type Channel } from './domain/identity';
-import { SUPPORTED_LOCALES, type Locale } from './domain/templates';
+import { SUPPORTED_LOCALES, type Locale } from './locales';
 
 /** Ids appear in DynamoDB keys and logs: keep them to a safe, delimiter-free alphabet. */
 const id = () => z.string().check(z.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/i, 'ids are 1-64 of [A-Za-z0-9._-]'));

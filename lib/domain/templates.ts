@@ -5,23 +5,20 @@
  * Pure: no AWS SDK, no I/O, no clock. The adapters only deliver what these functions return.
  *
  * Three kinds of text meet here, and each is treated as what it is:
- * - our own per-locale strings (the `STRINGS` table below);
+ * - our own per-locale strings (lib/locales/);
  * - caller-controlled text: the request's `message` and the environment's `serviceName`. They are
  *   escaped for every markup language they land in (HTML in the email, SSML in the call);
  * - the code: always six ASCII digits (checked), so it is safe in every format as is.
  */
 import { InvalidRequestError } from '../errors';
+import { LOCALES, SUPPORTED_LOCALES, type Locale } from '../locales';
 import type { Channel } from './identity';
 
 // ---------------------------------------------------------------------------------------------
 // Locales
 // ---------------------------------------------------------------------------------------------
 
-/** The locales we have texts and a voice for. The first is not special: the default is configuration. */
-export const SUPPORTED_LOCALES = ['en-US', 'de-DE', 'fr-FR', 'es-ES', 'pt-BR'] as const;
-
-/** One of {@link SUPPORTED_LOCALES}, spelled exactly as there. */
-export type Locale = (typeof SUPPORTED_LOCALES)[number];
+export { SUPPORTED_LOCALES, type Locale };
 
 /**
  * True when `value` is a supported locale spelled exactly (case-sensitive); use
@@ -232,96 +229,6 @@ function packSegments(costs: readonly number[], singleUnits: number, multipartUn
 }
 
 // ---------------------------------------------------------------------------------------------
-// Per-locale texts
-// ---------------------------------------------------------------------------------------------
-
-/**
- * The texts of one locale. Functions take the service name and "N minutes" already formatted.
- * SMS texts stick to the GSM-7 alphabet where the language allows (ASCII apostrophe, no
- * typographic quotes or non-breaking spaces): one character outside it turns the whole SMS into
- * UCS-2 and more than halves what a segment holds. Spanish and Portuguese need `ó` and `ã`,
- * which GSM-7 lacks, so their default SMS is UCS-2 (two segments); correct spelling wins.
- */
-interface LocaleStrings {
-  /** Singular and plural of "minute"; the CLDR plural category picks one. */
-  readonly minute: { readonly one: string; readonly other: string };
-  readonly sms: (service: string, code: string, minutes: string) => string;
-  readonly emailSubject: (service: string) => string;
-  /** Precedes the code in the email. */
-  readonly emailIntro: (service: string) => string;
-  readonly expiry: (minutes: string) => string;
-  /** Closes the email: what to do if you did not ask, and not to share the code. */
-  readonly emailIgnore: string;
-  /** Spoken right before the code. */
-  readonly voiceIntro: (service: string) => string;
-  /** Spoken before the code is said the second time. */
-  readonly voiceAgain: string;
-  /** Amazon Polly voice, as the End User Messaging SMS and voice v2 API spells it. */
-  readonly voiceId: string;
-}
-
-const STRINGS: Readonly<Record<Locale, LocaleStrings>> = {
-  'en-US': {
-    minute: { one: 'minute', other: 'minutes' },
-    sms: (service, code, minutes) => `Your ${service} code is ${code}. It expires in ${minutes}. Don't share it with anyone.`,
-    emailSubject: (service) => `Your ${service} sign-in code`,
-    emailIntro: (service) => `Use this code to sign in to ${service}:`,
-    expiry: (minutes) => `It expires in ${minutes}.`,
-    emailIgnore: "If you didn't request this code, you can safely ignore this email. Don't share it with anyone.",
-    voiceIntro: (service) => `Your ${service} code is`,
-    voiceAgain: 'Again, your code is',
-    voiceId: 'JOANNA',
-  },
-  'de-DE': {
-    minute: { one: 'Minute', other: 'Minuten' },
-    sms: (service, code, minutes) => `Ihr Code für ${service} lautet ${code}. Er ist ${minutes} gültig. Geben Sie ihn an niemanden weiter.`,
-    emailSubject: (service) => `Ihr Anmeldecode für ${service}`,
-    emailIntro: (service) => `Mit diesem Code melden Sie sich bei ${service} an:`,
-    expiry: (minutes) => `Er ist ${minutes} gültig.`,
-    emailIgnore: 'Wenn Sie diesen Code nicht angefordert haben, können Sie diese E-Mail ignorieren. Geben Sie den Code an niemanden weiter.',
-    voiceIntro: (service) => `Ihr Code für ${service} lautet`,
-    voiceAgain: 'Ich wiederhole, Ihr Code lautet',
-    voiceId: 'VICKI',
-  },
-  'fr-FR': {
-    minute: { one: 'minute', other: 'minutes' },
-    sms: (service, code, minutes) => `Votre code ${service} est ${code}. Il expire dans ${minutes}. Ne le communiquez à personne.`,
-    emailSubject: (service) => `Votre code de connexion ${service}`,
-    // French typography puts a (non-breaking) space before the colon.
-    emailIntro: (service) => `Utilisez ce code pour vous connecter à ${service}\u00a0:`,
-    expiry: (minutes) => `Il expire dans ${minutes}.`,
-    emailIgnore: "Si vous n'avez pas demandé ce code, vous pouvez ignorer cet e-mail. Ne le communiquez à personne.",
-    voiceIntro: (service) => `Votre code ${service} est`,
-    voiceAgain: 'Je répète, votre code est',
-    voiceId: 'LEA',
-  },
-  'es-ES': {
-    minute: { one: 'minuto', other: 'minutos' },
-    sms: (service, code, minutes) => `Tu código de ${service} es ${code}. Caduca en ${minutes}. No lo compartas con nadie.`,
-    emailSubject: (service) => `Tu código para iniciar sesión en ${service}`,
-    emailIntro: (service) => `Usa este código para iniciar sesión en ${service}:`,
-    expiry: (minutes) => `Caduca en ${minutes}.`,
-    emailIgnore: 'Si no has solicitado este código, puedes ignorar este correo. No lo compartas con nadie.',
-    voiceIntro: (service) => `Tu código de ${service} es`,
-    voiceAgain: 'Repito, tu código es',
-    voiceId: 'LUCIA',
-  },
-  'pt-BR': {
-    minute: { one: 'minuto', other: 'minutos' },
-    // "Service: …" sidesteps the article (do/da) that a Portuguese sentence would need to agree
-    // with the service name's unknown gender.
-    sms: (service, code, minutes) => `${service}: seu código de acesso é ${code}. Ele expira em ${minutes}. Não compartilhe com ninguém.`,
-    emailSubject: (service) => `${service}: seu código de acesso`,
-    emailIntro: (service) => `Use este código para entrar na sua conta ${service}:`,
-    expiry: (minutes) => `Ele expira em ${minutes}.`,
-    emailIgnore: 'Se você não solicitou este código, pode ignorar este e-mail. Não compartilhe o código com ninguém.',
-    voiceIntro: (service) => `${service}: seu código de acesso é`,
-    voiceAgain: 'Repetindo, seu código é',
-    voiceId: 'CAMILA',
-  },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Rendering
 // ---------------------------------------------------------------------------------------------
 
@@ -350,7 +257,7 @@ const CODE_PATTERN = /^[0-9]{6}$/;
  */
 export function renderEmail(input: RenderInput): { subject: string; text: string; html: string } {
   checkInput(input, 'email');
-  const strings = STRINGS[input.locale];
+  const strings = LOCALES[input.locale];
   const subject = strings.emailSubject(input.serviceName);
   if (input.message !== undefined) {
     const text = substituteCode(input.message, input.code);
@@ -386,7 +293,7 @@ export function renderSms(input: RenderInput): { text: string } {
   checkInput(input, 'sms');
   if (input.message !== undefined) return { text: substituteCode(input.message, input.code) };
   const minutes = formatMinutes(input.expiresInSeconds, input.locale);
-  return { text: STRINGS[input.locale].sms(input.serviceName, input.code, minutes) };
+  return { text: LOCALES[input.locale].sms(input.serviceName, input.code, minutes) };
 }
 
 /**
@@ -400,7 +307,7 @@ export function renderSms(input: RenderInput): { text: string } {
  */
 export function renderVoice(input: RenderInput): { ssml: string; languageCode: string; voiceId: string } {
   checkInput(input, 'voice');
-  const strings = STRINGS[input.locale];
+  const strings = LOCALES[input.locale];
   const spokenCode = spellDigits(input.code);
   const again = `${escapeXml(strings.voiceAgain)} ${spokenCode}.`;
   let body: string;
@@ -437,13 +344,16 @@ function countCharacters(text: string): number {
   return Array.from(text).length;
 }
 
-/** "5 minutes", "1 Minute": whole minutes rounded up, so a code never outlives what we promise. */
+/**
+ * "5 minutes", "1 Minute": whole minutes rounded up, so a code never outlives what we promise,
+ * with the word in the form the locale's CLDR plural rules pick for that number.
+ */
 function formatMinutes(expiresInSeconds: number, locale: Locale): string {
   const minutes = Math.ceil(expiresInSeconds / 60);
-  const { minute } = STRINGS[locale];
-  // CLDR plural categories: "one" is the singular in all five languages (French and Brazilian
-  // Portuguese also put 0 there); "many" (French millions) takes the plural form.
-  const form = new Intl.PluralRules(locale).select(minutes) === 'one' ? minute.one : minute.other;
+  const { minute } = LOCALES[locale];
+  // Every registered locale has a form for each category of its language (a test checks it), so
+  // `other` is only a guard for a form that the test would already have reported missing.
+  const form = minute[new Intl.PluralRules(locale).select(minutes)] ?? minute.other;
   return `${minutes} ${form}`;
 }
 
