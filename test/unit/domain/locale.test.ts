@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isSupportedLocale, resolveLocale } from '../../../lib/domain/locale';
+import { formatMinutes, isSupportedLocale, resolveLocale } from '../../../lib/domain/locale';
 import { SUPPORTED_LOCALES, type Locale } from '../../../lib/locales';
 
 describe('isSupportedLocale', () => {
@@ -47,5 +47,35 @@ describe('resolveLocale', () => {
         expect(isSupportedLocale(resolveLocale(requested, fallback))).toBe(true);
       }),
     );
+  });
+});
+
+describe('formatMinutes', () => {
+  it.each<[number, Locale, string]>([
+    [300, 'en-US', '5 minutes'],
+    [60, 'en-US', '1 minute'],
+    [1, 'en-US', '1 minute'],
+    [61, 'en-US', '2 minutes'],
+    [60, 'de-DE', '1 Minute'],
+    [3600, 'de-DE', '60 Minuten'],
+    [60, 'fr-FR', '1 minute'],
+    [120, 'fr-FR', '2 minutes'],
+    [60, 'es-ES', '1 minuto'],
+    [60, 'pt-BR', '1 minuto'],
+    [300, 'pt-BR', '5 minutos'],
+  ])('formats %p seconds in %s as %j, whole minutes rounded up', (expiresInSeconds, locale, expected) => {
+    expect(formatMinutes(expiresInSeconds, locale)).toBe(expected);
+  });
+
+  it.each<[Locale, string]>([
+    ['fr-FR', '1000000 minutes'],
+    ['es-ES', '1000000 minutos'],
+    ['pt-BR', '1000000 minutos'],
+  ])('uses the %s form for CLDR "many" (millions)', (locale, expected) => {
+    // Arrange
+    expect(new Intl.PluralRules(locale).select(1_000_000)).toBe('many');
+
+    // Act and assert
+    expect(formatMinutes(60_000_000, locale)).toBe(expected);
   });
 });

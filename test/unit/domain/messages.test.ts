@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { InvalidRequestError } from '../../../lib/errors';
-import { CODE_PLACEHOLDER, MAX_EMAIL_MESSAGE_LENGTH, MAX_SMS_SEGMENTS, MAX_VOICE_MESSAGE_LENGTH } from '../../../lib/domain/messages';
+import { CODE_PLACEHOLDER, MAX_EMAIL_MESSAGE_LENGTH, MAX_SMS_SEGMENTS, MAX_VOICE_MESSAGE_LENGTH, substituteCode, voiceMessageSsml } from '../../../lib/domain/messages';
 import { renderSms } from '../../../lib/domain/render-sms';
 import { countSmsSegments } from '../../../lib/domain/sms-segments';
-import { base, codeArbitrary, messageArbitrary, validationError } from '../../support/rendering';
+import { base, codeArbitrary, messageArbitrary, spelled, validationError } from '../../support/rendering';
 
 describe('validateMessage', () => {
   function expectRejected(message: string, channel: 'email' | 'sms' | 'voice', mentions: string[]): void {
@@ -100,5 +100,22 @@ describe('validateMessage', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('substituteCode', () => {
+  it('replaces every %code%, left to right', () => {
+    expect(substituteCode('%code% a %code%%code%', '012345')).toBe('012345 a 012345012345');
+  });
+
+  it('leaves $ patterns and a message without the placeholder as they are', () => {
+    expect(substituteCode("$& $' $$ %code%", '012345')).toBe("$& $' $$ 012345");
+    expect(substituteCode('no placeholder', '012345')).toBe('no placeholder');
+  });
+});
+
+describe('voiceMessageSsml', () => {
+  it('XML-escapes the text and spells out each %code%', () => {
+    expect(voiceMessageSsml(`A&B <x> %code%, "%code%"`, '012345')).toBe(`A&amp;B &lt;x&gt; ${spelled('012345')}, &quot;${spelled('012345')}&quot;`);
   });
 });
