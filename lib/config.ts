@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import './zod';
 import * as z from 'zod/mini';
 import { isEmailAddress } from './email-address';
+import { SUPPORTED_LOCALES, type Locale } from './locales';
 import { CHANNELS, type Channel } from './vocabulary';
-import { SUPPORTED_LOCALES, type Locale } from './domain/templates';
 
 /** Ids appear in DynamoDB keys and logs: keep them to a safe, delimiter-free alphabet. */
 // Spelled without the `i` flag: JSON Schema patterns (config/stage.schema.json) have no flags.

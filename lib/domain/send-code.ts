@@ -23,6 +23,7 @@ import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
 import { DeliveryFailedError, InvalidRequestError, UnauthorizedClientError } from '../errors';
 import type { AttemptLimiter, Clock, CodeRecord, CodeStore, EmailSender, Log, SlotState, SmsSender, VoiceCaller } from '../ports';
 import { LOG_EVENTS } from '../log-events';
+import type { Locale } from '../locales';
 import { requireApiKey } from './api-keys';
 import { countAttempt } from './attempts';
 import { digestCode, generateCode, S256_CHALLENGE_PATTERN } from './codes';
@@ -31,7 +32,11 @@ import type { Channel } from '../vocabulary';
 import { mailboxOf, normaliseUser, type UserIdentity } from './identity';
 import { enumField, optionalTextField, parseFields, textField } from './request-fields';
 import { clientIn, environmentOf } from './tenancy';
-import { renderEmail, renderSms, renderVoice, resolveLocale, validateMessage, type Locale } from './templates';
+import { resolveLocale } from './locale';
+import { validateMessage } from './messages';
+import { renderEmail } from './render-email';
+import { renderSms } from './render-sms';
+import { renderVoice } from './render-voice';
 
 export interface SendCodeDeps {
   readonly config: ServiceConfig;

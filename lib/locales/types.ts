@@ -1,0 +1,53 @@
+/**
+ * The shape of one locale's texts. Data only: a locale file fills this in and imports nothing but
+ * this file, so a translator can add a language without reading the renderers.
+ *
+ * Functions take the service name, the code and "N minutes" already formatted; they only place
+ * them in a sentence (word order differs between languages, so a template string per text rather
+ * than concatenation in the renderer).
+ *
+ * SMS texts stick to the GSM-7 alphabet where the language allows (ASCII apostrophe, no
+ * typographic quotes or non-breaking spaces): one character outside it turns the whole SMS into
+ * UCS-2 and more than halves what a segment holds. Spanish and Portuguese need `ó` and `ã`,
+ * which GSM-7 lacks, so their default SMS is UCS-2 (two segments); correct spelling wins.
+ *
+ * The service name is caller-configured text: the renderers escape it for HTML and SSML, so the
+ * texts here are plain text and must not contain markup or entities of their own.
+ */
+
+/**
+ * A word's forms by CLDR plural category (`Intl.PluralRules`): `other` always, plus each further
+ * category the language has (`one` in all five of today's languages; `many` in French, Spanish and
+ * Portuguese, for millions; `few` and `many` in Polish or Russian; `zero` and `two` in Arabic).
+ * A test checks that every registered locale has exactly its language's categories, so a form is
+ * never missing at run time.
+ */
+export type PluralForms = { readonly other: string } & { readonly [Category in Exclude<Intl.LDMLPluralRule, 'other'>]?: string };
+
+export interface LocaleStrings {
+  /**
+   * "minute" in each plural form of the language, chosen by `Intl.PluralRules(locale).select(n)`
+   * for the code's lifetime in whole minutes. Printed after the number ("5 minutes").
+   */
+  readonly minute: PluralForms;
+  /** The default SMS: says whose code it is, the code, its lifetime, and not to share it. */
+  readonly sms: (service: string, code: string, minutes: string) => string;
+  /** The email's subject line (also the HTML part's `<title>`). */
+  readonly emailSubject: (service: string) => string;
+  /** Precedes the code in the email. */
+  readonly emailIntro: (service: string) => string;
+  /** The code's lifetime, as a sentence; follows the code in the email and in the call. */
+  readonly expiry: (minutes: string) => string;
+  /** Closes the email: what to do if you did not ask, and not to share the code. */
+  readonly emailIgnore: string;
+  /** Spoken right before the code. */
+  readonly voiceIntro: (service: string) => string;
+  /** Spoken before the code is said the second time. */
+  readonly voiceAgain: string;
+  /**
+   * The Amazon Polly voice that speaks the call, as the End User Messaging SMS and voice v2 API
+   * spells it (`SendVoiceMessage`'s `VoiceId`, upper case: `JOANNA`). It must be a voice of this
+   * locale's language, or Polly reads the text with another language's pronunciation.
+   */
+  readonly voiceId: string;
+}

@@ -1,0 +1,81 @@
+import fc from 'fast-check';
+import { formatMinutes, isSupportedLocale, resolveLocale } from '../../../lib/domain/locale';
+import { SUPPORTED_LOCALES, type Locale } from '../../../lib/locales';
+
+describe('isSupportedLocale', () => {
+  it.each(SUPPORTED_LOCALES)('accepts %s', (locale) => {
+    expect(isSupportedLocale(locale)).toBe(true);
+  });
+
+  it.each(['de-de', 'de', 'en-GB', '', 'xx-XX'])('rejects %j (exact spelling only)', (value) => {
+    expect(isSupportedLocale(value)).toBe(false);
+  });
+});
+
+describe('resolveLocale', () => {
+  it.each<[string | undefined, Locale, Locale]>([
+    ['de-DE', 'en-US', 'de-DE'],
+    ['fr-FR', 'en-US', 'fr-FR'],
+    ['de-de', 'en-US', 'de-DE'],
+    ['PT-br', 'en-US', 'pt-BR'],
+    [' es-ES ', 'en-US', 'es-ES'],
+    ['de_DE', 'en-US', 'de-DE'],
+    ['de-AT', 'en-US', 'de-DE'],
+    ['pt-PT', 'en-US', 'pt-BR'],
+    ['en-GB', 'de-DE', 'en-US'],
+    ['es-MX', 'en-US', 'es-ES'],
+    ['fr-CA', 'en-US', 'fr-FR'],
+    ['fr', 'en-US', 'fr-FR'],
+    ['ja-JP', 'fr-FR', 'fr-FR'],
+    ['zh-Hant-TW', 'es-ES', 'es-ES'],
+    ['', 'pt-BR', 'pt-BR'],
+    ['<script>', 'de-DE', 'de-DE'],
+    ['de-DE; DROP TABLE', 'en-US', 'en-US'],
+    ['d'.repeat(100), 'en-US', 'en-US'],
+    [undefined, 'fr-FR', 'fr-FR'],
+  ])('resolves %j with fallback %s to %s', (requested, fallback, expected) => {
+    // Act
+    const resolved = resolveLocale(requested, fallback);
+
+    // Assert
+    expect(resolved).toBe(expected);
+  });
+
+  it('always returns a supported locale (property)', () => {
+    fc.assert(
+      fc.property(fc.option(fc.string({ unit: 'binary', maxLength: 40 }), { nil: undefined }), fc.constantFrom(...SUPPORTED_LOCALES), (requested, fallback) => {
+        expect(isSupportedLocale(resolveLocale(requested, fallback))).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('formatMinutes', () => {
+  it.each<[number, Locale, string]>([
+    [300, 'en-US', '5 minutes'],
+    [60, 'en-US', '1 minute'],
+    [1, 'en-US', '1 minute'],
+    [61, 'en-US', '2 minutes'],
+    [60, 'de-DE', '1 Minute'],
+    [3600, 'de-DE', '60 Minuten'],
+    [60, 'fr-FR', '1 minute'],
+    [120, 'fr-FR', '2 minutes'],
+    [60, 'es-ES', '1 minuto'],
+    [60, 'pt-BR', '1 minuto'],
+    [300, 'pt-BR', '5 minutos'],
+  ])('formats %p seconds in %s as %j, whole minutes rounded up', (expiresInSeconds, locale, expected) => {
+    expect(formatMinutes(expiresInSeconds, locale)).toBe(expected);
+  });
+
+  it.each<[Locale, string]>([
+    ['fr-FR', '1000000 minutes'],
+    ['es-ES', '1000000 minutos'],
+    ['pt-BR', '1000000 minutos'],
+  ])('uses the %s form for CLDR "many" (millions)', (locale, expected) => {
+    // Arrange
+    expect(new Intl.PluralRules(locale).select(1_000_000)).toBe('many');
+
+    // Act and assert
+    expect(formatMinutes(60_000_000, locale)).toBe(expected);
+  });
+});

@@ -1,0 +1,41 @@
+import { InvalidRequestError } from '../../../lib/errors';
+import { checkInput, type RenderInput } from '../../../lib/domain/render-input';
+import { renderEmail } from '../../../lib/domain/render-email';
+import { renderSms } from '../../../lib/domain/render-sms';
+import { renderVoice } from '../../../lib/domain/render-voice';
+import { base } from '../../support/rendering';
+
+describe('checkInput', () => {
+  it.each(['email', 'sms', 'voice'] as const)('accepts a valid %s input', (channel) => {
+    expect(() => checkInput({ ...base, message: 'Code: %code%' }, channel)).not.toThrow();
+  });
+
+  it.each(['12345', '1234567', '12345a', '１２３４５６', ''])('refuses the malformed code %j with a RangeError that does not echo it', (code) => {
+    expect(() => checkInput({ ...base, code }, 'sms')).toThrow(new RangeError('code must be exactly six ASCII digits'));
+  });
+
+  it.each([0, -60, Number.NaN, Number.POSITIVE_INFINITY])('refuses a lifetime of %p seconds', (expiresInSeconds) => {
+    expect(() => checkInput({ ...base, expiresInSeconds }, 'email')).toThrow(new RangeError('expiresInSeconds must be a positive number'));
+  });
+
+  it('checks a caller message against the channel it is rendered for', () => {
+    // Arrange: fits an email (at most 2000 characters), not a call (at most 300).
+    const input = { ...base, message: `${'a'.repeat(400)}%code%` };
+
+    // Act and assert
+    expect(() => checkInput(input, 'email')).not.toThrow();
+    expect(() => checkInput(input, 'voice')).toThrow(InvalidRequestError);
+  });
+});
+
+describe.each<[string, (input: RenderInput) => unknown]>([
+  ['renderEmail', renderEmail],
+  ['renderSms', renderSms],
+  ['renderVoice', renderVoice],
+])('%s', (_name, render) => {
+  it('checks its input first', () => {
+    expect(() => render({ ...base, code: '1234' })).toThrow(RangeError);
+    expect(() => render({ ...base, expiresInSeconds: 0 })).toThrow(RangeError);
+    expect(() => render({ ...base, message: 'no placeholder' })).toThrow(InvalidRequestError);
+  });
+});

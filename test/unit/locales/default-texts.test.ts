@@ -1,0 +1,120 @@
+/**
+ * Each locale's default texts as a user gets them, through the three renderers. A new locale adds
+ * its row to the table.
+ */
+import { countSmsSegments } from '../../../lib/domain/sms-segments';
+import { MAX_SMS_SEGMENTS } from '../../../lib/domain/messages';
+import { renderEmail } from '../../../lib/domain/render-email';
+import { renderSms } from '../../../lib/domain/render-sms';
+import { renderVoice } from '../../../lib/domain/render-voice';
+import { SUPPORTED_LOCALES, type Locale } from '../../../lib/locales';
+import { base, htmlEscapeOracle, spelled, spokenDigits } from '../../support/rendering';
+
+describe('default texts in every locale', () => {
+  const expected: Record<
+    Locale,
+    { sms5: string; sms1: string; subject: string; emailIntro: string; expiry: string; voiceIntro: string; voiceAgain: string; voiceId: string }
+  > = {
+    'en-US': {
+      sms5: "Your Acme code is 012345. It expires in 5 minutes. Don't share it with anyone.",
+      sms1: "Your Acme code is 012345. It expires in 1 minute. Don't share it with anyone.",
+      subject: 'Your Acme sign-in code',
+      emailIntro: 'Use this code to sign in to Acme:',
+      expiry: 'It expires in 5 minutes.',
+      voiceIntro: 'Your Acme code is',
+      voiceAgain: 'Again, your code is',
+      voiceId: 'JOANNA',
+    },
+    'de-DE': {
+      sms5: 'Ihr Code für Acme lautet 012345. Er ist 5 Minuten gültig. Geben Sie ihn an niemanden weiter.',
+      sms1: 'Ihr Code für Acme lautet 012345. Er ist 1 Minute gültig. Geben Sie ihn an niemanden weiter.',
+      subject: 'Ihr Anmeldecode für Acme',
+      emailIntro: 'Mit diesem Code melden Sie sich bei Acme an:',
+      expiry: 'Er ist 5 Minuten gültig.',
+      voiceIntro: 'Ihr Code für Acme lautet',
+      voiceAgain: 'Ich wiederhole, Ihr Code lautet',
+      voiceId: 'VICKI',
+    },
+    'fr-FR': {
+      sms5: 'Votre code Acme est 012345. Il expire dans 5 minutes. Ne le communiquez à personne.',
+      sms1: 'Votre code Acme est 012345. Il expire dans 1 minute. Ne le communiquez à personne.',
+      subject: 'Votre code de connexion Acme',
+      emailIntro: 'Utilisez ce code pour vous connecter à Acme\u00a0:',
+      expiry: 'Il expire dans 5 minutes.',
+      voiceIntro: 'Votre code Acme est',
+      voiceAgain: 'Je répète, votre code est',
+      voiceId: 'LEA',
+    },
+    'es-ES': {
+      sms5: 'Tu código de Acme es 012345. Caduca en 5 minutos. No lo compartas con nadie.',
+      sms1: 'Tu código de Acme es 012345. Caduca en 1 minuto. No lo compartas con nadie.',
+      subject: 'Tu código para iniciar sesión en Acme',
+      emailIntro: 'Usa este código para iniciar sesión en Acme:',
+      expiry: 'Caduca en 5 minutos.',
+      voiceIntro: 'Tu código de Acme es',
+      voiceAgain: 'Repito, tu código es',
+      voiceId: 'LUCIA',
+    },
+    'pt-BR': {
+      sms5: 'Acme: seu código de acesso é 012345. Ele expira em 5 minutos. Não compartilhe com ninguém.',
+      sms1: 'Acme: seu código de acesso é 012345. Ele expira em 1 minuto. Não compartilhe com ninguém.',
+      subject: 'Acme: seu código de acesso',
+      emailIntro: 'Use este código para entrar na sua conta Acme:',
+      expiry: 'Ele expira em 5 minutos.',
+      voiceIntro: 'Acme: seu código de acesso é',
+      voiceAgain: 'Repetindo, seu código é',
+      voiceId: 'CAMILA',
+    },
+  };
+
+  describe.each(SUPPORTED_LOCALES)('%s', (locale) => {
+    const want = expected[locale];
+
+    it('renders the SMS with the plural for 300 s and the singular for 60 s', () => {
+      // Act
+      const plural = renderSms({ ...base, locale, expiresInSeconds: 300 });
+      const singular = renderSms({ ...base, locale, expiresInSeconds: 60 });
+
+      // Assert
+      expect(plural).toEqual({ text: want.sms5 });
+      expect(singular).toEqual({ text: want.sms1 });
+    });
+
+    it('keeps the default SMS within the segment limit', () => {
+      expect(countSmsSegments(renderSms({ ...base, locale }).text).segments).toBeLessThanOrEqual(MAX_SMS_SEGMENTS);
+    });
+
+    it('renders the email with a localised subject, text and HTML', () => {
+      // Act
+      const email = renderEmail({ ...base, locale });
+
+      // Assert
+      expect(email.subject).toBe(want.subject);
+      expect(email.text.startsWith(`${want.emailIntro}\n\n012345\n\n`)).toBe(true);
+      expect(email.text).toContain(`\n\n${want.expiry}\n\n`);
+      expect(email.html).toContain(`<html lang="${locale}">`);
+      expect(email.html).toContain('>012345</p>');
+      expect(email.html).toContain(htmlEscapeOracle(want.emailIntro));
+    });
+
+    it('renders the voice call in the language, with the code spoken twice', () => {
+      // Act
+      const voice = renderVoice({ ...base, locale });
+
+      // Assert
+      expect(voice.languageCode).toBe(locale);
+      expect(voice.voiceId).toBe(want.voiceId);
+      expect(voice.ssml.startsWith(`<speak>${want.voiceIntro} ${spelled('012345')}.`)).toBe(true);
+      expect(voice.ssml.endsWith(`${want.voiceAgain} ${spelled('012345')}.</speak>`)).toBe(true);
+      expect(spokenDigits(voice.ssml)).toBe('012345012345');
+    });
+
+    if (locale !== 'en-US') {
+      it('is not the English text', () => {
+        expect(renderSms({ ...base, locale }).text).not.toBe(expected['en-US'].sms5);
+        expect(renderEmail({ ...base, locale }).subject).not.toBe(expected['en-US'].subject);
+        expect(renderVoice({ ...base, locale }).ssml).not.toContain('Your ');
+      });
+    }
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * The locale registry against the folder it lists: a locale file that is not registered, or
+ * registered under another tag, or missing a text, a plural form or its voice, fails here rather
+ * than in a user's inbox. The voice adapter passes `voiceId` to the SDK as is, so an id Polly does
+ * not know would otherwise surface as a failed call (a 502).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { VoiceId } from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import { LOCALES, SUPPORTED_LOCALES, type LocaleStrings } from '../../../lib/locales';
+
+const LOCALES_DIR = join(__dirname, '../../../lib/locales');
+/** The folder's two files that are not a locale. */
+const NOT_A_LOCALE = new Set(['index.ts', 'types.ts']);
+const localeFiles = readdirSync(LOCALES_DIR).filter((file) => !NOT_A_LOCALE.has(file));
+
+describe('the locale files', () => {
+  it('are each registered, under their file name, and nothing else is', () => {
+    // Act
+    const tags = localeFiles.map((file) => file.replace(/\.ts$/, ''));
+
+    // Assert
+    expect(localeFiles.every((file) => file.endsWith('.ts'))).toBe(true);
+    expect([...tags].sort()).toEqual([...SUPPORTED_LOCALES].sort());
+  });
+
+  it.each(localeFiles)('%s is named by a canonical BCP 47 tag', (file) => {
+    const tag = file.replace(/\.ts$/, '');
+    expect(Intl.getCanonicalLocales(tag)).toEqual([tag]);
+  });
+
+  it.each(SUPPORTED_LOCALES)('%s is registered as the one thing its file exports', async (locale) => {
+    // Act
+    const exported = Object.values((await import(`../../../lib/locales/${locale}`)) as Record<string, unknown>);
+
+    // Assert
+    expect(exported).toHaveLength(1);
+    expect(exported[0]).toBe(LOCALES[locale]);
+  });
+
+  it.each([...NOT_A_LOCALE, ...localeFiles])('%s imports nothing from outside lib/locales/ (config and domain depend on it)', (file) => {
+    // Arrange
+    const source = readFileSync(join(LOCALES_DIR, file), 'utf8');
+
+    // Act
+    const specifiers = Array.from(
+      source.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]|\brequire\s*\(\s*['"]([^'"]+)['"]/g),
+      (match) => match[1] ?? match[2] ?? match[3],
+    );
+
+    // Assert
+    for (const specifier of specifiers) expect(specifier).toMatch(/^\.\/[^/]+$/);
+  });
+});
+
+describe.each(SUPPORTED_LOCALES)('the %s texts', (locale) => {
+  const strings: LocaleStrings = LOCALES[locale];
+  const service = 'Acme';
+  const code = '012345';
+  const minutes = '5 m';
+
+  /** One check per field: adding a field to LocaleStrings does not compile until it is checked here. */
+  const checks: { [Field in keyof LocaleStrings]-?: (value: LocaleStrings[Field]) => void } = {
+    minute: (forms) => {
+      for (const form of Object.values(forms)) expect(form?.trim()).toBeTruthy();
+    },
+    sms: (sms) => {
+      const text = sms(service, code, minutes);
+      for (const part of [service, code, minutes]) expect(text).toContain(part);
+    },
+    emailSubject: (subject) => expect(subject(service)).toContain(service),
+    emailIntro: (intro) => expect(intro(service)).toContain(service),
+    expiry: (expiry) => expect(expiry(minutes)).toContain(minutes),
+    emailIgnore: (text) => expect(text.trim()).not.toBe(''),
+    voiceIntro: (intro) => expect(intro(service)).toContain(service),
+    voiceAgain: (text) => expect(text.trim()).not.toBe(''),
+    voiceId: (voiceId) => expect(Object.values<string>(VoiceId)).toContain(voiceId),
+  };
+
+  it.each(Object.keys(checks) as Array<keyof LocaleStrings>)('has %s', (field) => {
+    // Arrange
+    const check = checks[field] as (value: unknown) => void;
+
+    // Act and assert
+    expect(strings[field]).toBeDefined();
+    check(strings[field]);
+  });
+
+  it('has a form of "minute" for exactly the CLDR plural categories of its language', () => {
+    // Arrange
+    const categories = new Intl.PluralRules(locale).resolvedOptions().pluralCategories;
+
+    // Assert
+    expect(Object.keys(strings.minute).sort()).toEqual([...categories].sort());
+  });
+});
