@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import './zod';
 import * as z from 'zod/mini';
 import { isEmailAddress } from './email-address';
-import { SUPPORTED_LOCALES, type Locale } from './locales';
+import { SUPPORTED_LOCALES } from './locales';
 import { CHANNELS, type Channel } from './vocabulary';
 
 /** Ids appear in DynamoDB keys and logs: keep them to a safe, delimiter-free alphabet. */
@@ -251,7 +251,6 @@ export type EnvironmentConfig = StageConfig['environments'][number];
 export type ClientConfig = StageConfig['clients'][number];
 export type LimitConfig = EnvironmentConfig['limits']['token'];
 export type FailureCapConfig = EnvironmentConfig['limits']['failures'];
-export type { Locale };
 
 /** Parses and validates a stage configuration, throwing one readable message listing every problem. */
 export function parseStageConfig(raw: unknown, source = 'configuration'): StageConfig {
