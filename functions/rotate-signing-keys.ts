@@ -7,14 +7,19 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SECRETS_MANAGER_CLIENT_SETTINGS } from '../lib/adapters/aws';
 import { SigningKeyRotation, type RotationEvent } from '../lib/adapters/secrets/signing-key-rotation';
+import { readEnvironment, required } from '../lib/env';
+import { lazy } from '../lib/lazy';
 import { logger } from '../lib/log';
 
-// VERIFICATION_KEYS_SECRET_ARN: where the public half of each new key set is published.
-const rotation = new SigningKeyRotation(new SecretsManagerClient(SECRETS_MANAGER_CLIENT_SETTINGS), logger, process.env.VERIFICATION_KEYS_SECRET_ARN ?? '');
+// Built on the first invocation, from the environment read by the one schema (lib/env.ts):
+// VERIFICATION_KEYS_SECRET_ARN is where the public half of each new key set is published.
+const rotation = lazy(
+  () => new SigningKeyRotation(new SecretsManagerClient(SECRETS_MANAGER_CLIENT_SETTINGS), logger, required(readEnvironment(), 'VERIFICATION_KEYS_SECRET_ARN')),
+);
 
 export const handler = middy<RotationEvent, void>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .handler(async (event) => {
     logger.appendKeys({ step: event.Step });
-    await rotation.run(event);
+    await rotation().run(event);
   });

@@ -9,6 +9,7 @@ import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '../lib/adapters/dynamodb/table';
+import { variablesOf, type EnvironmentVariable } from '../lib/env';
 import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec } from '../lib/routes';
 import { ServiceApi } from './api';
 import { ROTATION_FUNCTION } from './bundling';
@@ -117,13 +118,22 @@ export class IdentityStack extends Stack {
     });
     this.issuer = config.issuer?.replace(/\/+$/, '') ?? this.api.customDomainUrl ?? this.api.defaultUrl;
 
+    // Each function gets exactly the variables its declaration implies (lib/env.ts `variablesOf`),
+    // the same list the functions read them by.
+    const values: Partial<Record<EnvironmentVariable, string>> = {
+      ISSUER: this.issuer,
+      TABLE_NAME: this.table.tableName,
+      HMAC_SECRET_ARN: this.secrets.hmac.secretArn,
+      SIGNING_KEYS_SECRET_ARN: this.secrets.signingKeys.secretArn,
+      VERIFICATION_KEYS_SECRET_ARN: this.secrets.verificationKeys.secretArn,
+    };
     for (const spec of specs) {
       const fn = apiFunctions[spec.name as FunctionName].function;
-      fn.addEnvironment('ISSUER', this.issuer);
-      if (spec.table.length > 0) fn.addEnvironment('TABLE_NAME', this.table.tableName);
-      if (spec.secrets.includes('hmac')) fn.addEnvironment('HMAC_SECRET_ARN', this.secrets.hmac.secretArn);
-      if (spec.secrets.includes('signingKeys')) fn.addEnvironment('SIGNING_KEYS_SECRET_ARN', this.secrets.signingKeys.secretArn);
-      if (spec.secrets.includes('verificationKeys')) fn.addEnvironment('VERIFICATION_KEYS_SECRET_ARN', this.secrets.verificationKeys.secretArn);
+      for (const variable of variablesOf(spec)) {
+        const value = values[variable];
+        if (value === undefined) throw new Error(`The stack has no value for ${variable}, which ${spec.name} reads`);
+        fn.addEnvironment(variable, value);
+      }
     }
 
     if (deployment.waf !== undefined) {

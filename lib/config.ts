@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import './zod';
 import * as z from 'zod/mini';
 import { isEmailAddress } from './email-address';
+import type { EnvironmentVariable, ServiceEnvironment } from './env';
 import { SUPPORTED_LOCALES } from './locales';
 import { CHANNELS, type Channel } from './vocabulary';
 
@@ -262,24 +263,22 @@ export function parseStageConfig(raw: unknown, source = 'configuration'): StageC
 }
 
 /**
- * The documented overrides for local runs and tests (README: the attempt limit): they apply to every environment.
+ * The documented overrides for local runs and tests (README: the attempt limit): environment
+ * variables (parsed by lib/env.ts) that apply to every environment.
  */
 const LIMIT_OVERRIDES = {
   token: { maxAttempts: 'TOKEN_MAX_ATTEMPTS', windowSeconds: 'TOKEN_WINDOW_SECONDS', blockSeconds: 'TOKEN_BLOCK_SECONDS' },
   send: { maxAttempts: 'OTP_SEND_MAX', windowSeconds: 'OTP_SEND_WINDOW_SECONDS', blockSeconds: 'OTP_SEND_BLOCK_SECONDS' },
-} as const;
+} as const satisfies Record<'token' | 'send', Record<keyof LimitConfig, EnvironmentVariable>>;
 
-/** Applies TOKEN_* and OTP_SEND_* variables from `env` on top of the file's limits. */
-export function applyLimitOverrides(config: StageConfig, env: NodeJS.ProcessEnv): StageConfig {
+/** Applies the TOKEN_* and OTP_SEND_* overrides of `env` on top of the file's limits. */
+export function applyLimitOverrides(config: StageConfig, env: Partial<ServiceEnvironment>): StageConfig {
   const overrides: Partial<Record<'token' | 'send', Partial<LimitConfig>>> = {};
   const applied: string[] = [];
   for (const operation of ['token', 'send'] as const) {
     for (const [field, variable] of Object.entries(LIMIT_OVERRIDES[operation])) {
       const raw = env[variable];
-      if (raw === undefined || raw === '') continue;
-      if (!/^[1-9][0-9]{0,5}$/.test(raw)) {
-        throw new Error(`Invalid ${variable}: expected a positive integer, got "${raw}"`);
-      }
+      if (raw === undefined) continue;
       overrides[operation] = { ...overrides[operation], [field]: Number(raw) };
       applied.push(`${variable}=${raw}`);
     }
@@ -321,7 +320,7 @@ export function buildServiceConfig(stage: StageConfig): ServiceConfig {
 }
 
 /** Reads, validates and freezes the stage file named by IDP_CONFIG_FILE, with the limit overrides. */
-export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+export function loadServiceConfig(env: Partial<ServiceEnvironment>): ServiceConfig {
   const file = env.IDP_CONFIG_FILE ?? `${env.LAMBDA_TASK_ROOT ?? '.'}/config.json`;
   let raw: unknown;
   try {

@@ -8,11 +8,13 @@
  *   (and their AWS clients) out of that function's bundle; and a function is never asked for
  *   configuration it was not given (the well-known function has no table).
  *
- * Secrets are loaded on first use, then cached; a failed load is retried by the next request
- * rather than cached.
+ * Secrets are loaded on first use, then kept for a maximum age (`secretCache`); a failed load is
+ * retried by the next request rather than kept.
  */
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import { loadServiceConfig, type ServiceConfig } from './config';
+import { readEnvironment, required } from './env';
+import { lazy } from './lazy';
 import { clientConfig, type AwsClientOptions } from './adapters/aws';
 import { DynamoDbAttemptLimiter } from './adapters/dynamodb/attempt-limiter';
 import { createDocumentClient, createDynamoDbClient } from './adapters/dynamodb/client';
@@ -66,11 +68,15 @@ export interface DepsOptions {
   readonly region?: string;
   readonly credentials?: AwsCredentialIdentity;
   readonly issuer?: string | undefined;
+  /** How long a secret is kept before it is read again (default: DEFAULT_SECRETS_MAX_AGE_SECONDS). */
+  readonly secretsMaxAgeSeconds?: number;
 }
 
 /** Builds every dependency from explicit options (tests, the local runtime). */
 export function createDeps(options: DepsOptions): Deps {
   const endpoints = options.endpoints ?? {};
+  const clock = options.clock ?? systemClock;
+  const cache = secretCache(options.secretsMaxAgeSeconds ?? DEFAULT_SECRETS_MAX_AGE_SECONDS, clock);
   const aws = (endpoint: string | undefined): AwsClientOptions => ({
     endpoint,
     region: options.region,
@@ -78,15 +84,15 @@ export function createDeps(options: DepsOptions): Deps {
   });
   return {
     config: options.config,
-    clock: options.clock ?? systemClock,
+    clock,
     log: options.log ?? logger,
     issuer: options.issuer ?? options.config.stage.issuer,
     secrets: options.secrets,
     ...tableAdapters(options.tableName, aws(endpoints.dynamodb)),
     ...deliveryAdapters({ ses: aws(endpoints.ses), sns: aws(endpoints.sns), smsVoice: aws(endpoints.smsVoice) }),
-    hmacKeys: hmacKeysFrom(options.secrets),
-    signingKeys: signingKeysFrom(options.secrets),
-    verificationKeys: verificationKeysFrom(options.secrets),
+    hmacKeys: hmacKeysFrom(options.secrets, cache),
+    signingKeys: signingKeysFrom(options.secrets, cache),
+    verificationKeys: verificationKeysFrom(options.secrets, cache),
   };
 }
 
@@ -111,16 +117,16 @@ function deliveryAdapters(clients: { ses: AwsClientOptions; sns: AwsClientOption
   };
 }
 
-function hmacKeysFrom(secrets: SecretSource): () => Promise<HmacKeys> {
-  return once(async () => deriveHmacKeys(await secrets.hmacSecret()));
+function hmacKeysFrom(secrets: SecretSource, cache: SecretCache): () => Promise<HmacKeys> {
+  return cache(async () => deriveHmacKeys(await secrets.hmacSecret()));
 }
 
-function signingKeysFrom(secrets: SecretSource): () => Promise<SigningKeys> {
-  return once(async () => keySetReady('signing keys', loadSigningKeys, await secrets.signingKeySet()));
+function signingKeysFrom(secrets: SecretSource, cache: SecretCache): () => Promise<SigningKeys> {
+  return cache(async () => keySetReady('signing keys', loadSigningKeys, await secrets.signingKeySet()));
 }
 
-function verificationKeysFrom(secrets: SecretSource): () => Promise<VerificationKeys> {
-  return once(async () => keySetReady('public keys', loadVerificationKeys, await secrets.verificationKeySet()));
+function verificationKeysFrom(secrets: SecretSource, cache: SecretCache): () => Promise<VerificationKeys> {
+  return cache(async () => keySetReady('public keys', loadVerificationKeys, await secrets.verificationKeySet()));
 }
 
 /**
@@ -140,72 +146,93 @@ async function keySetReady<T>(what: string, load: (raw: unknown) => Promise<T>, 
 // Lambda containers
 
 /**
- * What every function reads from its environment:
- * - IDP_CONFIG_FILE: the stage configuration (default: config.json beside the handler);
- * - ISSUER: the issuer URL;
- * - HMAC_SECRET_ARN, SIGNING_KEYS_SECRET_ARN and VERIFICATION_KEYS_SECRET_ARN on AWS (each
- *   function gets only those it may read), or LOCAL_SECRETS_DIR locally.
- * Endpoints of local stand-ins, if any, come through the SDK's own AWS_ENDPOINT_URL_<SERVICE>.
+ * What every function's container is built from: its environment (lib/env.ts, read once), the
+ * stage configuration, and where secrets come from (Secrets Manager on AWS, each function given
+ * only the ARNs it may read; a folder locally). Endpoints of local stand-ins, if any, come
+ * through the SDK's own AWS_ENDPOINT_URL_<SERVICE>.
  */
-function core(env: NodeJS.ProcessEnv) {
+function core() {
+  const env = readEnvironment();
   const config = loadServiceConfig(env);
+  const secrets =
+    env.LOCAL_SECRETS_DIR === undefined
+      ? SecretsManagerSecretSource.create({
+          hmacSecret: env.HMAC_SECRET_ARN ?? '',
+          signingKeys: env.SIGNING_KEYS_SECRET_ARN ?? '',
+          verificationKeys: env.VERIFICATION_KEYS_SECRET_ARN ?? '',
+        })
+      : new FileSecretSource(env.LOCAL_SECRETS_DIR);
   return {
+    env,
     config,
     clock: systemClock,
     log: logger,
-    issuer: env.ISSUER === undefined || env.ISSUER === '' ? config.stage.issuer : env.ISSUER,
-    secrets:
-      env.LOCAL_SECRETS_DIR === undefined
-        ? SecretsManagerSecretSource.create({
-            hmacSecret: env.HMAC_SECRET_ARN ?? '',
-            signingKeys: env.SIGNING_KEYS_SECRET_ARN ?? '',
-            verificationKeys: env.VERIFICATION_KEYS_SECRET_ARN ?? '',
-          })
-        : new FileSecretSource(env.LOCAL_SECRETS_DIR),
+    issuer: env.ISSUER ?? config.stage.issuer,
+    secrets,
+    cache: secretCache(env.SECRETS_MAX_AGE_SECONDS, systemClock),
   };
 }
 
-/** TABLE_NAME: read only by the functions that use the table. */
-function tableFromEnvironment(env: NodeJS.ProcessEnv) {
-  const tableName = env.TABLE_NAME;
-  if (tableName === undefined || tableName === '') throw new Error('Missing environment variable TABLE_NAME');
-  return tableAdapters(tableName, {});
-}
-
 export const otpSendDeps: () => SendCodeDeps = /* @__PURE__ */ lazy(() => {
-  const base = core(process.env);
-  return { ...base, ...tableFromEnvironment(process.env), ...deliveryAdapters({ ses: {}, sns: {}, smsVoice: {} }), hmacKeys: hmacKeysFrom(base.secrets) };
+  const { env, cache, ...base } = core();
+  return { ...base, ...tableAdapters(required(env, 'TABLE_NAME'), {}), ...deliveryAdapters({ ses: {}, sns: {}, smsVoice: {} }), hmacKeys: hmacKeysFrom(base.secrets, cache) };
 });
 
 export const tokenDeps: () => ExchangeCodeDeps & IssuerDeps = /* @__PURE__ */ lazy(() => {
-  const base = core(process.env);
-  return { ...base, ...tableFromEnvironment(process.env), hmacKeys: hmacKeysFrom(base.secrets), signingKeys: signingKeysFrom(base.secrets) };
+  const { env, cache, ...base } = core();
+  return {
+    ...base,
+    ...tableAdapters(required(env, 'TABLE_NAME'), {}),
+    hmacKeys: hmacKeysFrom(base.secrets, cache),
+    signingKeys: signingKeysFrom(base.secrets, cache),
+  };
 });
 
 export const introspectDeps: () => IntrospectDeps & IssuerDeps = /* @__PURE__ */ lazy(() => {
-  const base = core(process.env);
-  return { ...base, ...tableFromEnvironment(process.env), verificationKeys: verificationKeysFrom(base.secrets) };
+  const { env, cache, ...base } = core();
+  return { ...base, ...tableAdapters(required(env, 'TABLE_NAME'), {}), verificationKeys: verificationKeysFrom(base.secrets, cache) };
 });
 
 export const wellKnownDeps: () => WellKnownDeps = /* @__PURE__ */ lazy(() => {
-  const base = core(process.env);
-  return { config: base.config, issuer: base.issuer, verificationKeys: verificationKeysFrom(base.secrets) };
+  const { cache, config, issuer, secrets } = core();
+  return { config, issuer, verificationKeys: verificationKeysFrom(secrets, cache) };
 });
 
-/** Builds on first call, then returns the same value (once per container). */
-export function lazy<T>(build: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= build());
-}
 
-/** Runs `load` once; a rejection is not cached, so the next caller tries again. */
-export function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | undefined;
-  return () =>
-    (pending ??= load().catch((error: unknown) => {
-      pending = undefined;
-      throw error;
-    }));
+/**
+ * Seconds a container keeps a secret before reading it again. Secrets are read once per
+ * container and kept, but not for the container's life: a key rotated or revoked in an emergency
+ * stops being used within this time, without recycling any function
+ * (docs/operations/key-rotation.md). Five minutes: the read costs one Secrets Manager call per
+ * secret per container per five minutes, nothing on the requests in between.
+ */
+export const DEFAULT_SECRETS_MAX_AGE_SECONDS = 300;
+
+/** Wraps a secret's load so that it runs at most once per max age. */
+export type SecretCache = <T>(load: () => Promise<T>) => () => Promise<T>;
+
+/**
+ * A cache of loads with a maximum age: the value of a successful load is kept for `maxAgeSeconds`
+ * (by `clock`), and concurrent callers share one load in flight. A rejection is not kept, so the
+ * next caller tries again. When a kept value has expired, the next caller loads anew (Powertools
+ * Parameters' `maxAge` behaves the same).
+ */
+export function secretCache(maxAgeSeconds: number, clock: Clock): SecretCache {
+  return <T>(load: () => Promise<T>) => {
+    let pending: Promise<T> | undefined;
+    let loadedAt = 0;
+    return () => {
+      if (pending !== undefined && clock.now() - loadedAt >= maxAgeSeconds * 1000) pending = undefined;
+      if (pending === undefined) {
+        loadedAt = clock.now();
+        pending = load().catch((error: unknown) => {
+          pending = undefined;
+          throw error;
+        });
+      }
+      return pending;
+    };
+  };
 }
 
 export type { ServiceConfig, HmacKeys };

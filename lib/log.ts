@@ -7,4 +7,5 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 
-export const logger = new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'identity' });
+/** Powertools reads POWERTOOLS_SERVICE_NAME and POWERTOOLS_LOG_LEVEL itself; the name below is its fallback. */
+export const logger = new Logger({ serviceName: 'identity' });

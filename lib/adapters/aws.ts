@@ -151,9 +151,22 @@ export function serviceAnswered(error: unknown): boolean {
  * item, a bug), is not the dependency's: it stays an error and becomes a 500.
  */
 export function isUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+  // Duck-typed, not `instanceof Error`: Node's own network errors come from another realm in
+  // some hosts (jest's VM contexts), and the classifier reads only plain fields.
+  if (typeof error !== 'object' || error === null) return false;
   const failure = error as Parameters<typeof isTransientError>[0];
-  return isThrottlingError(failure) || isTransientError(failure) || isServerError(failure);
+  return isThrottlingError(failure) || isTransientError(failure) || isServerError(failure) || neverAnswered(error);
+}
+
+/**
+ * The SDK's middleware saw the call (`$metadata`) but no answer came back (no HTTP status): the
+ * connection failed in a way the classifier cannot name. It happens when the SDK wraps a network
+ * error it does not recognise as an Error ("AWS SDK error wrapper for …", which drops its `code`).
+ * An error of our own code has no `$metadata` at all.
+ */
+function neverAnswered(error: object): boolean {
+  const metadata = (error as SdkFailure).$metadata;
+  return metadata !== undefined && metadata.httpStatusCode === undefined;
 }
 
 /**

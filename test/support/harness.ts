@@ -52,6 +52,8 @@ export interface TestServiceOptions {
   readonly tableName?: string;
   /** Where secrets come from (default: files in `secretsDir`). */
   readonly secrets?: SecretSource;
+  /** How long the service keeps a secret (default: the service's own default). */
+  readonly secretsMaxAgeSeconds?: number;
 }
 
 export interface TestService {
@@ -98,6 +100,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     tableName: services.tableName,
     secrets: options.secrets ?? new FileSecretSource(services.secretsDir),
     clock,
+    ...(options.secretsMaxAgeSeconds === undefined ? {} : { secretsMaxAgeSeconds: options.secretsMaxAgeSeconds }),
     endpoints: {
       dynamodb: options.dynamodbEndpoint ?? dynamodb.endpoint,
       ses: options.sesUrl ?? services.sesUrl,

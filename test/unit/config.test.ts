@@ -11,6 +11,7 @@ import {
   type StageConfig,
 } from '../../lib/config';
 import type * as ConfigModule from '../../lib/config';
+import { readEnvironment } from '../../lib/env';
 
 const LOCAL_FILE = join(__dirname, '../../config/local.json');
 const readLocal = (): unknown => JSON.parse(readFileSync(LOCAL_FILE, 'utf8'));
@@ -409,7 +410,7 @@ describe('applyLimitOverrides', () => {
 
     // Act / Assert
     expect(applyLimitOverrides(config, {})).toBe(config);
-    expect(applyLimitOverrides(config, { TOKEN_MAX_ATTEMPTS: '', UNRELATED: '1' })).toBe(config);
+    expect(applyLimitOverrides(config, readEnvironment({ TOKEN_MAX_ATTEMPTS: '', UNRELATED: '1' }))).toBe(config);
   });
 
   it('does not modify the configuration it is given', () => {
@@ -435,10 +436,11 @@ describe('applyLimitOverrides', () => {
     const config = parseStageConfig(minimal());
 
     // Act
-    const message = thrownMessage(() => applyLimitOverrides(config, { [variable]: value }));
+    const message = thrownMessage(() => applyLimitOverrides(config, readEnvironment({ [variable]: value })));
 
     // Assert
-    expect(message).toBe(`Invalid ${variable}: expected a positive integer, got "${value}"`);
+    // The variable is named; its value is not quoted (lib/env.ts reads every variable the same way).
+    expect(message).toBe(`Invalid environment:\n✖ ${variable}: a positive integer`);
   });
 
   it('re-validates the result against the schema (TOKEN_MAX_ATTEMPTS above 50 is refused)', () => {

@@ -42,6 +42,25 @@ it('reads each secret once, however many requests follow', async () => {
   expect(secretsManager.operations().slice(before)).toEqual(['GetSecretValue', 'GetSecretValue', 'GetSecretValue']);
 });
 
+it('reads a secret again once its maximum age has passed, so a rotated or revoked key stops being used without recycling the function', async () => {
+  const aged = await startTestService({ secrets: service.deps.secrets, secretsMaxAgeSeconds: 300 });
+  try {
+    const sendAndCount = async () => {
+      const before = secretsManager.operations().length;
+      await aged.post('/idp/v1/otp/send', { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: uniqueEmail('aged') });
+      return secretsManager.operations().length - before;
+    };
+    expect(await sendAndCount()).toBe(1);
+    aged.clock.advanceSeconds(299);
+    expect(await sendAndCount()).toBe(0);
+    aged.clock.advanceSeconds(1);
+    expect(await sendAndCount()).toBe(1);
+    expect(await sendAndCount()).toBe(0);
+  } finally {
+    await aged.stop();
+  }
+});
+
 it('builds a Lambda container dependencies (configuration included) once, on first use', () => {
   const saved = { ...process.env };
   Object.assign(process.env, { IDP_CONFIG_FILE: 'config/local.json', TABLE_NAME: 't', LOCAL_SECRETS_DIR: '.local/test-secrets' });

@@ -13,6 +13,7 @@ describe('isUnavailable, as the SDK’s own classifier sees it', () => {
     ['a refused connection', sdkError('Error', { code: 'ECONNREFUSED' })],
     ['a reset connection', sdkError('Error', { code: 'ECONNRESET' })],
     ['a name that does not resolve', sdkError('Error', { code: 'ENOTFOUND' })],
+    ['a network error the SDK wrapped without its code (no answer: no status)', sdkError('Error', { $metadata: { attempts: 1 } })],
     ['DynamoDB throttling', sdkError('ProvisionedThroughputExceededException', { $metadata: { httpStatusCode: 400 } })],
     ['a 429', sdkError('TooManyRequestsException', { $metadata: { httpStatusCode: 429 } })],
     ['an internal server error', sdkError('InternalServerError', { $metadata: { httpStatusCode: 500 } })],
