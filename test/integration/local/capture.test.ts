@@ -9,7 +9,7 @@ import {
   SendVoiceMessageCommand,
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { ListTopicsCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import { startCaptureServer, type CaptureServer } from '../../../local/capture-server';
+import { startCaptureServer, type CaptureServer } from '../../../local/capture';
 
 const RECIPIENT = '+15555550100';
 const FAILING_RECIPIENT = '+15555550199';
