@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { escapeXml } from '../../lib/domain/markup';
 import { E164, writeAnswer, type CaptureContext, type Refusal, type WireProtocol } from './protocol';
 
 const SNS_VERSION = '2010-03-31';
@@ -148,6 +149,13 @@ function smsFromJsonStructure(message: string): string | undefined {
   return typeof sms === 'string' ? sms : fallback;
 }
 
+/**
+ * The message is the only caller-influenced text in an answer (it can quote an Action or an
+ * attribute name from the request), so it goes through the service's one XML escaper. That
+ * escaper also drops the characters XML 1.0 forbids, which is right for an answer document too:
+ * one such character copied from the request would make the whole answer unparseable, and the
+ * SDK would report a parse failure instead of this error.
+ */
 function sendQueryError(
   res: ServerResponse,
   status: number,
@@ -171,15 +179,3 @@ function sendQueryError(
 function sendXml(res: ServerResponse, status: number, requestId: string, xml: string): void {
   writeAnswer(res, status, 'text/xml', xml, requestId);
 }
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => XML_ESCAPES[c] ?? c);
-}
-
-const XML_ESCAPES: Record<string, string> = {
-  '<': '&lt;',
-  '>': '&gt;',
-  '&': '&amp;',
-  '"': '&quot;',
-  "'": '&apos;',
-};

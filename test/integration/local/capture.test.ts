@@ -145,6 +145,19 @@ describe('SNS Publish', () => {
       $metadata: { httpStatusCode: 400 },
     });
   });
+
+  it('keeps an error that quotes the request well-formed XML: markup escaped, forbidden characters dropped', async () => {
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...SIGNED, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `Action=${encodeURIComponent('List<Topics>\u0001&')}&Version=2010-03-31`,
+    });
+
+    expect(response.status).toBe(400);
+    const xml = await response.text();
+    expect(xml).toContain('<Message>Could not find operation List&lt;Topics&gt;&amp; for version 2010-03-31;');
+    expect(xml).not.toContain('\u0001');
+  });
 });
 
 describe('SendVoiceMessage', () => {
