@@ -5,7 +5,7 @@
  */
 import { normalisePhone } from '../lib/domain/identity';
 import { normaliseEmail } from '../lib/email-address';
-import type { CapturedMessage } from './capture-server';
+import type { CapturedMessage } from './capture';
 
 export interface OutboxMessage {
   readonly channel: 'email' | 'sms' | 'voice';

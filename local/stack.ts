@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from './dynamodb';
-import { startCaptureServer, type CaptureServerOptions } from './capture-server';
+import { startCaptureServer, type CaptureServerOptions } from './capture';
 import { readOutbox } from './outbox';
 import { ensureLocalSecrets } from './secrets';
 import { startSesLocal } from './ses';

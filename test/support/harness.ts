@@ -10,7 +10,7 @@ import { buildServiceConfig, parseStageConfig, type StageConfig } from '../../li
 import { createDeps, type Deps } from '../../lib/deps';
 import { ROUTES } from '../../lib/routes';
 import { startApiServer, type LocalHandler } from '../../local/api-server';
-import type { CaptureServerOptions } from '../../local/capture-server';
+import type { CaptureServerOptions } from '../../local/capture';
 import { LOCAL_AWS } from '../../local/dynamodb';
 import type { OutboxMessage } from '../../local/outbox';
 import { devRoutes, startLocalServices, type LocalServices } from '../../local/stack';

@@ -10,7 +10,7 @@
 import { SesEmailSender } from '../../../lib/adapters/ses/email-sender';
 import { SnsSmsSender } from '../../../lib/adapters/sns/sms-sender';
 import { DeliveryFailedError } from '../../../lib/errors';
-import { startCaptureServer, type CaptureServer } from '../../../local/capture-server';
+import { startCaptureServer, type CaptureServer } from '../../../local/capture';
 import { LOCAL_AWS } from '../../../local/dynamodb';
 import { startWireProxy, type WireProxy } from '../../support/fault-servers';
 import { requiredEnv, uniqueEmail, uniquePhone } from '../../support/harness';

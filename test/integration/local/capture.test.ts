@@ -9,7 +9,7 @@ import {
   SendVoiceMessageCommand,
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { ListTopicsCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import { startCaptureServer, type CaptureServer } from '../../../local/capture-server';
+import { startCaptureServer, type CaptureServer } from '../../../local/capture';
 
 const RECIPIENT = '+15555550100';
 const FAILING_RECIPIENT = '+15555550199';
@@ -144,6 +144,19 @@ describe('SNS Publish', () => {
       message: expect.stringContaining('Could not find operation ListTopics'),
       $metadata: { httpStatusCode: 400 },
     });
+  });
+
+  it('keeps an error that quotes the request well-formed XML: markup escaped, forbidden characters dropped', async () => {
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...SIGNED, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `Action=${encodeURIComponent('List<Topics>\u0001&')}&Version=2010-03-31`,
+    });
+
+    expect(response.status).toBe(400);
+    const xml = await response.text();
+    expect(xml).toContain('<Message>Could not find operation List&lt;Topics&gt;&amp; for version 2010-03-31;');
+    expect(xml).not.toContain('\u0001');
   });
 });
 
