@@ -1,5 +1,6 @@
 /** Lambda: POST /idp/v1/account/introspect (RFC 7662). Wiring only; see lib/domain/introspect-token.ts. */
-import { introspectDeps, type IssuerDeps } from '../lib/deps';
+import type { IssuerDeps } from '../lib/deps';
+import { introspectDeps } from '../lib/deps/introspect';
 import type { IntrospectDeps } from '../lib/domain/introspect-token';
 import { introspectToken } from '../lib/domain/introspect-token';
 import { apiHandler } from '../lib/http/handler';

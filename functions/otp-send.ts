@@ -1,5 +1,5 @@
 /** Lambda: POST /idp/v1/otp/send. Wiring only; the operation is lib/domain/send-code.ts. */
-import { otpSendDeps } from '../lib/deps';
+import { otpSendDeps } from '../lib/deps/otp-send';
 import type { SendCodeDeps } from '../lib/domain/send-code';
 import { sendCode } from '../lib/domain/send-code';
 import { apiHandler } from '../lib/http/handler';

@@ -3,7 +3,8 @@
  * JSON (as the API's first clients send it) and form-encoded bodies (RFC 6749 §4.1.3, so a standard OAuth client
  * library can exchange a code unchanged).
  */
-import { tokenDeps, type IssuerDeps } from '../lib/deps';
+import type { IssuerDeps } from '../lib/deps';
+import { tokenDeps } from '../lib/deps/token';
 import type { ExchangeCodeDeps } from '../lib/domain/exchange-code';
 import { exchangeCode } from '../lib/domain/exchange-code';
 import { apiHandler } from '../lib/http/handler';

@@ -3,7 +3,8 @@
  * (RFC 8414). Public and cacheable; the JWKS cache time is part of the key rotation arithmetic
  * (docs/operations/key-rotation.md).
  */
-import { wellKnownDeps, type WellKnownDeps } from '../lib/deps';
+import type { WellKnownDeps } from '../lib/deps';
+import { wellKnownDeps } from '../lib/deps/well-known';
 import { authorizationServerMetadata, JWKS_MAX_AGE_SECONDS, METADATA_MAX_AGE_SECONDS, PATHS } from '../lib/domain/metadata';
 import { NotFoundError } from '../lib/errors';
 import { apiHandler } from '../lib/http/handler';

@@ -10,8 +10,7 @@ import './zod';
 import * as z from 'zod/mini';
 import { isEmailAddress } from './email-address';
 import type { EnvironmentVariable, ServiceEnvironment } from './env';
-import { SUPPORTED_LOCALES } from './locales';
-import { CHANNELS, type Channel } from './vocabulary';
+import { CHANNELS, SUPPORTED_LOCALES, type Channel } from './vocabulary';
 
 /** Ids appear in DynamoDB keys and logs: keep them to a safe, delimiter-free alphabet. */
 // Spelled without the `i` flag: JSON Schema patterns (config/stage.schema.json) have no flags.

@@ -11,3 +11,16 @@ export const AUTH_TYPES: readonly AuthType[] = ['email', 'sms'];
 /** How a code travels. `voice` is a call to the phone number of an `sms` user. */
 export type Channel = 'email' | 'sms' | 'voice';
 export const CHANNELS: readonly [Channel, ...Channel[]] = ['email', 'sms', 'voice'];
+
+/**
+ * The locales the service has texts and a voice for, as BCP 47 language-REGION tags. Their texts
+ * are in lib/locales/ (one file each, registered in its index, which must cover exactly this
+ * list: the compiler checks). The list lives here, apart from the texts, so that the configuration
+ * and the functions that send no message (token, introspection, well-known) can validate a locale
+ * without carrying every language's strings. Order matters once a language has two regions: a
+ * request for a third region of that language gets the first one listed (lib/domain/locale.ts).
+ */
+export const SUPPORTED_LOCALES = ['en-US', 'de-DE', 'fr-FR', 'es-ES', 'pt-BR'] as const;
+
+/** One of {@link SUPPORTED_LOCALES}, spelled exactly as there. */
+export type Locale = (typeof SUPPORTED_LOCALES)[number];

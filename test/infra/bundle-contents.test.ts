@@ -28,3 +28,24 @@ it.each(lambdaNames())('%s carries nothing from infra/ (the deployment schema st
   expect(code.get(name)).not.toContain('an ACM certificate ARN');
   expect(code.get(name)).not.toContain('a 12-digit AWS account id');
 });
+
+/** Packages that only some functions may carry: each function's graph holds only its own pieces (lib/deps/). */
+const PACKAGES_OF = {
+  table: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/util-dynamodb'],
+  delivery: ['@aws-sdk/client-ses', '@aws-sdk/client-sns', '@aws-sdk/client-pinpoint-sms-voice-v2'],
+} as const;
+const packagesIn = (name: string) => new Set(inputsOf(name).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []));
+
+it.each([
+  ['well-known', [...PACKAGES_OF.table, ...PACKAGES_OF.delivery]],
+  ['token', PACKAGES_OF.delivery],
+  ['introspect', PACKAGES_OF.delivery],
+  ['rotate-signing-keys', [...PACKAGES_OF.table, ...PACKAGES_OF.delivery]],
+])('%s carries no client it never calls (regression: the document client pulled DynamoDB into well-known)', (name, forbidden) => {
+  const packages = packagesIn(name);
+  expect(forbidden.filter((pkg) => packages.has(pkg))).toEqual([]);
+});
+
+it.each(['token', 'introspect', 'well-known', 'rotate-signing-keys'])('%s carries no language’s texts: it sends no message (regression: the locale list came with every text)', (name) => {
+  expect(inputsOf(name).filter((input) => input.startsWith('lib/locales/'))).toEqual([]);
+});

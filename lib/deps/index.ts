@@ -1,0 +1,92 @@
+/**
+ * The one place that picks concrete adapters (a folder, so that each function's bundle holds only
+ * its own pieces: esbuild keeps every module a function's graph imports when it cannot prove the
+ * module free of side effects, and `@aws-sdk/lib-dynamodb` declares none, so the well-known
+ * function must not even import the table's adapters):
+ *
+ * - `createDeps(options)` (here): every dependency, from explicit options (tests, the local runtime);
+ * - `lib/deps/<function>.ts`: a Lambda container's, from its environment, built on first use and
+ *   kept for the container's life, from the pieces that function uses (`secrets.ts`, `table.ts`,
+ *   `delivery.ts`). A function is never asked for configuration it was not given (the well-known
+ *   function has no table).
+ *
+ * Secrets are loaded on first use, then kept for a maximum age (`secretCache`); a failed load is
+ * retried by the next request rather than kept.
+ */
+import type { AwsCredentialIdentity } from '@aws-sdk/types';
+import type { AwsClientOptions } from '../adapters/aws';
+import type { ServiceConfig } from '../config';
+import type { ExchangeCodeDeps } from '../domain/exchange-code';
+import type { HmacKeys } from '../domain/hmac-keys';
+import type { IntrospectDeps } from '../domain/introspect-token';
+import type { SendCodeDeps } from '../domain/send-code';
+import type { VerificationKeys } from '../domain/signing-keys';
+import { logger } from '../log';
+import { systemClock, type Clock, type Log, type SecretSource } from '../ports';
+import { deliveryAdapters } from './delivery';
+import { DEFAULT_SECRETS_MAX_AGE_SECONDS, hmacKeysFrom, secretCache, signingKeysFrom, verificationKeysFrom } from './secrets';
+import { tableAdapters } from './table';
+
+/** What the token, introspection and well-known handlers add: the issuer URL (lib/http/issuer.ts). */
+export interface IssuerDeps {
+  /** The configured issuer URL (ISSUER, else the stage file's `issuer`). */
+  readonly issuer: string | undefined;
+}
+
+export interface WellKnownDeps extends IssuerDeps {
+  readonly config: ServiceConfig;
+  readonly verificationKeys: () => Promise<VerificationKeys>;
+}
+
+/** Everything: what tests and the local runtime hand every handler. */
+export interface Deps extends SendCodeDeps, ExchangeCodeDeps, IntrospectDeps, WellKnownDeps {
+  readonly secrets: SecretSource;
+}
+
+/** Endpoints of local stand-ins. On AWS all are undefined and the SDK resolves the real ones. */
+export interface LocalEndpoints {
+  readonly dynamodb?: string | undefined;
+  readonly ses?: string | undefined;
+  readonly sns?: string | undefined;
+  readonly smsVoice?: string | undefined;
+}
+
+export interface DepsOptions {
+  readonly config: ServiceConfig;
+  readonly tableName: string;
+  readonly secrets: SecretSource;
+  readonly clock?: Clock;
+  readonly log?: Log;
+  readonly endpoints?: LocalEndpoints;
+  readonly region?: string;
+  readonly credentials?: AwsCredentialIdentity;
+  readonly issuer?: string | undefined;
+  /** How long a secret is kept before it is read again (default: DEFAULT_SECRETS_MAX_AGE_SECONDS). */
+  readonly secretsMaxAgeSeconds?: number;
+}
+
+/** Builds every dependency from explicit options (tests, the local runtime). */
+export function createDeps(options: DepsOptions): Deps {
+  const endpoints = options.endpoints ?? {};
+  const clock = options.clock ?? systemClock;
+  const cache = secretCache(options.secretsMaxAgeSeconds ?? DEFAULT_SECRETS_MAX_AGE_SECONDS, clock);
+  const aws = (endpoint: string | undefined): AwsClientOptions => ({
+    endpoint,
+    region: options.region,
+    credentials: options.credentials,
+  });
+  return {
+    config: options.config,
+    clock,
+    log: options.log ?? logger,
+    issuer: options.issuer ?? options.config.stage.issuer,
+    secrets: options.secrets,
+    ...tableAdapters(options.tableName, aws(endpoints.dynamodb)),
+    ...deliveryAdapters({ ses: aws(endpoints.ses), sns: aws(endpoints.sns), smsVoice: aws(endpoints.smsVoice) }),
+    hmacKeys: hmacKeysFrom(options.secrets, cache),
+    signingKeys: signingKeysFrom(options.secrets, cache),
+    verificationKeys: verificationKeysFrom(options.secrets, cache),
+  };
+}
+
+export type { ServiceConfig, HmacKeys };

@@ -1,0 +1,17 @@
+/** The `otp-send` function's container: secrets, the table, the delivery clients. */
+import type { SendCodeDeps } from '../domain/send-code';
+import { required } from '../env';
+import { lazy } from '../lazy';
+import { deliveryAdapters } from './delivery';
+import { container, hmacKeysFrom } from './secrets';
+import { tableAdapters } from './table';
+
+export const otpSendDeps: () => SendCodeDeps = /* @__PURE__ */ lazy(() => {
+  const { env, cache, ...base } = container();
+  return {
+    ...base,
+    ...tableAdapters(required(env, 'TABLE_NAME'), {}),
+    ...deliveryAdapters({ ses: {}, sns: {}, smsVoice: {} }),
+    hmacKeys: hmacKeysFrom(base.secrets, cache),
+  };
+});
