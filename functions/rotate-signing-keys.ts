@@ -14,7 +14,12 @@ import { logger } from '../lib/log';
 // Built on the first invocation, from the environment read by the one schema (lib/env.ts):
 // VERIFICATION_KEYS_SECRET_ARN is where the public half of each new key set is published.
 const rotation = lazy(
-  () => new SigningKeyRotation(new SecretsManagerClient(SECRETS_MANAGER_CLIENT_SETTINGS), logger, required(readEnvironment(), 'VERIFICATION_KEYS_SECRET_ARN')),
+  () =>
+    new SigningKeyRotation(
+      new SecretsManagerClient(SECRETS_MANAGER_CLIENT_SETTINGS),
+      logger,
+      required(readEnvironment(), 'VERIFICATION_KEYS_SECRET_ARN'),
+    ),
 );
 
 export const handler = middy<RotationEvent, void>()

@@ -43,11 +43,29 @@ export const GATEWAY_RESPONSES: ReadonlyArray<{
   // API Gateway answers an unknown path (or a method no route has) with 403 "Missing Authentication Token".
   { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, status: '404', error: 'not_found', description: 'No such path.' },
   { type: ResponseType.RESOURCE_NOT_FOUND, status: '404', error: 'not_found', description: 'No such path.' },
-  { type: ResponseType.THROTTLED, status: '429', error: 'too_many_requests', description: 'Too many requests; try again shortly.', headers: { 'Retry-After': '1' } },
-  { type: ResponseType.QUOTA_EXCEEDED, status: '429', error: 'too_many_requests', description: 'Too many requests; try again later.', headers: { 'Retry-After': '60' } },
+  {
+    type: ResponseType.THROTTLED,
+    status: '429',
+    error: 'too_many_requests',
+    description: 'Too many requests; try again shortly.',
+    headers: { 'Retry-After': '1' },
+  },
+  {
+    type: ResponseType.QUOTA_EXCEEDED,
+    status: '429',
+    error: 'too_many_requests',
+    description: 'Too many requests; try again later.',
+    headers: { 'Retry-After': '60' },
+  },
   { type: ResponseType.REQUEST_TOO_LARGE, status: '413', error: 'invalid_request', description: 'The request body is too large.' },
   { type: ResponseType.WAF_FILTERED, status: '403', error: 'access_denied', description: 'The request was blocked.' },
-  { type: ResponseType.INTEGRATION_TIMEOUT, status: '504', error: 'temporarily_unavailable', description: 'The service did not answer in time; try again.', headers: { 'Retry-After': '1' } },
+  {
+    type: ResponseType.INTEGRATION_TIMEOUT,
+    status: '504',
+    error: 'temporarily_unavailable',
+    description: 'The service did not answer in time; try again.',
+    headers: { 'Retry-After': '1' },
+  },
   { type: ResponseType.DEFAULT_4XX, error: 'invalid_request', description: '$context.error.messageString' },
   { type: ResponseType.DEFAULT_5XX, error: 'server_error', description: 'The service met an unexpected condition.' },
 ];
@@ -175,7 +193,10 @@ export class ServiceApi extends Construct {
       });
       this.customDomainUrl = `https://${custom.domainName}`;
       if (custom.hostedZone !== undefined) {
-        const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId: custom.hostedZone.id, zoneName: custom.hostedZone.name });
+        const zone = HostedZone.fromHostedZoneAttributes(this, 'Zone', {
+          hostedZoneId: custom.hostedZone.id,
+          zoneName: custom.hostedZone.name,
+        });
         const target = RecordTarget.fromAlias(new ApiGatewayDomain(domain));
         new ARecord(this, 'DomainA', { zone, recordName: custom.domainName, target });
         new AaaaRecord(this, 'DomainAaaa', { zone, recordName: custom.domainName, target });
@@ -213,7 +234,8 @@ function acknowledgePublic(method: Method): void {
     },
     {
       id: 'AwsSolutions-COG4',
-      reason: 'No Cognito user pool: this service is the identity provider itself; callers authenticate with client API keys checked by the functions (see APIG4).',
+      reason:
+        'No Cognito user pool: this service is the identity provider itself; callers authenticate with client API keys checked by the functions (see APIG4).',
     },
   );
 }

@@ -41,7 +41,8 @@ export const NODE_TARGET = 'node22';
  * ESM has no `require`; esbuild turns a bundled CommonJS module's `require('node:…')` into a call
  * that throws unless one exists. This gives it Node's own, scoped to the bundle.
  */
-export const CREATE_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+export const CREATE_REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 /** Modules left out of the bundle: none (the SDK included; see the header). */
 export const EXTERNAL_MODULES: string[] = [];

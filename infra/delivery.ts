@@ -43,7 +43,10 @@ export class Delivery extends Construct {
           [1, 2, 3].forEach((n) => {
             const name = created[`dkimDnsTokenName${n as 1 | 2 | 3}`];
             const value = created[`dkimDnsTokenValue${n as 1 | 2 | 3}`];
-            new CfnOutput(this, `Dkim${index}Record${n}`, { description: `DKIM CNAME ${n} for ${identity}`, value: `${name} CNAME ${value}` });
+            new CfnOutput(this, `Dkim${index}Record${n}`, {
+              description: `DKIM CNAME ${n} for ${identity}`,
+              value: `${name} CNAME ${value}`,
+            });
           });
         }
       } else {
@@ -53,7 +56,9 @@ export class Delivery extends Construct {
     const emailConfigurationSets = unique(environments.map((environment) => environment.email.configurationSet));
     this.email = {
       identityArns,
-      configurationSetArns: emailConfigurationSets.map((name) => stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: name })),
+      configurationSetArns: emailConfigurationSets.map((name) =>
+        stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: name }),
+      ),
       fromAddresses: unique(environments.map((environment) => environment.email.sender.toLowerCase())),
     };
 
@@ -76,7 +81,11 @@ export class Delivery extends Construct {
    * every message) and, when configured, a monthly spend cap, the brake on SMS pumping fraud.
    * Deleting the stack leaves the settings as they are (there is nothing to restore them to).
    */
-  private applySmsAccountSettings(monthlySpendLimitUsd: number | undefined, logRetention: RetentionDays, removalPolicy: RemovalPolicy): void {
+  private applySmsAccountSettings(
+    monthlySpendLimitUsd: number | undefined,
+    logRetention: RetentionDays,
+    removalPolicy: RemovalPolicy,
+  ): void {
     const attributes: Record<string, string> = { DefaultSMSType: 'Transactional' };
     if (monthlySpendLimitUsd !== undefined) attributes.MonthlySpendLimit = String(monthlySpendLimitUsd);
     const settings = new AwsCustomResource(this, 'SmsAccountSettings', {
@@ -92,7 +101,8 @@ export class Delivery extends Construct {
     });
     Validations.of(settings).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'sns:SetSMSAttributes is an account-level action with no resource type: IAM accepts only "*". The custom resource calls nothing else.',
+      reason:
+        'sns:SetSMSAttributes is an account-level action with no resource type: IAM accepts only "*". The custom resource calls nothing else.',
     });
     // The function behind every AwsCustomResource of the stack: a singleton at the stack's root.
     const provider = Stack.of(this).node.tryFindChild(`AWS${AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`);

@@ -87,7 +87,8 @@ export class ServiceFunction extends Construct {
     });
     Validations.of(this.function.node.defaultChild as CfnFunction).acknowledge({
       id: 'AwsSolutions-L1',
-      reason: 'nodejs22.x is the runtime this service is built, bundled (esbuild target node22) and tested for; a newer runtime is a deliberate, tested change.',
+      reason:
+        'nodejs22.x is the runtime this service is built, bundled (esbuild target node22) and tested for; a newer runtime is a deliberate, tested change.',
     });
   }
 }

@@ -103,7 +103,8 @@ export class IdentityStack extends Stack {
       memorySize: ROTATION_MEMORY_MB,
       timeout: ROTATION_TIMEOUT,
       environment: {},
-      statements: (logGroupArn) => rotationStatements(this.secrets.signingKeys.secretArn, this.secrets.verificationKeys.secretArn, logGroupArn),
+      statements: (logGroupArn) =>
+        rotationStatements(this.secrets.signingKeys.secretArn, this.secrets.verificationKeys.secretArn, logGroupArn),
     });
     this.rotation.function.addEnvironment('VERIFICATION_KEYS_SECRET_ARN', this.secrets.verificationKeys.secretArn);
     this.secrets.rotateSigningKeys(this.rotation.function, deployment.signingKeyRotationDays);
@@ -112,7 +113,10 @@ export class IdentityStack extends Stack {
       stage,
       config,
       routes: ROUTES,
-      functions: Object.fromEntries(Object.entries(apiFunctions).map(([name, fn]) => [name, fn.function])) as Record<FunctionName, ServiceFunction['function']>,
+      functions: Object.fromEntries(Object.entries(apiFunctions).map(([name, fn]) => [name, fn.function])) as Record<
+        FunctionName,
+        ServiceFunction['function']
+      >,
       logRetention,
       removalPolicy,
     });
@@ -160,11 +164,20 @@ export class IdentityStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: this.api.customDomainUrl ?? this.api.defaultUrl });
     new CfnOutput(this, 'Issuer', { description: 'The `iss` of access tokens', value: this.issuer });
-    new CfnOutput(this, 'JwksUrl', { description: 'The JWKS (RFC 7517) that verifies JWT access tokens', value: `${this.issuer}/.well-known/jwks.json` });
+    new CfnOutput(this, 'JwksUrl', {
+      description: 'The JWKS (RFC 7517) that verifies JWT access tokens',
+      value: `${this.issuer}/.well-known/jwks.json`,
+    });
     new CfnOutput(this, 'TableName', { description: 'The DynamoDB table', value: this.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { description: 'Where alarms are sent', value: this.monitoring.topic.topicArn });
-    new CfnOutput(this, 'HmacSecretArn', { description: 'The HMAC master secret (docs/operations/key-rotation.md before touching it)', value: this.secrets.hmac.secretArn });
-    new CfnOutput(this, 'SigningKeysSecretArn', { description: 'The signing key set (aws secretsmanager rotate-secret --secret-id …)', value: this.secrets.signingKeys.secretArn });
+    new CfnOutput(this, 'HmacSecretArn', {
+      description: 'The HMAC master secret (docs/operations/key-rotation.md before touching it)',
+      value: this.secrets.hmac.secretArn,
+    });
+    new CfnOutput(this, 'SigningKeysSecretArn', {
+      description: 'The signing key set (aws secretsmanager rotate-secret --secret-id …)',
+      value: this.secrets.signingKeys.secretArn,
+    });
   }
 }
 

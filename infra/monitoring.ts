@@ -38,7 +38,12 @@ export interface MonitoringProps {
   readonly alarms: DeployableStageConfig['deployment']['alarms'];
   readonly api: RestApi;
   /** Every function, with its log group; `api` marks the functions behind routes (their logs carry LOG_EVENTS). */
-  readonly functions: ReadonlyArray<{ readonly name: string; readonly function: IFunction; readonly logGroup: ILogGroup; readonly api: boolean }>;
+  readonly functions: ReadonlyArray<{
+    readonly name: string;
+    readonly function: IFunction;
+    readonly logGroup: ILogGroup;
+    readonly api: boolean;
+  }>;
 }
 
 export class Monitoring extends Construct {
@@ -83,8 +88,18 @@ export class Monitoring extends Construct {
       });
     const api5xx = stageMetric('5XXError');
 
-    this.alarm('Api5xx', api5xx, props.alarms.serverErrors, `API answered ${props.alarms.serverErrors}+ 5xx in 5 minutes (docs/operations/alarms.md#api5xx)`);
-    this.alarm('UnhandledErrors', eventMetrics.unhandledError, 1, 'A function met an error that is not one of ours: a bug (docs/operations/alarms.md#unhandlederrors)');
+    this.alarm(
+      'Api5xx',
+      api5xx,
+      props.alarms.serverErrors,
+      `API answered ${props.alarms.serverErrors}+ 5xx in 5 minutes (docs/operations/alarms.md#api5xx)`,
+    );
+    this.alarm(
+      'UnhandledErrors',
+      eventMetrics.unhandledError,
+      1,
+      'A function met an error that is not one of ours: a bug (docs/operations/alarms.md#unhandlederrors)',
+    );
     this.alarm(
       'DeliveryFailures',
       eventMetrics.deliveryFailed,
@@ -110,8 +125,18 @@ export class Monitoring extends Construct {
       'A failed send could not put back the previous code: a user may hold a dead code (docs/operations/alarms.md#discardfailed)',
     );
     for (const fn of props.functions) {
-      this.alarm(`${fn.name}-Errors`, fn.function.metricErrors({ period: PERIOD, statistic: 'Sum' }), 1, `${fn.name}: invocations failed (crash, timeout, init error) (docs/operations/alarms.md#function-errors)`);
-      this.alarm(`${fn.name}-Throttles`, fn.function.metricThrottles({ period: PERIOD, statistic: 'Sum' }), 1, `${fn.name}: invocations throttled by Lambda concurrency (docs/operations/alarms.md#function-throttles)`);
+      this.alarm(
+        `${fn.name}-Errors`,
+        fn.function.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+        1,
+        `${fn.name}: invocations failed (crash, timeout, init error) (docs/operations/alarms.md#function-errors)`,
+      );
+      this.alarm(
+        `${fn.name}-Throttles`,
+        fn.function.metricThrottles({ period: PERIOD, statistic: 'Sum' }),
+        1,
+        `${fn.name}: invocations throttled by Lambda concurrency (docs/operations/alarms.md#function-throttles)`,
+      );
     }
 
     const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `Identity-${props.stage}`, defaultInterval: Duration.hours(24) });
@@ -122,10 +147,24 @@ export class Monitoring extends Construct {
       graph('API latency (p50, p99)', [stageMetric('Latency', 'p50'), stageMetric('Latency', 'p99')]),
       graph('Codes', [eventMetrics.codeSent, eventMetrics.deliveryFailed]),
       graph('Tokens', [eventMetrics.tokenIssued, eventMetrics.grantRefused]),
-      graph('Refused and failed', [eventMetrics.attemptRefused, eventMetrics.failureCapReached, eventMetrics.requestFailed, eventMetrics.unhandledError]),
-      graph('Function errors', props.functions.map((fn) => fn.function.metricErrors({ period: PERIOD, label: fn.name }))),
-      graph('Function duration p99', props.functions.map((fn) => fn.function.metricDuration({ period: PERIOD, statistic: 'p99', label: fn.name }))),
-      graph('Function throttles', props.functions.map((fn) => fn.function.metricThrottles({ period: PERIOD, label: fn.name }))),
+      graph('Refused and failed', [
+        eventMetrics.attemptRefused,
+        eventMetrics.failureCapReached,
+        eventMetrics.requestFailed,
+        eventMetrics.unhandledError,
+      ]),
+      graph(
+        'Function errors',
+        props.functions.map((fn) => fn.function.metricErrors({ period: PERIOD, label: fn.name })),
+      ),
+      graph(
+        'Function duration p99',
+        props.functions.map((fn) => fn.function.metricDuration({ period: PERIOD, statistic: 'p99', label: fn.name })),
+      ),
+      graph(
+        'Function throttles',
+        props.functions.map((fn) => fn.function.metricThrottles({ period: PERIOD, label: fn.name })),
+      ),
     );
   }
 

@@ -49,7 +49,13 @@ export function statementsFor(spec: FunctionSpec, targets: PermissionTargets, lo
     statements.push(allow('Table', spec.table.map(tableActionOf), [targets.tableArn]));
   }
   if (spec.secrets.length > 0) {
-    statements.push(allow('ReadSecrets', [SECRET_READ_ACTION], spec.secrets.map((name) => targets.secretArns[name])));
+    statements.push(
+      allow(
+        'ReadSecrets',
+        [SECRET_READ_ACTION],
+        spec.secrets.map((name) => targets.secretArns[name]),
+      ),
+    );
   }
   for (const channel of spec.delivery) {
     const statement = deliveryStatement(channel, targets);
@@ -62,7 +68,11 @@ export function statementsFor(spec: FunctionSpec, targets: PermissionTargets, lo
 export const PUBLISH_ACTIONS = ['secretsmanager:PutSecretValue'];
 
 /** The rotation function's statements. */
-export function rotationStatements(signingKeysSecretArn: string, verificationKeysSecretArn: string, logGroupArn: string): PolicyStatement[] {
+export function rotationStatements(
+  signingKeysSecretArn: string,
+  verificationKeysSecretArn: string,
+  logGroupArn: string,
+): PolicyStatement[] {
   return [
     logStatement(logGroupArn),
     allow('RotateSigningKeys', ROTATION_ACTIONS, [signingKeysSecretArn]),
@@ -73,7 +83,11 @@ export function rotationStatements(signingKeysSecretArn: string, verificationKey
 function deliveryStatement(channel: FunctionSpec['delivery'][number], targets: PermissionTargets): PolicyStatement | undefined {
   switch (channel) {
     case 'email': {
-      const statement = allow('SendEmail', [DELIVERY_ACTIONS.email], [...targets.email.identityArns, ...targets.email.configurationSetArns]);
+      const statement = allow(
+        'SendEmail',
+        [DELIVERY_ACTIONS.email],
+        [...targets.email.identityArns, ...targets.email.configurationSetArns],
+      );
       // Only from the configured senders, whatever else an identity (a whole domain) would allow.
       statement.addCondition('StringEquals', { 'ses:FromAddress': [...targets.email.fromAddresses] });
       return statement;

@@ -55,7 +55,7 @@ export class ServiceSecrets extends Construct {
     Validations.of(this.verificationKeys).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'Not rotated itself: it holds only public keys, and the signing key set\'s rotation function rewrites it at every rotation of that set (docs/operations/key-rotation.md).',
+        "Not rotated itself: it holds only public keys, and the signing key set's rotation function rewrites it at every rotation of that set (docs/operations/key-rotation.md).",
     });
   }
 

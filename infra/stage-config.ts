@@ -11,7 +11,9 @@ import { checkStageReferences, corsSchema, emailAddress, int, stageFields } from
 import { isEmailAddress } from '../lib/email-address';
 
 /** The retention periods CloudWatch Logs accepts, in days. */
-const LOG_RETENTION_DAYS: readonly number[] = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
+const LOG_RETENTION_DAYS: readonly number[] = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+];
 const DNS_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 const hostname = () => z.string().check(z.regex(DNS_NAME, 'a lower-case DNS name'));
 
@@ -30,7 +32,10 @@ export const deploymentSchema = z.strictObject({
    */
   removalPolicy: z._default(z.enum(['retain', 'destroy']), 'retain'),
   /** Retention of every log group the stack creates (functions, API access and execution logs), in days. */
-  logRetentionDays: z._default(z.int().check(z.refine((days) => LOG_RETENTION_DAYS.includes(days), `one of ${LOG_RETENTION_DAYS.join(', ')}`)), 30),
+  logRetentionDays: z._default(
+    z.int().check(z.refine((days) => LOG_RETENTION_DAYS.includes(days), `one of ${LOG_RETENTION_DAYS.join(', ')}`)),
+    30,
+  ),
   /** Level of the functions' logs (POWERTOOLS_LOG_LEVEL and Lambda's application log level). */
   logLevel: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
   /** Memory of each API function in MB; Lambda allots CPU in proportion (why 512: docs/decisions/002-bundling.md). */
@@ -51,10 +56,9 @@ export const deploymentSchema = z.strictObject({
   waf: z.optional(
     z.strictObject({
       /** Per-IP rate limits, each on one API path: at most `limit` requests per IP in the evaluation window, then 429. */
-      perIpRateLimits: z._default(
-        z.array(z.strictObject({ path: z.string().check(z.regex(/^\//)), limit: int(10, 2_000_000_000) })),
-        [{ path: '/idp/v1/otp/send', limit: 100 }],
-      ),
+      perIpRateLimits: z._default(z.array(z.strictObject({ path: z.string().check(z.regex(/^\//)), limit: int(10, 2_000_000_000) })), [
+        { path: '/idp/v1/otp/send', limit: 100 },
+      ]),
       /** The window the rate limits count over, in seconds (WAF offers these four). */
       evaluationWindowSeconds: z._default(z.literal([60, 120, 300, 600]), 300),
       /** Also block addresses on AWS's IP reputation list (the managed rule group AWSManagedRulesAmazonIpReputationList). */

@@ -54,7 +54,8 @@ export function loadStageFile(stage: string): Stage {
   }
   const config = parseDeployableStage(raw, `config/${stage}.json`);
   const problems = deploymentProblems(config);
-  if (config.stage !== undefined && config.stage !== stage) problems.unshift(`"stage" is "${config.stage}" but the file is for stage "${stage}"`);
+  if (config.stage !== undefined && config.stage !== stage)
+    problems.unshift(`"stage" is "${config.stage}" but the file is for stage "${stage}"`);
   if (problems.length > 0) throw new Error(`Invalid config/${stage}.json:\n${problems.map((problem) => `✖ ${problem}`).join('\n')}`);
   return { name: stage, file, config };
 }
@@ -73,7 +74,9 @@ export function deploymentProblems(config: DeployableStageConfig): string[] {
   const identities = emailIdentitiesOf(config).map((entry) => entry.identity);
   for (const environment of config.environments) {
     if (!identities.some((identity) => coversSender(identity, environment.email.sender))) {
-      problems.push(`environment "${environment.id}": no entry of deployment.emailIdentities covers its sender ${environment.email.sender}`);
+      problems.push(
+        `environment "${environment.id}": no entry of deployment.emailIdentities covers its sender ${environment.email.sender}`,
+      );
     }
   }
   const longestToken = Math.max(...config.clients.map((client) => client.accessToken.ttlSeconds));

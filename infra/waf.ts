@@ -30,7 +30,11 @@ export class ServiceWaf extends Construct {
     const metricPrefix = `identity-${props.stage}`;
     // No sampled requests: WAF keeps sampled requests' headers for three hours, and those of this
     // API carry client API keys (Authorization) and user ids in bodies it may show. Metrics only.
-    const visibility = (name: string) => ({ cloudWatchMetricsEnabled: true, metricName: `${metricPrefix}-${name}`, sampledRequestsEnabled: false });
+    const visibility = (name: string) => ({
+      cloudWatchMetricsEnabled: true,
+      metricName: `${metricPrefix}-${name}`,
+      sampledRequestsEnabled: false,
+    });
 
     const rules: CfnWebACL.RuleProperty[] = props.waf.perIpRateLimits.map(({ path, limit }, index) => ({
       name: `per-ip-rate-${index}`,
@@ -82,7 +86,10 @@ export class ServiceWaf extends Construct {
       customResponseBodies: {
         too_many_requests: {
           contentType: 'APPLICATION_JSON',
-          content: JSON.stringify({ error: 'too_many_requests', error_description: 'Too many requests from this address; try again later.' }),
+          content: JSON.stringify({
+            error: 'too_many_requests',
+            error_description: 'Too many requests from this address; try again later.',
+          }),
         },
       },
       rules,

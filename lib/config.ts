@@ -193,7 +193,10 @@ interface StageReferences {
 }
 
 /** What a schema cannot say field by field: ids are unique and every reference names something. */
-export function checkStageReferences(config: StageReferences, ctx: { addIssue(issue: { code: 'custom'; path: PropertyKey[]; message: string }): void }): void {
+export function checkStageReferences(
+  config: StageReferences,
+  ctx: { addIssue(issue: { code: 'custom'; path: PropertyKey[]; message: string }): void },
+): void {
   const environmentIds = new Set<string>();
   for (const [index, environment] of config.environments.entries()) {
     if (environmentIds.has(environment.id)) {

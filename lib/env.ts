@@ -14,10 +14,19 @@ import type { FunctionSpec } from './routes';
 
 /** Set but empty counts as unset (CloudFormation cannot unset a variable, and a shell `X=` is empty). */
 const blankAsAbsent = <T extends z.ZodMiniType<unknown, string>>(inner: T) =>
-  z.optional(z.pipe(z.pipe(z.string(), z.transform((value) => (value === '' ? undefined : value))), z.optional(inner)));
+  z.optional(
+    z.pipe(
+      z.pipe(
+        z.string(),
+        z.transform((value) => (value === '' ? undefined : value)),
+      ),
+      z.optional(inner),
+    ),
+  );
 const text = () => blankAsAbsent(z.string());
 /** An ARN of a Secrets Manager secret. */
-const secretArn = () => blankAsAbsent(z.string().check(z.regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'a Secrets Manager secret ARN')));
+const secretArn = () =>
+  blankAsAbsent(z.string().check(z.regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'a Secrets Manager secret ARN')));
 /** A positive integer of at most six digits, as a string (the limit overrides keep it so). */
 const positive = () => z.string().check(z.regex(/^[1-9][0-9]{0,5}$/, 'a positive integer'));
 
@@ -40,7 +49,13 @@ const environmentSchema = z.object({
    * How long a container keeps a secret before reading it again, in seconds (default 300), so a
    * rotated or revoked key stops being used within that time without recycling any function.
    */
-  SECRETS_MAX_AGE_SECONDS: z._default(z.pipe(blankAsAbsent(positive()), z.transform((value) => (value === undefined ? 300 : Number(value)))), 300),
+  SECRETS_MAX_AGE_SECONDS: z._default(
+    z.pipe(
+      blankAsAbsent(positive()),
+      z.transform((value) => (value === undefined ? 300 : Number(value))),
+    ),
+    300,
+  ),
   /** The attempt limits, for local runs and tests (README: the attempt limit). */
   TOKEN_MAX_ATTEMPTS: blankAsAbsent(positive()),
   TOKEN_WINDOW_SECONDS: blankAsAbsent(positive()),

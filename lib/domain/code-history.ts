@@ -71,7 +71,10 @@ export function applyDiscardStep(state: SlotState, step: DiscardStep): SlotState
     case 'clear':
       return { live: undefined, history: state.history };
     case 'mark':
-      return { live: state.live, history: state.history.map((kept, index) => (index === step.index && kept !== undefined ? { ...kept, failed: true } : kept)) };
+      return {
+        live: state.live,
+        history: state.history.map((kept, index) => (index === step.index && kept !== undefined ? { ...kept, failed: true } : kept)),
+      };
     case 'none':
       return state;
   }

@@ -45,7 +45,10 @@ export function digestCode(codeKey: Buffer, binding: CodeBinding, code: string):
  * spending a try, and since only one pair matches a code, a code can be exchanged once.
  */
 export function guessDigestOf(codeDigest: string, codeChallenge: string | undefined): string {
-  return createHash('sha256').update(`${codeDigest}.${codeChallenge ?? ''}`, 'ascii').digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(`${codeDigest}.${codeChallenge ?? ''}`, 'ascii')
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /** Constant-time equality of two base64url digests. */

@@ -90,7 +90,13 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
 
   const fields = parseGrantFields(request.fields);
   const client = clientIn(deps.config, environment, fields.client_id);
-  const refusal = { deps, environment, userKey, now, logFields: { environment: environment.id, client: client.id, user: logHandleOf(userKey) } };
+  const refusal = {
+    deps,
+    environment,
+    userKey,
+    now,
+    logFields: { environment: environment.id, client: client.id, user: logHandleOf(userKey) },
+  };
 
   // A redirect URI the client never registered, or a string that is not a code, cannot match any
   // stored code: refuse it without spending a try of the user's live code.
@@ -98,7 +104,11 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
     return refuse(refusal, 'malformed');
   }
 
-  const codeDigest = digestCode(keys.code, { environmentId: environment.id, clientId: client.id, redirectUri: fields.redirect_uri, authType: user.authType, user: user.value }, fields.code);
+  const codeDigest = digestCode(
+    keys.code,
+    { environmentId: environment.id, clientId: client.id, redirectUri: fields.redirect_uri, authType: user.authType, user: user.value },
+    fields.code,
+  );
   const codeChallenge = fields.code_verifier === undefined ? undefined : s256Challenge(fields.code_verifier);
   const result = await deps.codes.guess({
     environmentId: environment.id,
@@ -144,7 +154,8 @@ function parseGrantFields(fields: Record<string, unknown>): z.infer<typeof grant
 }
 
 /** Why an exchange was refused: logged, never told to the client. */
-export type RejectionReason = 'malformed' | 'not_found' | 'expired' | 'exhausted' | 'repeated' | 'wrong_code' | 'wrong_verifier' | 'inconsistent';
+export type RejectionReason =
+  'malformed' | 'not_found' | 'expired' | 'exhausted' | 'repeated' | 'wrong_code' | 'wrong_verifier' | 'inconsistent';
 
 /** Why no try could be spent on the live code. The order mirrors the store's condition. */
 export function refusedReason(record: CodeRecord | undefined, repeated: boolean, now: number): RejectionReason {
@@ -190,4 +201,3 @@ async function issueToken(deps: ExchangeCodeDeps, grant: Grant): Promise<{ acces
   await deps.tokens.save(record);
   return { accessToken: token, expiresIn: grant.client.accessToken.ttlSeconds };
 }
-

@@ -76,7 +76,9 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 export async function introspectToken(deps: IntrospectDeps, request: IntrospectRequest): Promise<IntrospectionResponse> {
   const caller = authenticateResourceServer(deps.config, request.authorization);
   const { token } = parseFields(introspectFields, request.fields);
-  const found = JWT_SHAPE.test(token) ? await introspectJwt(deps, token, request.issuer) : await introspectOpaque(deps, token, request.issuer);
+  const found = JWT_SHAPE.test(token)
+    ? await introspectJwt(deps, token, request.issuer)
+    : await introspectOpaque(deps, token, request.issuer);
   const response = found !== undefined && visibleTo(deps.config, caller, found) ? found.response : INACTIVE;
   deps.log.info(LOG_EVENTS.tokenIntrospected, { caller: caller.id, active: response.active });
   return response;
@@ -140,9 +142,20 @@ async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string
   } catch {
     return undefined;
   }
-  const claims = payload as JWTPayload & { client_id?: string; auth_time?: number; amr?: string[]; scope?: string; [ENVIRONMENT_CLAIM]?: unknown };
+  const claims = payload as JWTPayload & {
+    client_id?: string;
+    auth_time?: number;
+    amr?: string[];
+    scope?: string;
+    [ENVIRONMENT_CLAIM]?: unknown;
+  };
   const environmentId = claims[ENVIRONMENT_CLAIM];
-  if (typeof claims.sub !== 'string' || typeof claims.client_id !== 'string' || typeof claims.exp !== 'number' || typeof environmentId !== 'string') {
+  if (
+    typeof claims.sub !== 'string' ||
+    typeof claims.client_id !== 'string' ||
+    typeof claims.exp !== 'number' ||
+    typeof environmentId !== 'string'
+  ) {
     return undefined;
   }
   if (typeof claims.iat === 'number' && claims.iat > deps.clock.now() / 1000 + IAT_SKEW_SECONDS) return undefined;

@@ -43,7 +43,12 @@ export function applyAttempt(state: LimitState, limit: LimitConfig, now: number)
   if (state.blockedUntil !== undefined && state.blockedUntil > now) {
     return {
       state,
-      decision: { allowed: false, retryAfterSeconds: retryAfterSeconds(state.blockedUntil, now, limit.blockSeconds), blockStarted: false, reason: 'limit' },
+      decision: {
+        allowed: false,
+        retryAfterSeconds: retryAfterSeconds(state.blockedUntil, now, limit.blockSeconds),
+        blockStarted: false,
+        reason: 'limit',
+      },
     };
   }
   const full = state.processed.length >= limit.maxAttempts;

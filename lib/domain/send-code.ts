@@ -115,7 +115,11 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
     clientId: client.id,
     userKey,
     channel,
-    codeDigest: digestCode(keys.code, { environmentId: environment.id, clientId: client.id, redirectUri: fields.redirect_uri, authType: user.authType, user: user.value }, code),
+    codeDigest: digestCode(
+      keys.code,
+      { environmentId: environment.id, clientId: client.id, redirectUri: fields.redirect_uri, authType: user.authType, user: user.value },
+      code,
+    ),
     sendId: randomUUID(),
     createdAt: now,
     notAfter: now + environment.code.ttlSeconds * 1000,
@@ -128,7 +132,12 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
 
   const logFields = { environment: environment.id, client: client.id, channel, user: logHandleOf(userKey) };
   try {
-    await deliver(deps, environment, user, channel, { code, locale, message: fields.message, expiresInSeconds: environment.code.ttlSeconds });
+    await deliver(deps, environment, user, channel, {
+      code,
+      locale,
+      message: fields.message,
+      expiresInSeconds: environment.code.ttlSeconds,
+    });
   } catch (error) {
     if (error instanceof DeliveryFailedError) {
       await discardQuietly(deps, record, slot);
@@ -189,8 +198,18 @@ interface MessageContent {
   readonly expiresInSeconds: number;
 }
 
-async function deliver(deps: SendCodeDeps, environment: EnvironmentConfig, user: UserIdentity, channel: Channel, content: MessageContent): Promise<void> {
-  const input = { ...content, serviceName: environment.serviceName, ...(content.message === undefined ? {} : { message: content.message }) };
+async function deliver(
+  deps: SendCodeDeps,
+  environment: EnvironmentConfig,
+  user: UserIdentity,
+  channel: Channel,
+  content: MessageContent,
+): Promise<void> {
+  const input = {
+    ...content,
+    serviceName: environment.serviceName,
+    ...(content.message === undefined ? {} : { message: content.message }),
+  };
   switch (channel) {
     case 'email': {
       const { subject, text, html } = renderEmail(input);
@@ -206,7 +225,12 @@ async function deliver(deps: SendCodeDeps, environment: EnvironmentConfig, user:
     }
     case 'sms': {
       const { text } = renderSms(input);
-      await deps.sms.sendSms({ to: user.value, text, senderId: environment.sms.senderId, originationNumber: environment.sms.originationNumber });
+      await deps.sms.sendSms({
+        to: user.value,
+        text,
+        senderId: environment.sms.senderId,
+        originationNumber: environment.sms.originationNumber,
+      });
       return;
     }
     case 'voice': {

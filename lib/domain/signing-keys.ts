@@ -75,11 +75,7 @@ export async function rotateKeySet(set: StoredKeySet, now: Date): Promise<Stored
   if (current === undefined) throw new Error('Invalid signing key set: no current key');
   const promoted = next ?? (await generateStoredKey('current', now));
   return {
-    keys: [
-      { ...current, status: 'previous' },
-      { ...promoted, status: 'current' },
-      await generateStoredKey('next', now),
-    ],
+    keys: [{ ...current, status: 'previous' }, { ...promoted, status: 'current' }, await generateStoredKey('next', now)],
   };
 }
 
@@ -107,7 +103,15 @@ export function publicKeySet(set: StoredKeySet): { keys: JWK[] } {
   return {
     keys: [...set.keys]
       .sort((a, b) => order[a.status] - order[b.status])
-      .map((stored) => ({ kty: 'EC', crv: 'P-256', x: stored.privateJwk.x, y: stored.privateJwk.y, kid: stored.kid, alg: SIGNING_ALGORITHM, use: 'sig' })),
+      .map((stored) => ({
+        kty: 'EC',
+        crv: 'P-256',
+        x: stored.privateJwk.x,
+        y: stored.privateJwk.y,
+        kid: stored.kid,
+        alg: SIGNING_ALGORITHM,
+        use: 'sig',
+      })),
   };
 }
 
@@ -138,5 +142,8 @@ export async function loadVerificationKeys(raw: unknown): Promise<VerificationKe
   const verification = new Map<string, CryptoKey>();
   for (const jwk of result.data.keys) verification.set(jwk.kid, await importJWK(jwk, SIGNING_ALGORITHM));
   // Cached for the container's life: nothing may change what later requests verify with or publish.
-  return Object.freeze({ verification, jwks: Object.freeze({ keys: Object.freeze(result.data.keys.map((jwk) => Object.freeze({ ...jwk }))) }) });
+  return Object.freeze({
+    verification,
+    jwks: Object.freeze({ keys: Object.freeze(result.data.keys.map((jwk) => Object.freeze({ ...jwk }))) }),
+  });
 }

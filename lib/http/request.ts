@@ -6,12 +6,7 @@
  */
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import {
-  InvalidRequestError,
-  MethodNotAllowedError,
-  RequestTooLargeError,
-  UnsupportedMediaTypeError,
-} from '../errors';
+import { InvalidRequestError, MethodNotAllowedError, RequestTooLargeError, UnsupportedMediaTypeError } from '../errors';
 import { hasDuplicateKey } from './json-duplicate-keys';
 import { isWellFormedDeep, NOT_WELL_FORMED } from './well-formed-unicode';
 
@@ -60,7 +55,10 @@ export function parseBody(accepted: readonly MediaType[], maxBytes = MAX_BODY_BY
       if (kind === undefined) {
         throw new UnsupportedMediaTypeError(`Content-Type must be ${accepted.map((k) => MEDIA_TYPES[k]).join(' or ')}.`);
       }
-      const raw = event.body === null || event.body === undefined ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+      const raw =
+        event.body === null || event.body === undefined
+          ? Buffer.alloc(0)
+          : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
       if (raw.length > maxBytes) {
         throw new RequestTooLargeError(`The request body must not exceed ${maxBytes} bytes.`);
       }

@@ -15,7 +15,10 @@ export function securityHeaders(): middy.MiddlewareObj<APIGatewayProxyEvent, API
   const apply = (request: middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>) => {
     if (request.response === undefined || request.response === null) return;
     if (request.event.headers?.['x-forwarded-proto']?.toLowerCase() !== 'https') return;
-    request.response = { ...request.response, headers: { ...request.response.headers, 'Strict-Transport-Security': STRICT_TRANSPORT_SECURITY } };
+    request.response = {
+      ...request.response,
+      headers: { ...request.response.headers, 'Strict-Transport-Security': STRICT_TRANSPORT_SECURITY },
+    };
   };
   return { after: apply, onError: apply };
 }

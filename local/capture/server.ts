@@ -60,9 +60,7 @@ const MAX_BODY_BYTES = 256 * 1024;
  * server.messages(); // [{ channel: 'sms', to: '+14155550100', text: 'hi', … }]
  * await server.close();
  */
-export async function startCaptureServer(
-  options: CaptureServerOptions = {},
-): Promise<CaptureServer> {
+export async function startCaptureServer(options: CaptureServerOptions = {}): Promise<CaptureServer> {
   const host = options.host ?? '127.0.0.1';
   const failFor = options.failFor ?? (() => false);
   const delayFor = options.delayFor ?? (() => 0);
@@ -117,12 +115,7 @@ function protocolOf(req: IncomingMessage): WireProtocol {
   return req.headers['x-amz-target'] !== undefined ? smsVoiceJson : snsQuery;
 }
 
-async function route(
-  req: IncomingMessage,
-  res: ServerResponse,
-  protocol: WireProtocol,
-  ctx: RouteContext,
-): Promise<void> {
+async function route(req: IncomingMessage, res: ServerResponse, protocol: WireProtocol, ctx: RouteContext): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://capture.invalid').pathname;
 
   if (path === '/messages' && req.method === 'GET') {

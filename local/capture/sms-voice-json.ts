@@ -35,12 +35,7 @@ interface FieldError {
   Message: string;
 }
 
-function handleSendVoiceMessage(
-  req: IncomingMessage,
-  res: ServerResponse,
-  body: string,
-  ctx: CaptureContext,
-): void {
+function handleSendVoiceMessage(req: IncomingMessage, res: ServerResponse, body: string, ctx: CaptureContext): void {
   const target = String(req.headers['x-amz-target']);
   if (target !== `${VOICE_TARGET_PREFIX}SendVoiceMessage`) {
     return sendJsonError(
@@ -64,8 +59,7 @@ function handleSendVoiceMessage(
 
   const invalid = (reason: 'MISSING_PARAMETER' | 'INVALID_PARAMETER', field: FieldError): void =>
     sendJsonError(res, 400, 'ValidationException', field.Message, { Reason: reason, Fields: [field] });
-  const missing = (name: string): void =>
-    invalid('MISSING_PARAMETER', { Name: name, Message: `${name} is required` });
+  const missing = (name: string): void => invalid('MISSING_PARAMETER', { Name: name, Message: `${name} is required` });
 
   const to = fields.DestinationPhoneNumber;
   if (typeof to !== 'string' || to === '') return missing('DestinationPhoneNumber');
@@ -132,13 +126,7 @@ function handleSendVoiceMessage(
  * name or `namespace#Name`), the modelled members (`Reason`, `Fields` for ValidationException)
  * from same-named keys, and the error's `message` from `message` or `Message`.
  */
-function sendJsonError(
-  res: ServerResponse,
-  status: number,
-  type: string,
-  message: string,
-  extra: object = {},
-): void {
+function sendJsonError(res: ServerResponse, status: number, type: string, message: string, extra: object = {}): void {
   const payload = { __type: type, Message: message, ...extra };
   writeAnswer(res, status, AWS_JSON, JSON.stringify(payload));
 }

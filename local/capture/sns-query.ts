@@ -42,15 +42,12 @@ function handlePublish(res: ServerResponse, body: string, ctx: CaptureContext): 
       `Could not find operation ${action ?? '(none)'} for version ${SNS_VERSION}; the capture server implements only Publish`,
     );
   }
-  const invalid = (message: string): void =>
-    sendQueryError(res, 400, 'Sender', 'InvalidParameter', message);
+  const invalid = (message: string): void => sendQueryError(res, 400, 'Sender', 'InvalidParameter', message);
 
   // Production code publishes to phone numbers only (IAM grants no topic access), so a topic
   // publish here is a bug in the caller, not something to capture.
   if (form.has('TopicArn') || form.has('TargetArn')) {
-    return invalid(
-      'Invalid parameter: TopicArn or TargetArn Reason: the capture server accepts only PhoneNumber publishes',
-    );
+    return invalid('Invalid parameter: TopicArn or TargetArn Reason: the capture server accepts only PhoneNumber publishes');
   }
   const to = form.get('PhoneNumber');
   if (!to) return invalid('Invalid parameter: PhoneNumber Reason: no value for required parameter');
@@ -69,17 +66,13 @@ function handlePublish(res: ServerResponse, body: string, ctx: CaptureContext): 
   if (structure !== null) {
     const chosen = structure === 'json' ? smsFromJsonStructure(message) : undefined;
     if (chosen === undefined) {
-      return invalid(
-        'Invalid parameter: Message Structure - JSON message body failed to parse or lacks a "default" key',
-      );
+      return invalid('Invalid parameter: Message Structure - JSON message body failed to parse or lacks a "default" key');
     }
     text = chosen;
   }
 
   if (ctx.failFor(to, 'sms')) {
-    return invalid(
-      'Invalid parameter: PhoneNumber Reason: the capture server is configured to fail deliveries to this recipient',
-    );
+    return invalid('Invalid parameter: PhoneNumber Reason: the capture server is configured to fail deliveries to this recipient');
   }
 
   const messageId = randomUUID();
@@ -122,8 +115,7 @@ function readMessageAttributes(form: URLSearchParams): Record<string, string> | 
     const prefix = `MessageAttributes.entry.${index}`;
     const name = form.get(`${prefix}.Name`) ?? '';
     const dataType = form.get(`${prefix}.Value.DataType`);
-    const value =
-      form.get(`${prefix}.Value.StringValue`) ?? form.get(`${prefix}.Value.BinaryValue`);
+    const value = form.get(`${prefix}.Value.StringValue`) ?? form.get(`${prefix}.Value.BinaryValue`);
     if (!dataType) {
       return `The message attribute '${name}' must contain non-empty message attribute type.`;
     }
@@ -156,13 +148,7 @@ function smsFromJsonStructure(message: string): string | undefined {
  * one such character copied from the request would make the whole answer unparseable, and the
  * SDK would report a parse failure instead of this error.
  */
-function sendQueryError(
-  res: ServerResponse,
-  status: number,
-  type: 'Sender' | 'Receiver',
-  code: string,
-  message: string,
-): void {
+function sendQueryError(res: ServerResponse, status: number, type: 'Sender' | 'Receiver', code: string, message: string): void {
   const requestId = randomUUID();
   sendXml(
     res,

@@ -92,26 +92,48 @@ describe('npm start', () => {
   });
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${api}/idp/v1/otp/send`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${api}/idp/v1/otp/send`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   const outbox = async (userId: string) =>
-    ((await (await fetch(`${api}/__dev/outbox?user_id=${encodeURIComponent(userId)}`)).json()) as { messages: Array<{ channel: string; to: string; text: string; subject?: string }> }).messages;
+    (
+      (await (await fetch(`${api}/__dev/outbox?user_id=${encodeURIComponent(userId)}`)).json()) as {
+        messages: Array<{ channel: string; to: string; text: string; subject?: string }>;
+      }
+    ).messages;
 
   it('serves the README example by email: the code is in the outbox and in the SES viewer', async () => {
-    const response = await post({ auth_type: 'email', client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: 'alice@example.com', locale: 'en-US' });
+    const response = await post({
+      auth_type: 'email',
+      client_id: 'local-web',
+      redirect_uri: 'http://localhost:3000/callback',
+      user_id: 'alice@example.com',
+      locale: 'en-US',
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'sent', channel: 'email', expires_in: 300 });
     const [message] = await outbox('alice@example.com');
     const code = codeIn(message?.text ?? '');
     expect(code).toMatch(/^\d{6}$/);
     rememberSecret(code as string);
-    const store = (await (await fetch(`http://127.0.0.1:${started.ports.SES_PORT}/store`)).json()) as { emails: Array<{ body: { text: string } }> };
+    const store = (await (await fetch(`http://127.0.0.1:${started.ports.SES_PORT}/store`)).json()) as {
+      emails: Array<{ body: { text: string } }>;
+    };
     expect(store.emails.some((email) => email.body.text.includes(code as string))).toBe(true);
     const viewer = await fetch(`http://127.0.0.1:${started.ports.SES_PORT}/`);
     expect(viewer.status).toBe(200);
   });
 
   it('serves the README example by SMS', async () => {
-    const response = await post({ auth_type: 'sms', client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: '+14155552671', locale: 'en-US' });
+    const response = await post({
+      auth_type: 'sms',
+      client_id: 'local-web',
+      redirect_uri: 'http://localhost:3000/callback',
+      user_id: '+14155552671',
+      locale: 'en-US',
+    });
     expect(response.status).toBe(200);
     const [message] = await outbox('+14155552671');
     expect(message).toMatchObject({ channel: 'sms', to: '+14155552671' });
@@ -119,7 +141,14 @@ describe('npm start', () => {
   });
 
   it('serves the README example by voice call', async () => {
-    const response = await post({ auth_type: 'sms', client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: '+14155552671', method: 'voice_with_otp', locale: 'en-US' });
+    const response = await post({
+      auth_type: 'sms',
+      client_id: 'local-web',
+      redirect_uri: 'http://localhost:3000/callback',
+      user_id: '+14155552671',
+      method: 'voice_with_otp',
+      locale: 'en-US',
+    });
     expect(response.status).toBe(200);
     const [message] = await outbox('+14155552671');
     expect(message).toMatchObject({ channel: 'voice', to: '+14155552671' });
@@ -127,20 +156,33 @@ describe('npm start', () => {
   });
 
   it('serves the README example with the Bearer API key of local-backend', async () => {
-    const body = { auth_type: 'email', client_id: 'local-backend', redirect_uri: 'http://localhost:3000/callback', user_id: 'bob@example.com' };
+    const body = {
+      auth_type: 'email',
+      client_id: 'local-backend',
+      redirect_uri: 'http://localhost:3000/callback',
+      user_id: 'bob@example.com',
+    };
     expect((await post(body)).status).toBe(401);
     expect((await post(body, { Authorization: 'Bearer local-dev-api-key' })).status).toBe(200);
   });
 
   it('serves the README walk-through: send, read the code, exchange it, verify the JWT with the JWKS', async () => {
     const user = 'walkthrough@example.com';
-    expect((await post({ auth_type: 'email', client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: user })).status).toBe(200);
+    expect(
+      (await post({ auth_type: 'email', client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: user })).status,
+    ).toBe(200);
     const code = codeIn((await outbox(user))[0]?.text ?? '') as string;
     rememberSecret(code);
     const response = await fetch(`${api}/idp/v1/account/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: user }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        client_id: 'local-web',
+        redirect_uri: 'http://localhost:3000/callback',
+        user_id: user,
+      }),
     });
     expect(response.status).toBe(200);
     const { access_token: token } = (await response.json()) as { access_token: string };
@@ -154,13 +196,22 @@ describe('npm start', () => {
     const again = await fetch(`${api}/idp/v1/account/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: user }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        client_id: 'local-web',
+        redirect_uri: 'http://localhost:3000/callback',
+        user_id: user,
+      }),
     });
     expect(again.status).toBe(400);
   });
 
   it('logs JSON lines without any code, email address or phone number', () => {
-    const lines = started.output().split('\n').filter((line) => line.startsWith('{'));
+    const lines = started
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.map((line) => JSON.parse(line) as { message: string }).some((line) => line.message === 'code sent')).toBe(true);
     expect(logLeaks(started.output().split('\n'))).toEqual([]);

@@ -92,7 +92,11 @@ const DEPENDENCIES: readonly Dependency[] = [
     failure: { status: 502, error: 'delivery_failed' },
     callsPerSend: 1,
     at: (_, endpoint) => ({ snsUrl: endpoint }),
-    slow: (_, delayMs) => Promise.resolve({ options: { capture: { delayFor: (_to, channel) => (channel === 'sms' ? delayMs : 0) } }, stop: () => Promise.resolve() }),
+    slow: (_, delayMs) =>
+      Promise.resolve({
+        options: { capture: { delayFor: (_to, channel) => (channel === 'sms' ? delayMs : 0) } },
+        stop: () => Promise.resolve(),
+      }),
   },
   {
     name: 'SMS-voice',
@@ -101,7 +105,11 @@ const DEPENDENCIES: readonly Dependency[] = [
     failure: { status: 502, error: 'delivery_failed' },
     callsPerSend: 1,
     at: (_, endpoint) => ({ smsVoiceUrl: endpoint }),
-    slow: (_, delayMs) => Promise.resolve({ options: { capture: { delayFor: (_to, channel) => (channel === 'voice' ? delayMs : 0) } }, stop: () => Promise.resolve() }),
+    slow: (_, delayMs) =>
+      Promise.resolve({
+        options: { capture: { delayFor: (_to, channel) => (channel === 'voice' ? delayMs : 0) } },
+        stop: () => Promise.resolve(),
+      }),
   },
 ];
 
@@ -169,7 +177,11 @@ describe('otp/send while one dependency is broken', () => {
         const delivered = (await broken.service.outbox(user)).length;
         const late = delivered > (dependency.channel === 'email' ? 1 : 0);
         expect(late).toBe(mode === 'answers after the timeout');
-        if (late) expect((await exchange(healthy, user, await broken.service.latestCode(user))).body).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
+        if (late)
+          expect((await exchange(healthy, user, await broken.service.latestCode(user))).body).toEqual({
+            error: 'invalid_grant',
+            error_description: expect.any(String),
+          });
       }
       expect((await exchange(healthy, user, held)).status).toBe(200);
     } finally {

@@ -41,7 +41,10 @@ const PROVIDERS: ReadonlyArray<[string, LateProvider]> = [
   ],
   [
     'SMS-voice takes the call and answers after the timeout',
-    { channel: 'voice', start: () => Promise.resolve({ options: { capture: { delayFor: () => LATE_MS } }, stop: () => Promise.resolve() }) },
+    {
+      channel: 'voice',
+      start: () => Promise.resolve({ options: { capture: { delayFor: () => LATE_MS } }, stop: () => Promise.resolve() }),
+    },
   ],
 ];
 

@@ -10,7 +10,15 @@ import { randomBytes } from 'node:crypto';
 import { SecretsManagerSecretSource } from '../../lib/adapters/secrets/secrets-manager-source';
 import { initialKeySet, publicKeySet } from '../../lib/domain/signing-keys';
 import { LOCAL_AWS } from '../../local/dynamodb';
-import { REDIRECT_URI, startTestService, uniqueEmail, uniquePhone, type TestResponse, type TestService, type TestServiceOptions } from '../support/harness';
+import {
+  REDIRECT_URI,
+  startTestService,
+  uniqueEmail,
+  uniquePhone,
+  type TestResponse,
+  type TestService,
+  type TestServiceOptions,
+} from '../support/harness';
 import { startSecretsManagerLocal, type SecretsManagerLocal } from '../support/secrets-manager-local';
 
 export const SEND = '/idp/v1/otp/send';
@@ -33,7 +41,8 @@ export async function startStack(): Promise<Stack> {
   const secretsManager = await startSecretsManagerLocal();
   const client = secretsManager.client();
   const keySet = await initialKeySet(new Date());
-  const create = async (name: string, value: string) => (await client.send(new CreateSecretCommand({ Name: name, SecretString: value }))).ARN ?? '';
+  const create = async (name: string, value: string) =>
+    (await client.send(new CreateSecretCommand({ Name: name, SecretString: value }))).ARN ?? '';
   const arns = {
     hmacSecret: await create('identity/hmac', randomBytes(48).toString('base64url')),
     signingKeys: await create('identity/signing-keys', JSON.stringify(keySet)),
@@ -81,7 +90,13 @@ export async function sendCode(service: TestService, channel: Channel, userId: s
 
 /** POST /idp/v1/account/token with `code`. */
 export function exchange(service: TestService, userId: string, code: string): Promise<TestResponse> {
-  return service.post(TOKEN, { grant_type: 'authorization_code', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: userId, code });
+  return service.post(TOKEN, {
+    grant_type: 'authorization_code',
+    client_id: 'local-web',
+    redirect_uri: REDIRECT_URI,
+    user_id: userId,
+    code,
+  });
 }
 
 /** Runs `act` and says how long it took, in ms. */

@@ -39,7 +39,16 @@ it('answers 500, not a token, when the live code lacks its digest and tries', as
   const notAfter = { N: String(service.clock.now() + 300_000) };
   await put({
     pk: { S: codeItemKey({ environmentId: 'local', clientId: 'local-web', userKey: await userKey(user) }) },
-    live: { M: { send_id: { S: 'x' }, channel: { S: 'email' }, not_after: notAfter, max_tries: { N: '3' }, tries: { N: '0' }, guesses: { L: [] } } },
+    live: {
+      M: {
+        send_id: { S: 'x' },
+        channel: { S: 'email' },
+        not_after: notAfter,
+        max_tries: { N: '3' },
+        tries: { N: '0' },
+        guesses: { L: [] },
+      },
+    },
   });
   const response = await service.post(TOKEN_PATH, exchangeBody(user, '123456'));
   expect(response.status).toBe(500);
@@ -48,7 +57,10 @@ it('answers 500, not a token, when the live code lacks its digest and tries', as
 
 it('answers 500 when the attempt item holds a block that is not a number', async () => {
   const user = uniqueEmail('corrupt-limit');
-  await put({ pk: { S: attemptItemKey({ operation: 'token', environmentId: 'local', userKey: await userKey(user) }) }, blocked_until: { S: 'soon' } });
+  await put({
+    pk: { S: attemptItemKey({ operation: 'token', environmentId: 'local', userKey: await userKey(user) }) },
+    blocked_until: { S: 'soon' },
+  });
   const response = await service.post(TOKEN_PATH, exchangeBody(user, '123456'));
   expect(response.status).toBe(500);
   expect(response.body).toEqual(SERVER_ERROR);
@@ -58,7 +70,14 @@ it('answers 500 from introspection, not active, when an opaque token’s item la
   const token = 'corrupt-token-0123456789abcdefghijklmnopqrstuv';
   rememberSecret(token);
   const exp = { N: String(Math.floor(service.clock.now() / 1000) + 3600) };
-  await put({ pk: { S: tokenItemKey(opaqueTokenHash(token)) }, client_id: { S: 'local-opaque' }, environment_id: { S: 'local' }, exp, iat: exp, auth_time: exp });
+  await put({
+    pk: { S: tokenItemKey(opaqueTokenHash(token)) },
+    client_id: { S: 'local-opaque' },
+    environment_id: { S: 'local' },
+    exp,
+    iat: exp,
+    auth_time: exp,
+  });
   const response = await service.postForm('/idp/v1/account/introspect', { token }, { Authorization: `Bearer ${LOCAL_API_KEY}` });
   expect(response.status).toBe(500);
   expect(response.body).toEqual(SERVER_ERROR);

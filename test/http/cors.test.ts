@@ -8,7 +8,10 @@ const APP = 'https://app.example.com';
 let service: TestService;
 beforeAll(async () => {
   service = await startTestService({
-    config: (config) => ({ ...config, deployment: { ...config.deployment, cors: { allowOrigins: [APP], paths: ['/idp/v1/otp/send', '/.well-known/jwks.json'] } } }),
+    config: (config) => ({
+      ...config,
+      deployment: { ...config.deployment, cors: { allowOrigins: [APP], paths: ['/idp/v1/otp/send', '/.well-known/jwks.json'] } },
+    }),
   });
 });
 afterAll(async () => service.stop());

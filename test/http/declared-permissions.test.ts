@@ -14,7 +14,12 @@ beforeAll(async () => {
 });
 afterAll(async () => service.stop());
 
-const observed: Record<FunctionName, Set<string>> = { 'otp-send': new Set(), token: new Set(), introspect: new Set(), 'well-known': new Set() };
+const observed: Record<FunctionName, Set<string>> = {
+  'otp-send': new Set(),
+  token: new Set(),
+  introspect: new Set(),
+  'well-known': new Set(),
+};
 async function as(name: FunctionName, run: () => Promise<unknown>): Promise<void> {
   service.dynamodb.reset();
   await run();
@@ -25,7 +30,13 @@ it('every operation uses exactly the table actions its function declares', async
   const send = (user: string, clientId = 'local-web', authType = 'sms') =>
     service.post('/idp/v1/otp/send', { auth_type: authType, client_id: clientId, redirect_uri: REDIRECT_URI, user_id: user });
   const exchange = (user: string, code: string, clientId = 'local-web') =>
-    service.post('/idp/v1/account/token', { grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: REDIRECT_URI, user_id: user });
+    service.post('/idp/v1/account/token', {
+      grant_type: 'authorization_code',
+      code,
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      user_id: user,
+    });
 
   // otp/send: a success, a failed delivery (the capture refuses FAILING), a refusal.
   const phone = '+14155552671';
@@ -47,7 +58,9 @@ it('every operation uses exactly the table actions its function declares', async
   const third = await service.latestCode(phone);
   await as('token', () => exchange(phone, third === '000000' ? '000001' : '000000'));
 
-  await as('introspect', () => service.postForm('/idp/v1/account/introspect', { token: opaque }, { Authorization: `Bearer ${LOCAL_API_KEY}` }));
+  await as('introspect', () =>
+    service.postForm('/idp/v1/account/introspect', { token: opaque }, { Authorization: `Bearer ${LOCAL_API_KEY}` }),
+  );
   await as('well-known', () => service.get('/.well-known/jwks.json'));
   await as('well-known', () => service.get('/.well-known/oauth-authorization-server'));
 

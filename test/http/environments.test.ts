@@ -6,7 +6,16 @@
 import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { rememberSecret } from '../support/log-capture';
-import { exchangeBody, LOCAL_API_KEY, SEND_PATH, sendBody, startTestService, TOKEN_PATH, uniqueEmail, type TestService } from '../support/harness';
+import {
+  exchangeBody,
+  LOCAL_API_KEY,
+  SEND_PATH,
+  sendBody,
+  startTestService,
+  TOKEN_PATH,
+  uniqueEmail,
+  type TestService,
+} from '../support/harness';
 
 const SECOND_API_KEY = 'second-environment-api-key';
 const SECOND_AUDIENCE = 'https://second.example.com/api';
@@ -24,11 +33,20 @@ beforeAll(async () => {
         clients: [
           ...config.clients.map((client) =>
             client.id === 'local-web' || client.id === 'local-opaque'
-              ? { ...client, environments: ['local', 'second'], accessToken: { ...client.accessToken, audienceByEnvironment: { second: SECOND_AUDIENCE } } }
+              ? {
+                  ...client,
+                  environments: ['local', 'second'],
+                  accessToken: { ...client.accessToken, audienceByEnvironment: { second: SECOND_AUDIENCE } },
+                }
               : client,
           ),
           // A resource server of the second environment only, with its own key.
-          { ...backend, id: 'second-backend', environments: ['second'], apiKeySha256: [createHash('sha256').update(SECOND_API_KEY).digest('hex')] },
+          {
+            ...backend,
+            id: 'second-backend',
+            environments: ['second'],
+            apiKeySha256: [createHash('sha256').update(SECOND_API_KEY).digest('hex')],
+          },
         ],
       };
     },
@@ -93,7 +111,10 @@ describe('tokens and introspection', () => {
     const local = await jwtVerify(await tokenIn('local', 'local-web'), jwks, { ...options, audience: 'http://localhost:3000/api' });
     expect(local.payload).toMatchObject({ env_id: 'local', aud: 'http://localhost:3000/api' });
     const second = await tokenIn('second', 'local-web');
-    expect((await jwtVerify(second, jwks, { ...options, audience: SECOND_AUDIENCE })).payload).toMatchObject({ env_id: 'second', aud: SECOND_AUDIENCE });
+    expect((await jwtVerify(second, jwks, { ...options, audience: SECOND_AUDIENCE })).payload).toMatchObject({
+      env_id: 'second',
+      aud: SECOND_AUDIENCE,
+    });
     // A resource server of the first environment, verifying locally, refuses the second's token.
     await expect(jwtVerify(second, jwks, { ...options, audience: 'http://localhost:3000/api' })).rejects.toThrow(/aud/);
   });

@@ -65,7 +65,9 @@ function changesState(exchange: RecordedExchange): boolean {
   if (!WRITES.has(exchange.operation)) return false;
   if (exchange.operation !== 'UpdateItem') return true;
   if (exchange.pk?.startsWith('limit#') === true) return false;
-  return !(exchange.pk?.startsWith('code#') === true && exchange.updateExpression?.startsWith('SET #live.#tries = #live.#tries + :one') === true);
+  return !(
+    exchange.pk?.startsWith('code#') === true && exchange.updateExpression?.startsWith('SET #live.#tries = #live.#tries + :one') === true
+  );
 }
 
 let service: TestService;
@@ -119,18 +121,25 @@ afterAll(async () => {
 
 // ---- Generators ------------------------------------------------------------------------------
 
-const loneSurrogate = fc.oneof(fc.integer({ min: 0xd800, max: 0xdbff }), fc.integer({ min: 0xdc00, max: 0xdfff })).map((unit) => String.fromCharCode(unit));
+const loneSurrogate = fc
+  .oneof(fc.integer({ min: 0xd800, max: 0xdbff }), fc.integer({ min: 0xdc00, max: 0xdfff }))
+  .map((unit) => String.fromCharCode(unit));
 const controlCharacter = fc.integer({ min: 0, max: 0x1f }).map((unit) => String.fromCharCode(unit));
 const oddCharacter = fc.oneof(
   { weight: 6, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }) },
   { weight: 2, arbitrary: loneSurrogate },
   { weight: 1, arbitrary: controlCharacter },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
-  { weight: 2, arbitrary: fc.constantFrom('\u0000', '\u007f', '\u2028', '\ufeff', '\ufffd', '😀', 'é', '%', '"', '\\', '&', '=', '+', '@', '%code%') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom('\u0000', '\u007f', '\u2028', '\ufeff', '\ufffd', '😀', 'é', '%', '"', '\\', '&', '=', '+', '@', '%code%'),
+  },
 );
 /** A string of at most `max` characters, any of them odd. */
 const oddText = (max: number) => fc.string({ unit: oddCharacter, maxLength: max });
-const longText = fc.tuple(fc.constantFrom(300, 2_100, 5_000, 20_000), fc.constantFrom('x', '\u0000', '😀', '%code%', '\ud800')).map(([length, unit]) => unit.repeat(length));
+const longText = fc
+  .tuple(fc.constantFrom(300, 2_100, 5_000, 20_000), fc.constantFrom('x', '\u0000', '😀', '%code%', '\ud800'))
+  .map(([length, unit]) => unit.repeat(length));
 const oddString = fc.oneof({ weight: 8, arbitrary: oddText(24) }, { weight: 1, arbitrary: longText });
 
 /** `arbitrary` in one case out of `every`, else undefined. */
@@ -164,13 +173,31 @@ const userId = fc.oneof(
   { weight: 3, arbitrary: victimVariants },
   { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9]{1,10}$/).map((name) => `${name}@example.com`) },
   { weight: 2, arbitrary: fc.integer({ min: 2_000_000, max: 9_999_999 }).map((number) => `+1415${number}`) },
-  { weight: 1, arbitrary: fc.constantFrom('+447700900123', '+4915112345678', '+14155552671', '(415) 555-2671', 'not-an-email', 'a@b', '@example.com', 'jörg@example.com') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '+447700900123',
+      '+4915112345678',
+      '+14155552671',
+      '(415) 555-2671',
+      'not-an-email',
+      'a@b',
+      '@example.com',
+      'jörg@example.com',
+    ),
+  },
 );
 const authType = fc.constantFrom('email', 'sms', 'EMAIL', 'voice');
-const redirectUri = fc.oneof({ weight: 6, arbitrary: fc.constant(REDIRECT_URI) }, { weight: 1, arbitrary: fc.constantFrom(`${REDIRECT_URI}/`, 'https://evil.example/callback', 'HTTP://localhost:3000/callback') });
+const redirectUri = fc.oneof(
+  { weight: 6, arbitrary: fc.constant(REDIRECT_URI) },
+  { weight: 1, arbitrary: fc.constantFrom(`${REDIRECT_URI}/`, 'https://evil.example/callback', 'HTTP://localhost:3000/callback') },
+);
 const sendClients = fc.constantFrom('local-web', 'local-opaque', 'local-backend', VICTIM_CLIENT, 'nobody');
 const tokenClients = fc.constantFrom('local-web', 'local-opaque', 'local-backend', 'nobody');
-const code = fc.oneof({ weight: 4, arbitrary: fc.stringMatching(/^\d{6}$/) }, { weight: 1, arbitrary: fc.constantFrom('000000', '12345', '1234567', 'abcdef', ' 123456') });
+const code = fc.oneof(
+  { weight: 4, arbitrary: fc.stringMatching(/^\d{6}$/) },
+  { weight: 1, arbitrary: fc.constantFrom('000000', '12345', '1234567', 'abcdef', ' 123456') },
+);
 const base64url43 = fc.stringMatching(/^[A-Za-z0-9_-]{43}$/);
 /** Unknown members, which the endpoints ignore (RFC 6749 §3.1). */
 const extraMembers = fc.dictionary(oddText(8), anyShape, { maxKeys: 2 });
@@ -180,11 +207,23 @@ const extraMembers = fc.dictionary(oddText(8), anyShape, { maxKeys: 2 });
  * that generated requests reach the attempt counter, the code store and delivery), else wild
  * (every field drawn on its own, most requests refused at validation).
  */
-function fieldsOf(valid: fc.Arbitrary<Record<string, unknown>>, wild: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Record<string, unknown>> {
+function fieldsOf(
+  valid: fc.Arbitrary<Record<string, unknown>>,
+  wild: fc.Arbitrary<Record<string, unknown>>,
+): fc.Arbitrary<Record<string, unknown>> {
   // A spoil replaces a field, or slips an odd character into its value (`%code%\ud800`), which is
   // what reaches deepest: the value is otherwise right.
   const spoil = fc.oneof(
-    { weight: 2, arbitrary: fc.tuple(fc.nat(), oddCharacter).map(([at, character]) => (value: unknown) => (typeof value === 'string' ? `${value.slice(0, at % (value.length + 1))}${character}${value.slice(at % (value.length + 1))}` : character)) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(fc.nat(), oddCharacter).map(
+        ([at, character]) =>
+          (value: unknown) =>
+            typeof value === 'string'
+              ? `${value.slice(0, at % (value.length + 1))}${character}${value.slice(at % (value.length + 1))}`
+              : character,
+      ),
+    },
     { weight: 1, arbitrary: fc.oneof(oddString, anyShape, fc.constant(undefined)).map((replacement) => () => replacement) },
   );
   const nearValid = fc.tuple(valid, fc.array(fc.tuple(fc.nat(), spoil), { maxLength: 2 })).map(([fields, spoils]) => {
@@ -291,8 +330,26 @@ function formText(members: Array<[string, unknown]>, repeat: number | undefined)
 const duplicate = sometimes(fc.record({ pick: fc.nat(), escape: fc.boolean(), value: anyShape }), 8);
 const rawBody = fc.oneof(
   oddString,
-  fc.constantFrom('', 'null', '[]', '"x"', '{', '{"a":', '{"a":1,}', "{'a':1}", 'user_id=a&user_id=b', 'a=%ED%A0%80', 'a=%FF&b=%zz', '&&&=', '\ufeff{}'),
-  fc.constantFrom('['.repeat(8_000) + ']'.repeat(8_000), `${'{"a":'.repeat(3_000)}1${'}'.repeat(3_000)}`, `{"a":"${'\\ud800'.repeat(2_000)}"}`),
+  fc.constantFrom(
+    '',
+    'null',
+    '[]',
+    '"x"',
+    '{',
+    '{"a":',
+    '{"a":1,}',
+    "{'a':1}",
+    'user_id=a&user_id=b',
+    'a=%ED%A0%80',
+    'a=%FF&b=%zz',
+    '&&&=',
+    '\ufeff{}',
+  ),
+  fc.constantFrom(
+    '['.repeat(8_000) + ']'.repeat(8_000),
+    `${'{"a":'.repeat(3_000)}1${'}'.repeat(3_000)}`,
+    `{"a":"${'\\ud800'.repeat(2_000)}"}`,
+  ),
   fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
 );
 
@@ -302,14 +359,29 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
 function contentType(right: string): fc.Arbitrary<string | undefined> {
   return fc.oneof(
     { weight: 8, arbitrary: fc.constant(right) },
-    { weight: 1, arbitrary: fc.constantFrom(JSON_TYPE, FORM_TYPE, `${right}; charset=utf-8`, right.toUpperCase(), `${right};charset=latin1`, 'text/plain', 'multipart/form-data; boundary=x', '', undefined) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        JSON_TYPE,
+        FORM_TYPE,
+        `${right}; charset=utf-8`,
+        right.toUpperCase(),
+        `${right};charset=latin1`,
+        'text/plain',
+        'multipart/form-data; boundary=x',
+        '',
+        undefined,
+      ),
+    },
     { weight: 1, arbitrary: headerText(40) },
   );
 }
 
 /** Header values HTTP can carry: visible ASCII, space, tab and obs-text (Latin-1), nothing else. */
 function headerText(max: number): fc.Arbitrary<string> {
-  const unit = fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(0x09)).map((unit) => String.fromCharCode(unit));
+  const unit = fc
+    .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(0x09))
+    .map((unit) => String.fromCharCode(unit));
   return fc.string({ unit, maxLength: max });
 }
 
@@ -319,7 +391,17 @@ function authorization(realKey: boolean): fc.Arbitrary<string | undefined> {
     { weight: 4, arbitrary: fc.constant(undefined) },
     { weight: realKey ? 4 : 0, arbitrary: fc.constant(`Bearer ${LOCAL_API_KEY}`) },
     { weight: 2, arbitrary: headerText(80).map((token) => `Bearer ${token}`) },
-    { weight: 1, arbitrary: fc.constantFrom('Bearer', 'Bearer ', 'Basic bG9jYWwtYmFja2VuZDp4', 'bearer x', 'Bearer a b', `Bearer ${'x'.repeat(4_000)}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'Bearer',
+        'Bearer ',
+        'Basic bG9jYWwtYmFja2VuZDp4',
+        'bearer x',
+        'Bearer a b',
+        `Bearer ${'x'.repeat(4_000)}`,
+      ),
+    },
     { weight: 1, arbitrary: headerText(80) },
   );
 }
@@ -330,12 +412,33 @@ const query = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.constantFrom(
-      '?env_id=', '?env_id=LOCAL', '?env_id=nope', '?env_id=local%20', '?env_id=%ED%A0%80', '?env_id=%FF', '?env_id=%00', '?env_id=%',
-      '?env_id=local&env_id=nope', '?env_id=nope&env_id=local', '?env_id[]=local', '?env_id=..%2Flocal', '?x=%ED%A0%80&env_id=local', '?%ED%A0%80=1', '?&&=&',
+      '?env_id=',
+      '?env_id=LOCAL',
+      '?env_id=nope',
+      '?env_id=local%20',
+      '?env_id=%ED%A0%80',
+      '?env_id=%FF',
+      '?env_id=%00',
+      '?env_id=%',
+      '?env_id=local&env_id=nope',
+      '?env_id=nope&env_id=local',
+      '?env_id[]=local',
+      '?env_id=..%2Flocal',
+      '?x=%ED%A0%80&env_id=local',
+      '?%ED%A0%80=1',
+      '?&&=&',
     ),
   },
   // At most 2,000 characters: Node's HTTP server refuses request lines over 16 KiB itself (431, no body).
-  { weight: 2, arbitrary: fc.oneof(oddText(40), fc.constantFrom('x', '😀').map((unit) => unit.repeat(500))).map((value) => `?env_id=${encodeURIComponent(value.toWellFormed())}`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .oneof(
+        oddText(40),
+        fc.constantFrom('x', '😀').map((unit) => unit.repeat(500)),
+      )
+      .map((value) => `?env_id=${encodeURIComponent(value.toWellFormed())}`),
+  },
 );
 
 interface FuzzRequest {
@@ -346,13 +449,25 @@ interface FuzzRequest {
   readonly body: string | Buffer | undefined;
 }
 
-function request(kind: string, method: string, path: string, headers: Record<string, string | undefined>, body: string | Buffer | undefined): FuzzRequest {
+function request(
+  kind: string,
+  method: string,
+  path: string,
+  headers: Record<string, string | undefined>,
+  body: string | Buffer | undefined,
+): FuzzRequest {
   const present = Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
   return { kind, method, path, headers: present, body: method === 'GET' || method === 'HEAD' ? undefined : body };
 }
 
 /** POST to a body endpoint in its media type `type`; sometimes a repeated name or a raw body. */
-function postRequest(kind: string, path: string, type: string, fields: fc.Arbitrary<Record<string, unknown>>, realKey: boolean): fc.Arbitrary<FuzzRequest> {
+function postRequest(
+  kind: string,
+  path: string,
+  type: string,
+  fields: fc.Arbitrary<Record<string, unknown>>,
+  realKey: boolean,
+): fc.Arbitrary<FuzzRequest> {
   return fc
     .record({
       fields,
@@ -368,21 +483,40 @@ function postRequest(kind: string, path: string, type: string, fields: fc.Arbitr
     .map((parts) => {
       const members = membersOf(parts.fields, parts.extras);
       const body = parts.raw ?? (type === JSON_TYPE ? jsonText(members, parts.duplicate) : formText(members, parts.repeat));
-      return request(kind, 'POST', `${path}${parts.query}`, { 'Content-Type': parts.contentType, Authorization: parts.authorization, Origin: parts.origin }, body);
+      return request(
+        kind,
+        'POST',
+        `${path}${parts.query}`,
+        { 'Content-Type': parts.contentType, Authorization: parts.authorization, Origin: parts.origin },
+        body,
+      );
     });
 }
 
 function getRequest(kind: string, path: string): fc.Arbitrary<FuzzRequest> {
-  return fc.record({ query, authorization: authorization(false), accept: sometimes(headerText(30), 2) }).map((parts) =>
-    request(kind, 'GET', `${path}${parts.query}`, { Authorization: parts.authorization, Accept: parts.accept }, undefined),
-  );
+  return fc
+    .record({ query, authorization: authorization(false), accept: sometimes(headerText(30), 2) })
+    .map((parts) => request(kind, 'GET', `${path}${parts.query}`, { Authorization: parts.authorization, Accept: parts.accept }, undefined));
 }
 
 const PUBLIC_PATHS = [SEND, TOKEN, INTROSPECT, JWKS, METADATA];
 const unknownPath = fc.oneof(
   fc.constantFrom(
-    '/', '/idp', '/idp/v1/otp', '/idp/v1/otp/send/', '/IDP/V1/OTP/SEND', '/idp//v1/otp/send', '/idp/v1/otp/send%00', '/idp/v1/otp/send%ED%A0%80',
-    '/%ED%A0%80', '/idp/v1/account/revoke', '/idp/v1/account/userinfo', '/.well-known/', '/.well-known/openid-configuration', '/.well-known/jwks.json.bak', '/favicon.ico',
+    '/',
+    '/idp',
+    '/idp/v1/otp',
+    '/idp/v1/otp/send/',
+    '/IDP/V1/OTP/SEND',
+    '/idp//v1/otp/send',
+    '/idp/v1/otp/send%00',
+    '/idp/v1/otp/send%ED%A0%80',
+    '/%ED%A0%80',
+    '/idp/v1/account/revoke',
+    '/idp/v1/account/userinfo',
+    '/.well-known/',
+    '/.well-known/openid-configuration',
+    '/.well-known/jwks.json.bak',
+    '/favicon.ico',
   ),
   fc.array(fc.stringMatching(/^[a-z0-9._~-]{1,12}$/), { minLength: 1, maxLength: 4 }).map((segments) => `/${segments.join('/')}`),
 );
@@ -396,14 +530,26 @@ const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
   postRequest('introspect-form', INTROSPECT, FORM_TYPE, introspectFields, true),
   getRequest('jwks', JWKS),
   getRequest('metadata', METADATA),
-  fc.record({ path: unknownPath, method: fc.constantFrom('GET', 'POST'), body: sometimes(rawBody, 2), query }).map((parts) =>
-    request('unknown-path', parts.method, `${parts.path}${parts.query}`, { 'Content-Type': JSON_TYPE }, parts.body),
-  ),
-  fc.record({ path: fc.constantFrom(...PUBLIC_PATHS), method: fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'POST'), body: sendFields }).map((parts) => {
-    // The method each path does not take: POST routes get GET and the rest, GET routes get POST.
-    const wrong = parts.path.startsWith('/.well-known/') ? (parts.method === 'GET' ? 'POST' : parts.method) : parts.method === 'POST' ? 'PUT' : parts.method;
-    return request('wrong-method', wrong, parts.path, { 'Content-Type': JSON_TYPE }, JSON.stringify(parts.body));
-  }),
+  fc
+    .record({ path: unknownPath, method: fc.constantFrom('GET', 'POST'), body: sometimes(rawBody, 2), query })
+    .map((parts) => request('unknown-path', parts.method, `${parts.path}${parts.query}`, { 'Content-Type': JSON_TYPE }, parts.body)),
+  fc
+    .record({
+      path: fc.constantFrom(...PUBLIC_PATHS),
+      method: fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'POST'),
+      body: sendFields,
+    })
+    .map((parts) => {
+      // The method each path does not take: POST routes get GET and the rest, GET routes get POST.
+      const wrong = parts.path.startsWith('/.well-known/')
+        ? parts.method === 'GET'
+          ? 'POST'
+          : parts.method
+        : parts.method === 'POST'
+          ? 'PUT'
+          : parts.method;
+      return request('wrong-method', wrong, parts.path, { 'Content-Type': JSON_TYPE }, JSON.stringify(parts.body));
+    }),
 );
 
 // ---- Sending -----------------------------------------------------------------------------------
@@ -422,7 +568,13 @@ function send(fuzz: FuzzRequest): Promise<Answer> {
     const outgoing = httpRequest(`${service.url}${fuzz.path}`, { method: fuzz.method, headers, agent }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), milliseconds: performance.now() - started }));
+      incoming.on('end', () =>
+        resolve({
+          status: incoming.statusCode ?? 0,
+          text: Buffer.concat(chunks).toString('utf8'),
+          milliseconds: performance.now() - started,
+        }),
+      );
       incoming.on('error', reject);
     });
     outgoing.on('error', reject);
@@ -441,55 +593,74 @@ describe('fuzzing every public endpoint', () => {
   let takenWrites = 0;
   let namingVictims = 0;
 
-  it(`answers ${RUNS} generated requests within the contracts (seed ${SEED})`, async () => {
-    const started = performance.now();
-    await fc.assert(
-      fc.asyncProperty(fuzzRequest, async (fuzz) => {
-        sent += 1;
-        if (sent % CLOCK_STEP_EVERY === 0) service.clock.advanceSeconds(1);
-        dynamodb.reset();
-        ses.reset();
-        const phoneBefore = phoneDeliveries;
+  it(
+    `answers ${RUNS} generated requests within the contracts (seed ${SEED})`,
+    async () => {
+      const started = performance.now();
+      await fc.assert(
+        fc.asyncProperty(fuzzRequest, async (fuzz) => {
+          sent += 1;
+          if (sent % CLOCK_STEP_EVERY === 0) service.clock.advanceSeconds(1);
+          dynamodb.reset();
+          ses.reset();
+          const phoneBefore = phoneDeliveries;
 
-        const answer = await send(fuzz);
+          const answer = await send(fuzz);
 
-        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        kinds.set(fuzz.kind, (kinds.get(fuzz.kind) ?? 0) + 1);
-        if (namesVictim(fuzz)) namingVictims += 1;
-        const attempted = dynamodb.exchanges().filter((exchange) => WRITES.has(exchange.operation));
-        // A refused conditional write (a guess at a code with no try left, a limit refusing) is answered 400 and changes nothing.
-        refusedWrites += attempted.filter((exchange) => exchange.status !== 200).length;
-        const writes = attempted.filter((exchange) => exchange.status === 200 && changesState(exchange));
-        if (answer.status < 300) takenWrites += writes.length;
-        const deliveries = ses.exchanges().filter((exchange) => exchange.method === 'POST').length + (phoneDeliveries - phoneBefore);
-        delivered += deliveries;
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          kinds.set(fuzz.kind, (kinds.get(fuzz.kind) ?? 0) + 1);
+          if (namesVictim(fuzz)) namingVictims += 1;
+          const attempted = dynamodb.exchanges().filter((exchange) => WRITES.has(exchange.operation));
+          // A refused conditional write (a guess at a code with no try left, a limit refusing) is answered 400 and changes nothing.
+          refusedWrites += attempted.filter((exchange) => exchange.status !== 200).length;
+          const writes = attempted.filter((exchange) => exchange.status === 200 && changesState(exchange));
+          if (answer.status < 300) takenWrites += writes.length;
+          const deliveries = ses.exchanges().filter((exchange) => exchange.method === 'POST').length + (phoneDeliveries - phoneBefore);
+          delivered += deliveries;
 
-        expect(answer.status).toBeLessThan(500);
-        expect(answer.milliseconds).toBeLessThan(RESPONSE_BOUND_MS);
-        if (answer.status >= 400) {
-          // HEAD answers carry no body, by HTTP's rules.
-          if (fuzz.method !== 'HEAD') expect(errorShape(answer.text)).toBe('error JSON');
-          expect(writes).toEqual([]);
-          expect(deliveries).toBe(0);
-        } else {
-          expect(() => JSON.parse(answer.text) as unknown).not.toThrow();
-          expect(deliveries).toBe(fuzz.kind === 'send' ? 1 : 0);
-        }
-      }),
-      { numRuns: RUNS, seed: SEED, verbose: 1 },
-    );
-    expect(performance.now() - started).toBeLessThan(RUN_BOUND_MS);
-  }, RUN_BOUND_MS + 30_000);
+          expect(answer.status).toBeLessThan(500);
+          expect(answer.milliseconds).toBeLessThan(RESPONSE_BOUND_MS);
+          if (answer.status >= 400) {
+            // HEAD answers carry no body, by HTTP's rules.
+            if (fuzz.method !== 'HEAD') expect(errorShape(answer.text)).toBe('error JSON');
+            expect(writes).toEqual([]);
+            expect(deliveries).toBe(0);
+          } else {
+            expect(() => JSON.parse(answer.text) as unknown).not.toThrow();
+            expect(deliveries).toBe(fuzz.kind === 'send' ? 1 : 0);
+          }
+        }),
+        { numRuns: RUNS, seed: SEED, verbose: 1 },
+      );
+      expect(performance.now() - started).toBeLessThan(RUN_BOUND_MS);
+    },
+    RUN_BOUND_MS + 30_000,
+  );
 
   it('reached every endpoint and every kind of answer (a generator that degenerates would not)', () => {
     expect(sent).toBeGreaterThanOrEqual(RUNS);
-    for (const kind of ['send', 'token-json', 'token-form', 'introspect-json', 'introspect-form', 'jwks', 'metadata', 'unknown-path', 'wrong-method']) {
+    for (const kind of [
+      'send',
+      'token-json',
+      'token-form',
+      'introspect-json',
+      'introspect-form',
+      'jwks',
+      'metadata',
+      'unknown-path',
+      'wrong-method',
+    ]) {
       expect({ kind, enough: (kinds.get(kind) ?? 0) >= RUNS / 20 }).toEqual({ kind, enough: true });
     }
     expect(namingVictims).toBeGreaterThan(RUNS / 10);
-    for (const status of [200, 400, 401, 404, 405, 413, 415, 429]) expect({ status, seen: statuses.has(status) }).toEqual({ status, seen: true });
+    for (const status of [200, 400, 401, 404, 405, 413, 415, 429])
+      expect({ status, seen: statuses.has(status) }).toEqual({ status, seen: true });
     // The recorders saw both kinds of write, so "no write took effect" is not true for want of seeing any.
-    expect({ delivered: delivered > 0, refusedWrites: refusedWrites > 0, takenWrites: takenWrites > 0 }).toEqual({ delivered: true, refusedWrites: true, takenWrites: true });
+    expect({ delivered: delivered > 0, refusedWrites: refusedWrites > 0, takenWrites: takenWrites > 0 }).toEqual({
+      delivered: true,
+      refusedWrites: true,
+      takenWrites: true,
+    });
   });
 
   it('left the victims able to exchange the codes they were sent before the fuzz', async () => {
@@ -511,7 +682,9 @@ describe('fuzzing every public endpoint', () => {
 /** Whether the request's body names a victim, in JSON or form encoding, in any case. */
 function namesVictim(fuzz: FuzzRequest): boolean {
   const body = typeof fuzz.body === 'string' ? fuzz.body.toLowerCase() : '';
-  return victims.some((victim) => body.includes(victim.toLowerCase()) || body.includes(new URLSearchParams({ v: victim }).toString().slice(2).toLowerCase()));
+  return victims.some(
+    (victim) => body.includes(victim.toLowerCase()) || body.includes(new URLSearchParams({ v: victim }).toString().slice(2).toLowerCase()),
+  );
 }
 
 /** 'error JSON' when `text` is exactly `{"error": string, "error_description": string}`, else what it is. */
@@ -519,7 +692,8 @@ function errorShape(text: string): string {
   try {
     const body = JSON.parse(text) as Record<string, unknown>;
     const keys = Object.keys(body).sort().join(',');
-    if (keys === 'error,error_description' && typeof body.error === 'string' && typeof body.error_description === 'string') return 'error JSON';
+    if (keys === 'error,error_description' && typeof body.error === 'string' && typeof body.error_description === 'string')
+      return 'error JSON';
     return `JSON with ${keys}`;
   } catch {
     return `not JSON: ${text.slice(0, 80)}`;

@@ -40,7 +40,9 @@ describe('no code is compared more than 3 times, under any concurrency', () => {
     const user = uniqueEmail('burst');
     const code = await sendCode(user);
     const logsBefore = capturedLogs().length;
-    const responses = await Promise.all(Array.from({ length: 50 }, (_, index) => service.post(TOKEN_PATH, exchangeBody(user, wrong(code, index + 1)))));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) => service.post(TOKEN_PATH, exchangeBody(user, wrong(code, index + 1)))),
+    );
     expect(responses.every((response) => response.status === 400 && response.body.error === 'invalid_grant')).toBe(true);
     expect(comparedRefusals(logsBefore)).toBe(3);
     service.clock.advanceSeconds(60); // out of the per-user window the burst filled
@@ -120,7 +122,9 @@ describe('the cap on consecutive failed exchanges per user (NIST SP 800-63B §5.
     expect(capped.body).toEqual({ error: 'too_many_requests', error_description: expect.any(String) });
     // The run began 90 s ago (6 guesses, 15 s apart): 3,510 s of its window are left.
     expect(capped.headers.get('retry-after')).toBe('3510');
-    expect(logEntries(capturedLogs().slice(logsBefore), 'failure cap reached')).toEqual([expect.objectContaining({ failures: 6, environment: 'local' })]);
+    expect(logEntries(capturedLogs().slice(logsBefore), 'failure cap reached')).toEqual([
+      expect.objectContaining({ failures: 6, environment: 'local' }),
+    ]);
     const refusals = logEntries(capturedLogs().slice(logsBefore), 'attempt refused');
     expect(refusals.at(-1)).toMatchObject({ operation: 'token', reason: 'failure_cap' });
 

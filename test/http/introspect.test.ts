@@ -18,7 +18,12 @@ async function tokenFor(clientId: 'local-opaque' | 'local-web', userId: string):
   await service.post('/idp/v1/otp/send', { auth_type: 'email', client_id: clientId, redirect_uri: REDIRECT_URI, user_id: userId });
   const code = await service.latestCode(userId);
   const response = await service.post('/idp/v1/account/token', {
-    grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: REDIRECT_URI, auth_type: 'email', user_id: userId,
+    grant_type: 'authorization_code',
+    code,
+    client_id: clientId,
+    redirect_uri: REDIRECT_URI,
+    auth_type: 'email',
+    user_id: userId,
   });
   expect(response.status).toBe(200);
   const token = response.body.access_token as string;
@@ -70,7 +75,13 @@ describe('introspecting a JWT access token', () => {
     const token = await tokenFor('local-web', uniqueEmail('jwt'));
     service.dynamodb.reset();
     const response = await service.postForm(INTROSPECT, { token }, AUTH);
-    expect(response.body).toMatchObject({ active: true, client_id: 'local-web', token_type: 'Bearer', iss: service.url, amr: ['otp', 'email'] });
+    expect(response.body).toMatchObject({
+      active: true,
+      client_id: 'local-web',
+      token_type: 'Bearer',
+      iss: service.url,
+      amr: ['otp', 'email'],
+    });
     expect(service.dynamodb.operations()).toEqual([]);
   });
 
@@ -143,10 +154,19 @@ describe('who may introspect', () => {
       const tokens: string[] = [];
       for (const clientId of ['partner-opaque', 'partner-web']) {
         const user = uniqueEmail('partner');
-        await partitioned.post('/idp/v1/otp/send?env_id=partner', { auth_type: 'email', client_id: clientId, redirect_uri: REDIRECT_URI, user_id: user });
+        await partitioned.post('/idp/v1/otp/send?env_id=partner', {
+          auth_type: 'email',
+          client_id: clientId,
+          redirect_uri: REDIRECT_URI,
+          user_id: user,
+        });
         const code = await partitioned.latestCode(user);
         const response = await partitioned.post('/idp/v1/account/token?env_id=partner', {
-          grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: REDIRECT_URI, user_id: user,
+          grant_type: 'authorization_code',
+          code,
+          client_id: clientId,
+          redirect_uri: REDIRECT_URI,
+          user_id: user,
         });
         tokens.push(response.body.access_token as string);
         rememberSecret(response.body.access_token as string);

@@ -17,7 +17,13 @@ async function issueToken(service: TestService): Promise<string> {
   const user = uniqueEmail('rotation');
   await service.post('/idp/v1/otp/send', { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
   const code = await service.latestCode(user);
-  const response = await service.post('/idp/v1/account/token', { grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
+  const response = await service.post('/idp/v1/account/token', {
+    grant_type: 'authorization_code',
+    code,
+    client_id: 'local-web',
+    redirect_uri: REDIRECT_URI,
+    user_id: user,
+  });
   expect(response.status).toBe(200);
   const token = response.body.access_token as string;
   rememberSecret(token);

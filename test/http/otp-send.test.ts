@@ -27,7 +27,10 @@ beforeAll(async () => {
   service = await startTestService({
     capture: { failFor: (to, channel) => to === FAILING_PHONE || (to === NO_VOICE_PHONE && channel === 'voice') },
     // A client with the default settings: no custom message text.
-    config: (config) => ({ ...config, clients: [...config.clients, { ...config.clients[0]!, id: 'local-plain', allowCustomMessage: false }] }),
+    config: (config) => ({
+      ...config,
+      clients: [...config.clients, { ...config.clients[0]!, id: 'local-plain', allowCustomMessage: false }],
+    }),
   });
 });
 afterAll(async () => service.stop());
@@ -46,9 +49,15 @@ function smsSend(userId: string, extra: Record<string, unknown> = {}) {
 /** Reads an item straight from DynamoDB Local (not through the counting proxy). */
 /** The item as stored, read past the service with a client of the test's own. */
 async function rawGet(pk: string): Promise<Record<string, unknown> | undefined> {
-  const client = new DynamoDBClient({ endpoint: service.services.dynamodbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint: service.services.dynamodbEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   try {
-    const { Item } = await client.send(new GetItemCommand({ TableName: service.services.tableName, Key: { pk: { S: pk } }, ConsistentRead: true }));
+    const { Item } = await client.send(
+      new GetItemCommand({ TableName: service.services.tableName, Key: { pk: { S: pk } }, ConsistentRead: true }),
+    );
     return Item === undefined ? undefined : unmarshall(Item);
   } finally {
     client.destroy();
@@ -75,7 +84,13 @@ describe('sending a code', () => {
     expect(response.text).not.toContain(code);
 
     const [message] = await service.outbox(user);
-    expect(message).toEqual({ channel: 'email', to: user, subject: 'Your Identity Dev sign-in code', text: expect.stringContaining(code), sent_at: expect.any(String) });
+    expect(message).toEqual({
+      channel: 'email',
+      to: user,
+      subject: 'Your Identity Dev sign-in code',
+      text: expect.stringContaining(code),
+      sent_at: expect.any(String),
+    });
     const store = (await (await fetch(`${service.services.sesUrl}/store`)).json()) as {
       emails: Array<{ destination: { to: string[] }; from: string; body: { text: string; html: string } }>;
     };
@@ -185,7 +200,11 @@ describe('sending a code', () => {
 
     const item = await rawGet(codeItemKey(slotOf(userKey)));
     expect(item).toBeDefined();
-    const expectedDigest = digestCode(keys.code, { environmentId: 'local', clientId: 'local-web', redirectUri: REDIRECT_URI, authType: 'email', user }, code);
+    const expectedDigest = digestCode(
+      keys.code,
+      { environmentId: 'local', clientId: 'local-web', redirectUri: REDIRECT_URI, authType: 'email', user },
+      code,
+    );
     // The environment is part of the key: a send in another environment has its own slot.
     expect(item).toEqual({
       pk: `code#local#local-web#${userKey}`,
@@ -300,7 +319,11 @@ describe('failures', () => {
     expect((await service.post(SEND, smsSend(NO_VOICE_PHONE, { method: 'voice_with_otp' }))).status).toBe(502);
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
     const exchange = await service.post('/idp/v1/account/token', {
-      grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: NO_VOICE_PHONE,
+      grant_type: 'authorization_code',
+      code,
+      client_id: 'local-web',
+      redirect_uri: REDIRECT_URI,
+      user_id: NO_VOICE_PHONE,
     });
     expect(exchange.status).toBe(200);
   });
@@ -342,37 +365,184 @@ describe('bad requests: a documented 4xx with the error JSON, never a 5xx, and n
   }
   const users: string[] = [];
   const cases: BadRequest[] = [
-    { name: 'non-JSON content type', request: () => ({ raw: 'auth_type=email', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }), status: 415, error: 'invalid_request', description: /Content-Type/ },
-    { name: 'no content type', request: (u) => ({ raw: JSON.stringify(emailSend(u)), headers: { 'Content-Type': '' } }), status: 415, error: 'invalid_request' },
-    { name: 'malformed JSON', request: () => ({ raw: '{"auth_type": "email",' }), status: 400, error: 'invalid_request', description: /not valid JSON/ },
+    {
+      name: 'non-JSON content type',
+      request: () => ({ raw: 'auth_type=email', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }),
+      status: 415,
+      error: 'invalid_request',
+      description: /Content-Type/,
+    },
+    {
+      name: 'no content type',
+      request: (u) => ({ raw: JSON.stringify(emailSend(u)), headers: { 'Content-Type': '' } }),
+      status: 415,
+      error: 'invalid_request',
+    },
+    {
+      name: 'malformed JSON',
+      request: () => ({ raw: '{"auth_type": "email",' }),
+      status: 400,
+      error: 'invalid_request',
+      description: /not valid JSON/,
+    },
     { name: 'a JSON array', request: () => ({ raw: '[1,2]' }), status: 400, error: 'invalid_request', description: /JSON object/ },
     { name: 'an empty body', request: () => ({ raw: '' }), status: 400, error: 'invalid_request', description: /not valid JSON/ },
-    { name: 'a body over 16 KiB', request: (u) => ({ raw: JSON.stringify({ ...emailSend(u), pad: 'x'.repeat(17 * 1024) }) }), status: 413, error: 'invalid_request' },
+    {
+      name: 'a body over 16 KiB',
+      request: (u) => ({ raw: JSON.stringify({ ...emailSend(u), pad: 'x'.repeat(17 * 1024) }) }),
+      status: 413,
+      error: 'invalid_request',
+    },
     { name: 'GET', request: () => ({ method: 'GET' }), status: 405, error: 'method_not_allowed' },
     { name: 'PUT', request: (u) => ({ method: 'PUT', body: emailSend(u) }), status: 405, error: 'method_not_allowed' },
     { name: 'an unknown path', request: (u) => ({ path: '/idp/v1/otp/sendd', body: emailSend(u) }), status: 404, error: 'not_found' },
-    { name: 'missing auth_type', request: (u) => ({ body: { ...emailSend(u), auth_type: undefined } }), status: 400, error: 'invalid_request', description: /auth_type is required/ },
-    { name: 'unknown auth_type', request: (u) => ({ body: { ...emailSend(u), auth_type: 'fax' } }), status: 400, error: 'invalid_request', description: /auth_type must be/ },
-    { name: 'missing user_id', request: (u) => ({ body: { ...emailSend(u), user_id: undefined } }), status: 400, error: 'invalid_request', description: /user_id is required/ },
-    { name: 'user_id of the wrong type', request: (u) => ({ body: { ...emailSend(u), user_id: 42 } }), status: 400, error: 'invalid_request', description: /user_id must be a string/ },
-    { name: 'an invalid email', request: (u) => ({ body: { ...emailSend(u), user_id: 'not-an-email' } }), status: 400, error: 'invalid_request', description: /user_id must be a valid email/ },
+    {
+      name: 'missing auth_type',
+      request: (u) => ({ body: { ...emailSend(u), auth_type: undefined } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /auth_type is required/,
+    },
+    {
+      name: 'unknown auth_type',
+      request: (u) => ({ body: { ...emailSend(u), auth_type: 'fax' } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /auth_type must be/,
+    },
+    {
+      name: 'missing user_id',
+      request: (u) => ({ body: { ...emailSend(u), user_id: undefined } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /user_id is required/,
+    },
+    {
+      name: 'user_id of the wrong type',
+      request: (u) => ({ body: { ...emailSend(u), user_id: 42 } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /user_id must be a string/,
+    },
+    {
+      name: 'an invalid email',
+      request: (u) => ({ body: { ...emailSend(u), user_id: 'not-an-email' } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /user_id must be a valid email/,
+    },
     // Regression: a non-ASCII local part passed validation and SES refused it on AWS: a 502 for a client mistake.
-    { name: 'a non-ASCII local part SES would refuse', request: () => ({ body: emailSend('jörg@example.com') }), status: 400, error: 'invalid_request', description: /user_id must be a valid email/ },
-    { name: 'an invalid phone', request: () => ({ body: smsSend('12345') }), status: 400, error: 'invalid_request', description: /user_id must be a valid phone/ },
-    { name: 'a national phone number', request: () => ({ body: smsSend('(415) 555-2671') }), status: 400, error: 'invalid_request', description: /international format/ },
-    { name: 'missing client_id', request: (u) => ({ body: { ...emailSend(u), client_id: undefined } }), status: 400, error: 'invalid_request', description: /client_id is required/ },
-    { name: 'missing redirect_uri', request: (u) => ({ body: { ...emailSend(u), redirect_uri: undefined } }), status: 400, error: 'invalid_request', description: /redirect_uri is required/ },
-    { name: 'an unknown env_id', request: (u) => ({ path: `${SEND}?env_id=nope`, body: emailSend(u) }), status: 400, error: 'invalid_request', description: /env_id/ },
-    { name: 'an unknown client', request: (u) => ({ body: { ...emailSend(u), client_id: 'nobody' } }), status: 401, error: 'invalid_client' },
-    { name: 'an unregistered redirect_uri', request: (u) => ({ body: { ...emailSend(u), redirect_uri: 'http://localhost:3000/callback/' } }), status: 400, error: 'invalid_request', description: /redirect_uri/ },
-    { name: 'an unknown method', request: () => ({ body: smsSend(uniquePhone(), { method: 'carrier_pigeon' }) }), status: 400, error: 'invalid_request', description: /voice_with_otp/ },
-    { name: 'voice with auth_type email', request: (u) => ({ body: { ...emailSend(u), method: 'voice_with_otp' } }), status: 400, error: 'invalid_request', description: /requires auth_type 'sms'/ },
-    { name: 'a message from a client not allowed to set it', request: (u) => ({ body: { ...emailSend(u), client_id: 'local-plain', message: 'Call us now! %code%' } }), status: 400, error: 'unauthorized_client', description: /message text/ },
-    { name: 'a message without %code%', request: (u) => ({ body: { ...emailSend(u), message: 'Hello there' } }), status: 400, error: 'invalid_request', description: /message/ },
-    { name: 'an SMS message over 3 segments', request: () => ({ body: smsSend(uniquePhone(), { message: `%code% ${'x'.repeat(500)}` }) }), status: 400, error: 'invalid_request', description: /message/ },
-    { name: 'an email message over the cap', request: (u) => ({ body: { ...emailSend(u), message: `%code% ${'x'.repeat(2100)}` } }), status: 400, error: 'invalid_request', description: /message/ },
-    { name: 'a code_challenge without S256', request: (u) => ({ body: { ...emailSend(u), code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' } }), status: 400, error: 'invalid_request', description: /S256/ },
-    { name: 'a malformed code_challenge', request: (u) => ({ body: { ...emailSend(u), code_challenge: 'short', code_challenge_method: 'S256' } }), status: 400, error: 'invalid_request', description: /code_challenge/ },
+    {
+      name: 'a non-ASCII local part SES would refuse',
+      request: () => ({ body: emailSend('jörg@example.com') }),
+      status: 400,
+      error: 'invalid_request',
+      description: /user_id must be a valid email/,
+    },
+    {
+      name: 'an invalid phone',
+      request: () => ({ body: smsSend('12345') }),
+      status: 400,
+      error: 'invalid_request',
+      description: /user_id must be a valid phone/,
+    },
+    {
+      name: 'a national phone number',
+      request: () => ({ body: smsSend('(415) 555-2671') }),
+      status: 400,
+      error: 'invalid_request',
+      description: /international format/,
+    },
+    {
+      name: 'missing client_id',
+      request: (u) => ({ body: { ...emailSend(u), client_id: undefined } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /client_id is required/,
+    },
+    {
+      name: 'missing redirect_uri',
+      request: (u) => ({ body: { ...emailSend(u), redirect_uri: undefined } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /redirect_uri is required/,
+    },
+    {
+      name: 'an unknown env_id',
+      request: (u) => ({ path: `${SEND}?env_id=nope`, body: emailSend(u) }),
+      status: 400,
+      error: 'invalid_request',
+      description: /env_id/,
+    },
+    {
+      name: 'an unknown client',
+      request: (u) => ({ body: { ...emailSend(u), client_id: 'nobody' } }),
+      status: 401,
+      error: 'invalid_client',
+    },
+    {
+      name: 'an unregistered redirect_uri',
+      request: (u) => ({ body: { ...emailSend(u), redirect_uri: 'http://localhost:3000/callback/' } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /redirect_uri/,
+    },
+    {
+      name: 'an unknown method',
+      request: () => ({ body: smsSend(uniquePhone(), { method: 'carrier_pigeon' }) }),
+      status: 400,
+      error: 'invalid_request',
+      description: /voice_with_otp/,
+    },
+    {
+      name: 'voice with auth_type email',
+      request: (u) => ({ body: { ...emailSend(u), method: 'voice_with_otp' } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /requires auth_type 'sms'/,
+    },
+    {
+      name: 'a message from a client not allowed to set it',
+      request: (u) => ({ body: { ...emailSend(u), client_id: 'local-plain', message: 'Call us now! %code%' } }),
+      status: 400,
+      error: 'unauthorized_client',
+      description: /message text/,
+    },
+    {
+      name: 'a message without %code%',
+      request: (u) => ({ body: { ...emailSend(u), message: 'Hello there' } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /message/,
+    },
+    {
+      name: 'an SMS message over 3 segments',
+      request: () => ({ body: smsSend(uniquePhone(), { message: `%code% ${'x'.repeat(500)}` }) }),
+      status: 400,
+      error: 'invalid_request',
+      description: /message/,
+    },
+    {
+      name: 'an email message over the cap',
+      request: (u) => ({ body: { ...emailSend(u), message: `%code% ${'x'.repeat(2100)}` } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /message/,
+    },
+    {
+      name: 'a code_challenge without S256',
+      request: (u) => ({ body: { ...emailSend(u), code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /S256/,
+    },
+    {
+      name: 'a malformed code_challenge',
+      request: (u) => ({ body: { ...emailSend(u), code_challenge: 'short', code_challenge_method: 'S256' } }),
+      status: 400,
+      error: 'invalid_request',
+      description: /code_challenge/,
+    },
   ];
 
   it.each(cases)('$name → $status $error', async ({ request, status, error, description }) => {
@@ -440,7 +610,9 @@ describe('concurrent failing sends (regression: the last to fail restored a code
       calls += 1;
       return calls === 3;
     });
-    const statuses = (await Promise.all(Array.from({ length: 5 }, () => roomy.post(SEND, smsSend(user))))).map((response) => response.status);
+    const statuses = (await Promise.all(Array.from({ length: 5 }, () => roomy.post(SEND, smsSend(user))))).map(
+      (response) => response.status,
+    );
     deliverOnly.delete(user);
     expect(statuses.sort()).toEqual([200, 502, 502, 502, 502]);
     const [message] = await roomy.outbox(user);
@@ -451,8 +623,16 @@ describe('concurrent failing sends (regression: the last to fail restored a code
 
 describe('the send limit counts per mailbox', () => {
   it.each([
-    ['subaddresses of any domain', ['alice+1@example.com', 'alice+2@example.com', 'alice@example.com', 'ALICE+news@example.com', 'alice+x@example.com'], 'alice+6@example.com'],
-    ['dots and googlemail at Gmail', ['a.lice@gmail.com', 'al.ice@gmail.com', 'alice@googlemail.com', 'a.l.i.c.e+x@gmail.com', 'alice@gmail.com'], 'ali.ce@googlemail.com'],
+    [
+      'subaddresses of any domain',
+      ['alice+1@example.com', 'alice+2@example.com', 'alice@example.com', 'ALICE+news@example.com', 'alice+x@example.com'],
+      'alice+6@example.com',
+    ],
+    [
+      'dots and googlemail at Gmail',
+      ['a.lice@gmail.com', 'al.ice@gmail.com', 'alice@googlemail.com', 'a.l.i.c.e+x@gmail.com', 'alice@gmail.com'],
+      'ali.ce@googlemail.com',
+    ],
   ])('%s: the sixth send to one mailbox is refused, whatever address it uses', async (_name, first, sixth) => {
     const suffix = Math.random().toString(36).slice(2, 8);
     const domainOf = (address: string) => address.slice(address.indexOf('@'));

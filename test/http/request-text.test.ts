@@ -6,7 +6,15 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { createHandler as createSendHandler } from '../../functions/otp-send';
 import { createHandler as createWellKnownHandler } from '../../functions/well-known';
-import { LOCAL_API_KEY, REDIRECT_URI, startTestService, uniqueEmail, uniquePhone, type TestResponse, type TestService } from '../support/harness';
+import {
+  LOCAL_API_KEY,
+  REDIRECT_URI,
+  startTestService,
+  uniqueEmail,
+  uniquePhone,
+  type TestResponse,
+  type TestService,
+} from '../support/harness';
 
 const SEND = '/idp/v1/otp/send';
 const TOKEN = '/idp/v1/account/token';
@@ -59,8 +67,18 @@ describe('a lone surrogate in the body: 400 before any work', () => {
 
   it('refuses one in the token and introspection endpoints too, JSON as form', async () => {
     const user = uniqueEmail('surrogate-token');
-    const token = await observed(() => service.post(TOKEN, { grant_type: 'authorization_code', code: '123456', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: `${user}\ud800` }));
-    const introspect = await observed(() => service.post(INTROSPECT, { token: 'a\udc00' }, { headers: { Authorization: `Bearer ${LOCAL_API_KEY}` } }));
+    const token = await observed(() =>
+      service.post(TOKEN, {
+        grant_type: 'authorization_code',
+        code: '123456',
+        client_id: 'local-web',
+        redirect_uri: REDIRECT_URI,
+        user_id: `${user}\ud800`,
+      }),
+    );
+    const introspect = await observed(() =>
+      service.post(INTROSPECT, { token: 'a\udc00' }, { headers: { Authorization: `Bearer ${LOCAL_API_KEY}` } }),
+    );
     for (const { response, operations } of [token, introspect]) {
       expect(response.status).toBe(400);
       expect(response.body).toEqual(NOT_WELL_FORMED);
@@ -100,9 +118,18 @@ describe('a lone surrogate outside the body: query, headers and path', () => {
   const context = { functionName: 'request-text', awsRequestId: 'test', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
 
   const cases: Array<{ name: string; overrides: Partial<APIGatewayProxyEvent> }> = [
-    { name: 'a query parameter value', overrides: { queryStringParameters: { utm: '\ud800' }, multiValueQueryStringParameters: { utm: ['\ud800'] } } },
-    { name: 'a query parameter name', overrides: { queryStringParameters: { '\udc00': 'x' }, multiValueQueryStringParameters: { '\udc00': ['x'] } } },
-    { name: 'env_id', overrides: { queryStringParameters: { env_id: 'local\ud800' }, multiValueQueryStringParameters: { env_id: ['local\ud800'] } } },
+    {
+      name: 'a query parameter value',
+      overrides: { queryStringParameters: { utm: '\ud800' }, multiValueQueryStringParameters: { utm: ['\ud800'] } },
+    },
+    {
+      name: 'a query parameter name',
+      overrides: { queryStringParameters: { '\udc00': 'x' }, multiValueQueryStringParameters: { '\udc00': ['x'] } },
+    },
+    {
+      name: 'env_id',
+      overrides: { queryStringParameters: { env_id: 'local\ud800' }, multiValueQueryStringParameters: { env_id: ['local\ud800'] } },
+    },
     { name: 'a multi-value query parameter only', overrides: { multiValueQueryStringParameters: { utm: ['x', '\ud800'] } } },
     { name: 'a header value', overrides: { headers: { 'Content-Type': 'application/json', 'X-Trace': '\ud800' } } },
     { name: 'a header name', overrides: { headers: { 'Content-Type': 'application/json', 'X-\udc00': '1' } } },
@@ -123,7 +150,14 @@ describe('a lone surrogate outside the body: query, headers and path', () => {
   it('the same event without the surrogate sends the code (the cases above fail for the surrogate alone)', async () => {
     const user = uniqueEmail('event-ok');
     const handler = createSendHandler(() => service.deps);
-    const result = await handler(eventFor('POST', SEND, { body: JSON.stringify(emailSend(user)), queryStringParameters: { utm: 'x' }, multiValueQueryStringParameters: { utm: ['x'] } }), context);
+    const result = await handler(
+      eventFor('POST', SEND, {
+        body: JSON.stringify(emailSend(user)),
+        queryStringParameters: { utm: 'x' },
+        multiValueQueryStringParameters: { utm: ['x'] },
+      }),
+      context,
+    );
     expect(result.statusCode).toBe(200);
     expect(await service.outbox(user)).toHaveLength(1);
   });
@@ -154,7 +188,13 @@ describe('a JSON member name given twice: 400 before any work, as a repeated for
 
   it('otp/send: the same name written with an escape ("\\u0075ser_id")', async () => {
     const user = uniquePhone();
-    const body = rawObject([['auth_type', 'sms'], ['client_id', 'local-web'], ['redirect_uri', REDIRECT_URI], ['user_id', user], ['"\\u0075ser_id"', uniquePhone()]]);
+    const body = rawObject([
+      ['auth_type', 'sms'],
+      ['client_id', 'local-web'],
+      ['redirect_uri', REDIRECT_URI],
+      ['user_id', user],
+      ['"\\u0075ser_id"', uniquePhone()],
+    ]);
     const { response, operations } = await observed(() => service.post(SEND, body, { raw: true }));
     expect(response.body).toEqual(REPEATED);
     expect(operations).toEqual([]);
@@ -172,7 +212,14 @@ describe('a JSON member name given twice: 400 before any work, as a repeated for
 
   it('token (JSON): two code members', async () => {
     const user = uniqueEmail('token-dup');
-    const body = rawObject([['grant_type', 'authorization_code'], ['code', '111111'], ['client_id', 'local-web'], ['redirect_uri', REDIRECT_URI], ['user_id', user], ['code', '222222']]);
+    const body = rawObject([
+      ['grant_type', 'authorization_code'],
+      ['code', '111111'],
+      ['client_id', 'local-web'],
+      ['redirect_uri', REDIRECT_URI],
+      ['user_id', user],
+      ['code', '222222'],
+    ]);
     const { response, operations } = await observed(() => service.post(TOKEN, body, { raw: true }));
     expect(response.status).toBe(400);
     expect(response.body).toEqual(REPEATED);
@@ -180,8 +227,13 @@ describe('a JSON member name given twice: 400 before any work, as a repeated for
   });
 
   it('introspect (JSON): two token members', async () => {
-    const body = rawObject([['token', 'x'.repeat(43)], ['token', 'y'.repeat(43)]]);
-    const { response, operations } = await observed(() => service.post(INTROSPECT, body, { raw: true, headers: { Authorization: `Bearer ${LOCAL_API_KEY}` } }));
+    const body = rawObject([
+      ['token', 'x'.repeat(43)],
+      ['token', 'y'.repeat(43)],
+    ]);
+    const { response, operations } = await observed(() =>
+      service.post(INTROSPECT, body, { raw: true, headers: { Authorization: `Bearer ${LOCAL_API_KEY}` } }),
+    );
     expect(response.status).toBe(400);
     expect(response.body).toEqual(REPEATED);
     expect(operations).toEqual([]);

@@ -4,7 +4,17 @@
  */
 import { createRemoteJWKSet, jwtVerify, SignJWT } from 'jose';
 import { rememberSecret } from '../support/log-capture';
-import { exchangeBody, LOCAL_API_KEY, SEND_PATH, sendBody, startTestService, TOKEN_PATH, uniqueEmail, uniquePhone, type TestService } from '../support/harness';
+import {
+  exchangeBody,
+  LOCAL_API_KEY,
+  SEND_PATH,
+  sendBody,
+  startTestService,
+  TOKEN_PATH,
+  uniqueEmail,
+  uniquePhone,
+  type TestService,
+} from '../support/harness';
 
 let service: TestService;
 beforeAll(async () => {
@@ -38,12 +48,18 @@ async function verified(token: string) {
   return (await jwtVerify(token, jwks, { issuer: service.url, currentDate: new Date(service.clock.now()) })).payload;
 }
 
-const introspect = async (token: string) => (await service.postForm('/idp/v1/account/introspect', { token }, { Authorization: `Bearer ${LOCAL_API_KEY}` })).body;
+const introspect = async (token: string) =>
+  (await service.postForm('/idp/v1/account/introspect', { token }, { Authorization: `Bearer ${LOCAL_API_KEY}` })).body;
 
 describe('a client with a scope', () => {
   it('returns it in the token response (RFC 6749 §5.1), the JWT and introspection', async () => {
     const response = await tokenFor(uniqueEmail('scope'), 'scoped-web');
-    expect(response.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'profile:read orders:write' });
+    expect(response.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'profile:read orders:write',
+    });
     expect((await verified(response.body.access_token as string)).scope).toBe('profile:read orders:write');
     expect(await introspect(response.body.access_token as string)).toMatchObject({ active: true, scope: 'profile:read orders:write' });
   });

@@ -26,13 +26,27 @@ afterAll(async () => service.stop());
 
 async function sendCode(userId: string, extra: Record<string, unknown> = {}): Promise<string> {
   const authType = userId.includes('@') ? 'email' : 'sms';
-  const response = await service.post(SEND, { auth_type: authType, client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: userId, ...extra });
+  const response = await service.post(SEND, {
+    auth_type: authType,
+    client_id: 'local-web',
+    redirect_uri: REDIRECT_URI,
+    user_id: userId,
+    ...extra,
+  });
   expect(response.status).toBe(200);
   return service.latestCode(userId);
 }
 
 function exchangeBody(userId: string, code: string, extra: Record<string, unknown> = {}) {
-  return { grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: REDIRECT_URI, auth_type: userId.includes('@') ? 'email' : 'sms', user_id: userId, ...extra };
+  return {
+    grant_type: 'authorization_code',
+    code,
+    client_id: 'local-web',
+    redirect_uri: REDIRECT_URI,
+    auth_type: userId.includes('@') ? 'email' : 'sms',
+    user_id: userId,
+    ...extra,
+  };
 }
 
 async function exchange(userId: string, code: string, extra: Record<string, unknown> = {}): Promise<TestResponse> {
@@ -84,7 +98,13 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
   it('accepts the same exchange form-encoded (RFC 6749 §4.1.3), as an OAuth client library sends it', async () => {
     const user = uniquePhone();
     const code = await sendCode(user);
-    const response = await service.postForm(TOKEN, { grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
+    const response = await service.postForm(TOKEN, {
+      grant_type: 'authorization_code',
+      code,
+      client_id: 'local-web',
+      redirect_uri: REDIRECT_URI,
+      user_id: user,
+    });
     expect(response.status).toBe(200);
     const claims = await verifyAsResourceServer(response.body.access_token as string);
     expect(claims.amr).toEqual(['otp', 'sms']);
@@ -174,18 +194,27 @@ describe('invalid_grant: every cause gets the same answer, which does not say wh
     ['another user', (_user, code) => exchange(uniqueEmail('intruder'), code)],
     ['another auth type for the same string', (user, code) => exchange(user, code, { auth_type: 'sms', user_id: '+14155552671' })],
     ['a code that is not six digits', (user, code) => exchange(user, `${code}0`)],
-    ['expired, with the item still in the table', async (user, code) => {
-      service.clock.advanceSeconds(300);
-      return exchange(user, code);
-    }],
-    ['already used', async (user, code) => {
-      expect((await exchange(user, code)).status).toBe(200);
-      return exchange(user, code);
-    }],
-    ['replaced by a newer send', async (user, code) => {
-      await service.post(SEND, { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
-      return exchange(user, code);
-    }],
+    [
+      'expired, with the item still in the table',
+      async (user, code) => {
+        service.clock.advanceSeconds(300);
+        return exchange(user, code);
+      },
+    ],
+    [
+      'already used',
+      async (user, code) => {
+        expect((await exchange(user, code)).status).toBe(200);
+        return exchange(user, code);
+      },
+    ],
+    [
+      'replaced by a newer send',
+      async (user, code) => {
+        await service.post(SEND, { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
+        return exchange(user, code);
+      },
+    ],
     ['another environment the client may use', (user, code) => service.post(`${TOKEN}?env_id=second`, exchangeBody(user, code))],
   ];
 
@@ -329,7 +358,9 @@ describe('single use under concurrency', () => {
       const code = await roomy.latestCode(user);
       const responses = await Promise.all(Array.from({ length: 20 }, () => roomy.post(TOKEN, exchangeBody(user, code))));
       expect(responses.filter((response) => response.status === 200)).toHaveLength(1);
-      expect(responses.filter((response) => response.status === 400).map((response) => response.body)).toEqual(Array(19).fill(GRANT_REFUSED));
+      expect(responses.filter((response) => response.status === 400).map((response) => response.body)).toEqual(
+        Array(19).fill(GRANT_REFUSED),
+      );
     } finally {
       await roomy.stop();
     }
@@ -337,8 +368,23 @@ describe('single use under concurrency', () => {
 });
 
 describe('bad requests: a documented 4xx with the error JSON, never a 5xx', () => {
-  const cases: Array<{ name: string; body?: (user: string) => unknown; raw?: string; contentType?: string; method?: string; query?: string; status: number; error: string; notEchoed?: string }> = [
-    { name: 'grant_type password', body: (u) => exchangeBody(u, '123456', { grant_type: 'password' }), status: 400, error: 'unsupported_grant_type' },
+  const cases: Array<{
+    name: string;
+    body?: (user: string) => unknown;
+    raw?: string;
+    contentType?: string;
+    method?: string;
+    query?: string;
+    status: number;
+    error: string;
+    notEchoed?: string;
+  }> = [
+    {
+      name: 'grant_type password',
+      body: (u) => exchangeBody(u, '123456', { grant_type: 'password' }),
+      status: 400,
+      error: 'unsupported_grant_type',
+    },
     { name: 'no grant_type', body: (u) => exchangeBody(u, '123456', { grant_type: undefined }), status: 400, error: 'invalid_request' },
     { name: 'no code', body: (u) => exchangeBody(u, '123456', { code: undefined }), status: 400, error: 'invalid_request' },
     { name: 'no client_id', body: (u) => exchangeBody(u, '123456', { client_id: undefined }), status: 400, error: 'invalid_request' },
@@ -348,8 +394,21 @@ describe('bad requests: a documented 4xx with the error JSON, never a 5xx', () =
     { name: 'auth_type fax', body: (u) => exchangeBody(u, '123456', { auth_type: 'fax' }), status: 400, error: 'invalid_request' },
     { name: 'an unknown client', body: (u) => exchangeBody(u, '123456', { client_id: 'nobody' }), status: 401, error: 'invalid_client' },
     { name: 'code as a number', body: (u) => exchangeBody(u, '123456', { code: 123456 }), status: 400, error: 'invalid_request' },
-    { name: 'a repeated form parameter', raw: 'grant_type=authorization_code&grant_type=authorization_code&code=1', contentType: 'application/x-www-form-urlencoded', status: 400, error: 'invalid_request' },
-    { name: 'a repeated parameter of any name, not echoed back', raw: '<script>=1&<script>=2', contentType: 'application/x-www-form-urlencoded', status: 400, error: 'invalid_request', notEchoed: '<script>' },
+    {
+      name: 'a repeated form parameter',
+      raw: 'grant_type=authorization_code&grant_type=authorization_code&code=1',
+      contentType: 'application/x-www-form-urlencoded',
+      status: 400,
+      error: 'invalid_request',
+    },
+    {
+      name: 'a repeated parameter of any name, not echoed back',
+      raw: '<script>=1&<script>=2',
+      contentType: 'application/x-www-form-urlencoded',
+      status: 400,
+      error: 'invalid_request',
+      notEchoed: '<script>',
+    },
     { name: 'text/plain', raw: 'hello', contentType: 'text/plain', status: 415, error: 'invalid_request' },
     { name: 'malformed JSON', raw: '{', contentType: 'application/json', status: 400, error: 'invalid_request' },
     { name: 'GET', method: 'GET', status: 405, error: 'method_not_allowed' },
@@ -377,7 +436,15 @@ describe('well-known documents', () => {
     const keys = (response.body as { keys: Array<Record<string, unknown>> }).keys;
     expect(keys.length).toBeGreaterThanOrEqual(2);
     for (const key of keys) {
-      expect(key).toEqual({ kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), kid: expect.any(String), alg: 'ES256', use: 'sig' });
+      expect(key).toEqual({
+        kty: 'EC',
+        crv: 'P-256',
+        x: expect.any(String),
+        y: expect.any(String),
+        kid: expect.any(String),
+        alg: 'ES256',
+        use: 'sig',
+      });
     }
   });
 
@@ -412,6 +479,8 @@ describe('well-known documents', () => {
     const jwks = (await service.get('/.well-known/jwks.json')).body as { keys: Array<{ kid: string }> };
     const { kid } = decodeProtectedHeader(token);
     expect(jwks.keys.map((key) => key.kid)).toContain(kid);
-    await expect(jwtVerify(token, createLocalJWKSet(jwks as never), { typ: 'at+jwt', currentDate: new Date(service.clock.now()) })).resolves.toBeDefined();
+    await expect(
+      jwtVerify(token, createLocalJWKSet(jwks as never), { typ: 'at+jwt', currentDate: new Date(service.clock.now()) }),
+    ).resolves.toBeDefined();
   });
 });

@@ -34,7 +34,8 @@ const PACKAGES_OF = {
   table: ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/util-dynamodb'],
   delivery: ['@aws-sdk/client-ses', '@aws-sdk/client-sns', '@aws-sdk/client-pinpoint-sms-voice-v2'],
 } as const;
-const packagesIn = (name: string) => new Set(inputsOf(name).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []));
+const packagesIn = (name: string) =>
+  new Set(inputsOf(name).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []));
 
 it.each([
   ['well-known', [...PACKAGES_OF.table, ...PACKAGES_OF.delivery]],
@@ -46,6 +47,9 @@ it.each([
   expect(forbidden.filter((pkg) => packages.has(pkg))).toEqual([]);
 });
 
-it.each(['token', 'introspect', 'well-known', 'rotate-signing-keys'])('%s carries no language’s texts: it sends no message (regression: the locale list came with every text)', (name) => {
-  expect(inputsOf(name).filter((input) => input.startsWith('lib/locales/'))).toEqual([]);
-});
+it.each(['token', 'introspect', 'well-known', 'rotate-signing-keys'])(
+  '%s carries no language’s texts: it sends no message (regression: the locale list came with every text)',
+  (name) => {
+    expect(inputsOf(name).filter((input) => input.startsWith('lib/locales/'))).toEqual([]);
+  },
+);

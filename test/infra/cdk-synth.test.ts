@@ -33,8 +33,12 @@ it('`cdk synth -c stage=prod` synthesizes the production stack offline, with the
 
   // Assert
   expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr }).toEqual({ status: 0, stderr: '' });
-  const template = JSON.parse(readFileSync(join(out, 'Identity-prod.template.json'), 'utf8')) as { Resources: Record<string, { Type: string }> };
-  expect(Object.values(template.Resources).filter((resource) => resource.Type === 'AWS::Lambda::Function').length).toBeGreaterThanOrEqual(lambdaNames().length);
+  const template = JSON.parse(readFileSync(join(out, 'Identity-prod.template.json'), 'utf8')) as {
+    Resources: Record<string, { Type: string }>;
+  };
+  expect(Object.values(template.Resources).filter((resource) => resource.Type === 'AWS::Lambda::Function').length).toBeGreaterThanOrEqual(
+    lambdaNames().length,
+  );
   expect(docker.called()).toBe(false);
 }, 120_000);
 
@@ -58,9 +62,19 @@ it('`npm run build` writes one ESM bundle per function that Node loads, each exp
     expect(existsSync(join(out, bundle.name, 'config.json'))).toBe(true);
     const loaded = spawnSync(
       process.execPath,
-      ['--enable-source-maps', '--no-warnings', '--input-type=module', '-e', `const m = await import(${JSON.stringify(bundle.file)}); process.stdout.write(typeof m.handler);`],
+      [
+        '--enable-source-maps',
+        '--no-warnings',
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(bundle.file)}); process.stdout.write(typeof m.handler);`,
+      ],
       { encoding: 'utf8', env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1' } },
     );
-    expect({ name: bundle.name, handler: loaded.stdout, stderr: loaded.stderr }).toEqual({ name: bundle.name, handler: 'function', stderr: '' });
+    expect({ name: bundle.name, handler: loaded.stdout, stderr: loaded.stderr }).toEqual({
+      name: bundle.name,
+      handler: 'function',
+      stderr: '',
+    });
   }
 }, 60_000);

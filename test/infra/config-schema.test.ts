@@ -16,7 +16,11 @@ it.each(availableStages())('is named by config/%s.json as its $schema', (stage) 
 });
 
 it('describes what the stack checks field by field: an unknown field and a wrong type are refused', () => {
-  const schema = JSON.parse(stageJsonSchema()) as { additionalProperties: boolean; properties: Record<string, { type?: string }>; required: string[] };
+  const schema = JSON.parse(stageJsonSchema()) as {
+    additionalProperties: boolean;
+    properties: Record<string, { type?: string }>;
+    required: string[];
+  };
   expect(schema.additionalProperties).toBe(false);
   expect(schema.required).toEqual(expect.arrayContaining(['defaultEnvironment', 'environments', 'clients']));
   expect(schema.properties.deployment?.type).toBe('object');

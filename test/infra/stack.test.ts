@@ -14,7 +14,14 @@ import { TABLE_DEFINITION } from '../../lib/adapters/dynamodb/table';
 import { LOG_EVENTS } from '../../lib/log-events';
 import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec, type SecretName } from '../../lib/routes';
 import { CREATE_REQUIRE_BANNER } from '../../infra/bundling';
-import { DELIVERY_ACTIONS, LOG_ACTIONS, PUBLISH_ACTIONS, ROTATION_ACTIONS, SECRET_READ_ACTION, tableActionOf } from '../../infra/permissions';
+import {
+  DELIVERY_ACTIONS,
+  LOG_ACTIONS,
+  PUBLISH_ACTIONS,
+  ROTATION_ACTIONS,
+  SECRET_READ_ACTION,
+  tableActionOf,
+} from '../../infra/permissions';
 import { loadStageFile } from '../../infra/stage';
 import { pathPattern } from '../../infra/waf';
 import { failingDocker, synthesize, type SynthesizedStage, type TemplateJson } from './synthesize';
@@ -35,7 +42,14 @@ beforeAll(() => {
 const SPECS = Object.values(FUNCTIONS) as FunctionSpec[];
 const CUSTOM_RESOURCE_PROVIDER = /^AWS679f53fac002430cb0da5b7982bd2287/;
 
-type Statement = { Sid?: string; Effect: string; Action: string | string[]; Resource?: unknown; NotResource?: unknown; Condition?: Record<string, Record<string, unknown>> };
+type Statement = {
+  Sid?: string;
+  Effect: string;
+  Action: string | string[];
+  Resource?: unknown;
+  NotResource?: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+};
 const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 const logicalId = (stack: Stack, construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const ofType = (json: TemplateJson, type: string) => Object.entries(json.Resources).filter(([, resource]) => resource.Type === type);
@@ -46,8 +60,10 @@ function allStatements(json: TemplateJson): Array<{ owner: string; statement: St
   const found: Array<{ owner: string; statement: Statement }> = [];
   for (const [id, resource] of Object.entries(json.Resources)) {
     const documents: unknown[] = [];
-    if (resource.Type === 'AWS::IAM::Role') documents.push(...asArray(property<Array<{ PolicyDocument: unknown }>>(resource, 'Policies')).map((policy) => policy.PolicyDocument));
-    for (const name of ['PolicyDocument', 'ResourcePolicy']) if (resource.Properties?.[name] !== undefined) documents.push(resource.Properties[name]);
+    if (resource.Type === 'AWS::IAM::Role')
+      documents.push(...asArray(property<Array<{ PolicyDocument: unknown }>>(resource, 'Policies')).map((policy) => policy.PolicyDocument));
+    for (const name of ['PolicyDocument', 'ResourcePolicy'])
+      if (resource.Properties?.[name] !== undefined) documents.push(resource.Properties[name]);
     for (const document of documents) {
       for (const statement of asArray((document as { Statement?: Statement[] }).Statement)) found.push({ owner: id, statement });
     }
@@ -58,7 +74,9 @@ function allStatements(json: TemplateJson): Array<{ owner: string; statement: St
 /** The statements a function role holds (its inline policy; it must have nothing else). */
 function roleStatements(json: TemplateJson, roleId: string): Statement[] {
   const role = json.Resources[roleId]!;
-  return asArray(property<Array<{ PolicyDocument: { Statement: Statement[] } }>>(role, 'Policies')).flatMap((policy) => policy.PolicyDocument.Statement);
+  return asArray(property<Array<{ PolicyDocument: { Statement: Statement[] } }>>(role, 'Policies')).flatMap(
+    (policy) => policy.PolicyDocument.Statement,
+  );
 }
 
 /** API Gateway resource paths by logical id, rebuilt from PathPart and ParentId. */
@@ -78,7 +96,11 @@ function resourcePaths(json: TemplateJson): Map<string, string> {
 describe.each(STAGES)('stage %s', (stageName) => {
   const stage = () => synthesized[stageName];
   const config = () => loadStageFile(stageName).config;
-  const fnId = (name: string) => logicalId(stage().stack, name === 'rotate-signing-keys' ? stage().stack.rotation.function : stage().stack.functions[name as FunctionName].function);
+  const fnId = (name: string) =>
+    logicalId(
+      stage().stack,
+      name === 'rotate-signing-keys' ? stage().stack.rotation.function : stage().stack.functions[name as FunctionName].function,
+    );
   const roleId = (name: FunctionName) => logicalId(stage().stack, stage().stack.functions[name].role);
   const logGroupId = (name: FunctionName) => logicalId(stage().stack, stage().stack.functions[name].logGroup);
   const tableId = () => logicalId(stage().stack, stage().stack.table);
@@ -103,8 +125,14 @@ describe.each(STAGES)('stage %s', (stageName) => {
 
     it('is retained with deletion protection in production, destroyed with a throw-away stack', () => {
       const table = stage().json.Resources[tableId()]!;
-      expect({ deletion: table.DeletionPolicy, replace: table.UpdateReplacePolicy, protection: table.Properties?.DeletionProtectionEnabled }).toEqual(
-        retained() ? { deletion: 'Retain', replace: 'Retain', protection: true } : { deletion: 'Delete', replace: 'Delete', protection: false },
+      expect({
+        deletion: table.DeletionPolicy,
+        replace: table.UpdateReplacePolicy,
+        protection: table.Properties?.DeletionProtectionEnabled,
+      }).toEqual(
+        retained()
+          ? { deletion: 'Retain', replace: 'Retain', protection: true }
+          : { deletion: 'Delete', replace: 'Delete', protection: false },
       );
     });
   });
@@ -115,7 +143,12 @@ describe.each(STAGES)('stage %s', (stageName) => {
       const ours = functions.filter(([id]) => !CUSTOM_RESOURCE_PROVIDER.test(id));
       expect(ours.map(([id]) => id).sort()).toEqual([...SPECS.map((spec) => fnId(spec.name)), fnId('rotate-signing-keys')].sort());
       for (const [id, fn] of ours) {
-        expect({ id, runtime: property(fn, 'Runtime'), architectures: property(fn, 'Architectures'), handler: property(fn, 'Handler') }).toEqual({
+        expect({
+          id,
+          runtime: property(fn, 'Runtime'),
+          architectures: property(fn, 'Architectures'),
+          handler: property(fn, 'Handler'),
+        }).toEqual({
           id,
           runtime: 'nodejs22.x',
           architectures: ['arm64'],
@@ -146,7 +179,10 @@ describe.each(STAGES)('stage %s', (stageName) => {
     it('get TABLE_NAME and each secret’s ARN only if their spec uses them, and the issuer', () => {
       const issuer = stage().stack.resolve(stage().stack.issuer) as unknown;
       for (const spec of SPECS) {
-        const variables = property<{ Variables: Record<string, unknown> }>(stage().json.Resources[fnId(spec.name)]!, 'Environment').Variables;
+        const variables = property<{ Variables: Record<string, unknown> }>(
+          stage().json.Resources[fnId(spec.name)]!,
+          'Environment',
+        ).Variables;
         expect({
           name: spec.name,
           table: variables.TABLE_NAME,
@@ -171,7 +207,12 @@ describe.each(STAGES)('stage %s', (stageName) => {
         const key = property<{ S3Key: string }>(stage().json.Resources[id]!, 'Code').S3Key;
         const dir = join(stage().outdir, `asset.${key.replace(/\.zip$/, '')}`);
         const bundle = readFileSync(join(dir, 'index.mjs'), 'utf8');
-        expect({ id, banner: bundle.startsWith(CREATE_REQUIRE_BANNER), importsSdk: /\bfrom\s*["']@aws-sdk\//.test(bundle), sourceMap: bundle.includes('//# sourceMappingURL=index.mjs.map') }).toEqual({
+        expect({
+          id,
+          banner: bundle.startsWith(CREATE_REQUIRE_BANNER),
+          importsSdk: /\bfrom\s*["']@aws-sdk\//.test(bundle),
+          sourceMap: bundle.includes('//# sourceMappingURL=index.mjs.map'),
+        }).toEqual({
           id,
           banner: true,
           importsSdk: false,
@@ -189,7 +230,9 @@ describe.each(STAGES)('stage %s', (stageName) => {
       for (const spec of SPECS) {
         const role = stage().json.Resources[roleId(spec.name as FunctionName)]!;
         expect(property(role, 'ManagedPolicyArns')).toBeUndefined();
-        const attached = ofType(stage().json, 'AWS::IAM::Policy').filter(([, policy]) => JSON.stringify(property(policy, 'Roles')).includes(roleId(spec.name as FunctionName)));
+        const attached = ofType(stage().json, 'AWS::IAM::Policy').filter(([, policy]) =>
+          JSON.stringify(property(policy, 'Roles')).includes(roleId(spec.name as FunctionName)),
+        );
         expect(attached).toEqual([]);
 
         const statements = roleStatements(stage().json, roleId(spec.name as FunctionName));
@@ -233,11 +276,17 @@ describe.each(STAGES)('stage %s', (stageName) => {
     it('gives the rotation function the four rotation actions on the signing key secret, a write of the public set, and nothing on the HMAC key', () => {
       const statements = roleStatements(stage().json, logicalId(stage().stack, stage().stack.rotation.role));
       expect(statements.map((statement) => ({ actions: asArray(statement.Action).sort(), resource: statement.Resource }))).toEqual([
-        { actions: [...LOG_ACTIONS].sort(), resource: { 'Fn::GetAtt': [logicalId(stage().stack, stage().stack.rotation.logGroup), 'Arn'] } },
+        {
+          actions: [...LOG_ACTIONS].sort(),
+          resource: { 'Fn::GetAtt': [logicalId(stage().stack, stage().stack.rotation.logGroup), 'Arn'] },
+        },
         { actions: [...ROTATION_ACTIONS].sort(), resource: { Ref: secretId('signingKeys') } },
         { actions: [...PUBLISH_ACTIONS], resource: { Ref: secretId('verificationKeys') } },
       ]);
-      const variables = property<{ Variables: Record<string, unknown> }>(stage().json.Resources[fnId('rotate-signing-keys')]!, 'Environment').Variables;
+      const variables = property<{ Variables: Record<string, unknown> }>(
+        stage().json.Resources[fnId('rotate-signing-keys')]!,
+        'Environment',
+      ).Variables;
       expect(variables.VERIFICATION_KEYS_SECRET_ARN).toEqual({ Ref: secretId('verificationKeys') });
     });
 
@@ -246,7 +295,9 @@ describe.each(STAGES)('stage %s', (stageName) => {
     });
 
     it('has no wildcard action, no dynamodb Scan or Query anywhere in the template', () => {
-      const actions = allStatements(stage().json).flatMap(({ owner, statement }) => asArray(statement.Action).map((action) => ({ owner, action })));
+      const actions = allStatements(stage().json).flatMap(({ owner, statement }) =>
+        asArray(statement.Action).map((action) => ({ owner, action })),
+      );
       expect(actions.length).toBeGreaterThan(0);
       expect(actions.filter(({ action }) => action.includes('*'))).toEqual([]);
       expect(actions.filter(({ action }) => /^dynamodb:(Scan|Query|BatchGetItem|BatchWriteItem|PartiQL)/i.test(action))).toEqual([]);
@@ -281,7 +332,8 @@ describe.each(STAGES)('stage %s', (stageName) => {
       // No string that looks like key material (32+ base64 characters mixing digits, lower and upper
       // case, as a generated secret does), other than the template's own logical ids.
       const ids = new Set(Object.keys(stage().json.Resources));
-      const looksLikeKey = (value: string) => /^[A-Za-z0-9+/_-]{32,}={0,2}$/.test(value) && /[0-9]/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value);
+      const looksLikeKey = (value: string) =>
+        /^[A-Za-z0-9+/_-]{32,}={0,2}$/.test(value) && /[0-9]/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value);
       const suspicious: string[] = [];
       const walk = (value: unknown): void => {
         if (typeof value === 'string') {
@@ -323,10 +375,17 @@ describe.each(STAGES)('stage %s', (stageName) => {
       const routed = methods.map(([, method]) => {
         const integration = property<{ Type: string; IntegrationHttpMethod: string; Uri: unknown }>(method, 'Integration');
         const target = SPECS.find((spec) => JSON.stringify(integration.Uri).includes(`"${fnId(spec.name)}"`))?.name;
-        return { path: paths.get(property<{ Ref: string }>(method, 'ResourceId').Ref), type: integration.Type, verb: integration.IntegrationHttpMethod, target };
+        return {
+          path: paths.get(property<{ Ref: string }>(method, 'ResourceId').Ref),
+          type: integration.Type,
+          verb: integration.IntegrationHttpMethod,
+          target,
+        };
       });
       expect(routed.sort((a, b) => String(a.path).localeCompare(String(b.path)))).toEqual(
-        ROUTES.map((route) => ({ path: route.path, type: 'AWS_PROXY', verb: 'POST', target: route.functionName })).sort((a, b) => a.path.localeCompare(b.path)),
+        ROUTES.map((route) => ({ path: route.path, type: 'AWS_PROXY', verb: 'POST', target: route.functionName })).sort((a, b) =>
+          a.path.localeCompare(b.path),
+        ),
       );
     });
 
@@ -340,12 +399,22 @@ describe.each(STAGES)('stage %s', (stageName) => {
         DEFAULT_5XX: [undefined, 'server_error'],
       };
       const responses = new Map(
-        ofType(stage().json, 'AWS::ApiGateway::GatewayResponse').map(([, response]) => [property<string>(response, 'ResponseType'), response.Properties!]),
+        ofType(stage().json, 'AWS::ApiGateway::GatewayResponse').map(([, response]) => [
+          property<string>(response, 'ResponseType'),
+          response.Properties!,
+        ]),
       );
       for (const [type, [status, error]] of Object.entries(expected)) {
         const response = responses.get(type)!;
-        const body = JSON.parse((response.ResponseTemplates as Record<string, string>)['application/json']!.replace('$context.error.messageString', '"message"')) as unknown;
-        expect({ type, status: response.StatusCode, body, contentType: (response.ResponseParameters as Record<string, string>)['gatewayresponse.header.Content-Type'] }).toEqual({
+        const body = JSON.parse(
+          (response.ResponseTemplates as Record<string, string>)['application/json']!.replace('$context.error.messageString', '"message"'),
+        ) as unknown;
+        expect({
+          type,
+          status: response.StatusCode,
+          body,
+          contentType: (response.ResponseParameters as Record<string, string>)['gatewayresponse.header.Content-Type'],
+        }).toEqual({
           type,
           status,
           body: { error, error_description: expect.any(String) },
@@ -396,14 +465,18 @@ describe.each(STAGES)('stage %s', (stageName) => {
             Statement: {
               RateBasedStatement: Match.objectLike({
                 AggregateKeyType: 'IP',
-                ScopeDownStatement: { RegexMatchStatement: Match.objectLike({ RegexString: pathPattern('/idp/v1/otp/send'), FieldToMatch: { UriPath: {} } }) },
+                ScopeDownStatement: {
+                  RegexMatchStatement: Match.objectLike({ RegexString: pathPattern('/idp/v1/otp/send'), FieldToMatch: { UriPath: {} } }),
+                },
               }),
             },
           }),
         ]),
       });
       const [, association] = ofType(stage().json, 'AWS::WAFv2::WebACLAssociation')[0]!;
-      expect(JSON.stringify(property(association, 'ResourceArn'))).toContain(logicalId(stage().stack, stage().stack.api.api.deploymentStage));
+      expect(JSON.stringify(property(association, 'ResourceArn'))).toContain(
+        logicalId(stage().stack, stage().stack.api.api.deploymentStage),
+      );
       // Sampled requests would keep client API keys (Authorization) visible in the console.
       const [, acl] = ofType(stage().json, 'AWS::WAFv2::WebACL')[0]!;
       expect(JSON.stringify(acl).match(/"SampledRequestsEnabled":true/g) ?? []).toEqual([]);
@@ -437,13 +510,16 @@ describe.each(STAGES)('stage %s', (stageName) => {
 
     it('alarms on 5xx, bugs, delivery failures, a surge of 429s, users reaching the failure cap, failed discards, and every function’s errors and throttles, into the alarm topic', () => {
       const alarms = ofType(stage().json, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties!);
-      const metric = (namespace: string, name: string) => alarms.filter((alarm) => alarm.Namespace === namespace && alarm.MetricName === name);
+      const metric = (namespace: string, name: string) =>
+        alarms.filter((alarm) => alarm.Namespace === namespace && alarm.MetricName === name);
       const namespace = `Identity/${stageName}`;
       expect(metric('AWS/ApiGateway', '5XXError')).toHaveLength(1);
       expect(metric(namespace, 'UnhandledError')).toHaveLength(1);
       expect(metric(namespace, 'DeliveryFailed')).toHaveLength(1);
       expect(metric(namespace, 'AttemptRefused')).toHaveLength(1);
-      expect(metric(namespace, 'FailureCapReached')).toEqual([expect.objectContaining({ Threshold: config().deployment.alarms.failureCapsReached })]);
+      expect(metric(namespace, 'FailureCapReached')).toEqual([
+        expect.objectContaining({ Threshold: config().deployment.alarms.failureCapsReached }),
+      ]);
       expect(metric(namespace, 'DiscardFailed')).toEqual([expect.objectContaining({ Threshold: 1 })]);
       expect(metric('AWS/Lambda', 'Errors')).toHaveLength(SPECS.length + 1);
       expect(metric('AWS/Lambda', 'Throttles')).toHaveLength(SPECS.length + 1);
@@ -471,7 +547,11 @@ describe.each(STAGES)('stage %s', (stageName) => {
   describe('cdk-nag', () => {
     it('finds nothing unacknowledged in the AwsSolutions pack, neither errors nor warnings', () => {
       const report = new AwsSolutionsChecks().validateScope(stage().app);
-      expect(report.violations.map((violation) => `${violation.ruleName} ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`)).toEqual([]);
+      expect(
+        report.violations.map(
+          (violation) => `${violation.ruleName} ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`,
+        ),
+      ).toEqual([]);
       expect(report.success).toBe(true);
     });
 
@@ -480,7 +560,8 @@ describe.each(STAGES)('stage %s', (stageName) => {
       const visit = (construct: IConstruct): void => {
         for (const entry of construct.node.metadata) {
           if (entry.type === 'aws:cdk:acknowledged-rules') {
-            for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) acknowledged.push({ path: construct.node.path, id: id.replace(/^annotation::/i, ''), reason });
+            for (const [id, reason] of Object.entries(entry.data as Record<string, string>))
+              acknowledged.push({ path: construct.node.path, id: id.replace(/^annotation::/i, ''), reason });
           }
         }
         construct.node.children.forEach(visit);
@@ -499,7 +580,8 @@ describe.each(STAGES)('stage %s', (stageName) => {
         'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sms-voice:<AWS::Region>:<AWS::AccountId>:phone-number/*]',
       ];
       expect(acknowledged.filter(({ id }) => !known.includes(id))).toEqual([]);
-      for (const { path, id, reason } of acknowledged) expect({ path, id, specific: reason.length >= 60 }).toEqual({ path, id, specific: true });
+      for (const { path, id, reason } of acknowledged)
+        expect({ path, id, specific: reason.length >= 60 }).toEqual({ path, id, specific: true });
       // A blanket acknowledgement at the stack or app would hide future findings.
       expect(acknowledged.filter(({ path }) => !path.includes('/'))).toEqual([]);
     });

@@ -28,8 +28,16 @@ describe('the stage files', () => {
     const dev = loadStageFile('dev').config.deployment;
     const prod = loadStageFile('prod').config.deployment;
 
-    expect({ removal: dev.removalPolicy, waf: dev.waf !== undefined, days: dev.logRetentionDays }).toEqual({ removal: 'destroy', waf: false, days: 7 });
-    expect({ removal: prod.removalPolicy, waf: prod.waf !== undefined, days: prod.logRetentionDays }).toEqual({ removal: 'retain', waf: true, days: 365 });
+    expect({ removal: dev.removalPolicy, waf: dev.waf !== undefined, days: dev.logRetentionDays }).toEqual({
+      removal: 'destroy',
+      waf: false,
+      days: 7,
+    });
+    expect({ removal: prod.removalPolicy, waf: prod.waf !== undefined, days: prod.logRetentionDays }).toEqual({
+      removal: 'retain',
+      waf: true,
+      days: 365,
+    });
   });
 
   it('holds only hashes of the documented example API keys (docs/deploy.md), never a real key', () => {
@@ -104,7 +112,10 @@ describe('deploymentProblems', () => {
 });
 
 describe('the deployment section of the schema', () => {
-  const withDeployment = (deployment: unknown) => ({ ...(JSON.parse(readFileSync(loadStageFile('dev').file, 'utf8')) as Record<string, unknown>), deployment });
+  const withDeployment = (deployment: unknown) => ({
+    ...(JSON.parse(readFileSync(loadStageFile('dev').file, 'utf8')) as Record<string, unknown>),
+    deployment,
+  });
 
   it('defaults every field, so a stage file may omit it (config/local.json does)', () => {
     expect(loadStageFile('local').config.deployment).toEqual({
@@ -125,7 +136,11 @@ describe('the deployment section of the schema', () => {
     ['an unknown removal policy', { removalPolicy: 'snapshot' }, /deployment\.removalPolicy/],
     ['a CORS origin with a path', { cors: { allowOrigins: ['https://app.example.com/'] } }, /deployment\.cors\.allowOrigins\[0\]/],
     ['a WAF window WAF does not offer', { waf: { evaluationWindowSeconds: 30 } }, /deployment\.waf\.evaluationWindowSeconds/],
-    ['an SES identity that is neither domain nor address', { emailIdentities: [{ identity: 'Example Inc' }] }, /deployment\.emailIdentities\[0\]\.identity/],
+    [
+      'an SES identity that is neither domain nor address',
+      { emailIdentities: [{ identity: 'Example Inc' }] },
+      /deployment\.emailIdentities\[0\]\.identity/,
+    ],
     ['an unknown field', { removalPolicies: 'destroy' }, /deployment/],
   ])('rejects %s, naming the field', (_name, deployment, field) => {
     expect(() => parseDeployableStage(withDeployment(deployment), 'config/dev.json')).toThrow(field);

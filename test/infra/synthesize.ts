@@ -19,7 +19,10 @@ export interface SynthesizedStage extends IdentityApp {
 }
 
 export interface TemplateJson {
-  Resources: Record<string, { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string; UpdateReplacePolicy?: string; DependsOn?: string[] }>;
+  Resources: Record<
+    string,
+    { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string; UpdateReplacePolicy?: string; DependsOn?: string[] }
+  >;
   Outputs?: Record<string, { Value: unknown }>;
 }
 
@@ -41,7 +44,9 @@ export function synthesize(stage: string): SynthesizedStage {
   const identity = createApp(stage, { context: cdkJsonContext(), outdir });
   const report = new AwsSolutionsChecks().validateScope(identity.app);
   if (!report.success) {
-    const findings = report.violations.map((violation) => `${violation.ruleName} at ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`);
+    const findings = report.violations.map(
+      (violation) => `${violation.ruleName} at ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`,
+    );
     throw new Error(`cdk-nag findings in stage ${stage}:\n${findings.join('\n')}`);
   }
   const template = Template.fromStack(identity.stack);

@@ -18,7 +18,10 @@ export async function startDynamoDbProxy(target: string): Promise<DynamoDbProxy>
   const upstream = new URL(target);
   let seen: string[] = [];
   const server: Server = createServer((incoming, outgoing) => {
-    const operation = String(incoming.headers['x-amz-target'] ?? '').split('.').pop() ?? 'unknown';
+    const operation =
+      String(incoming.headers['x-amz-target'] ?? '')
+        .split('.')
+        .pop() ?? 'unknown';
     seen.push(operation);
     const forward = httpRequest(
       { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers },

@@ -108,7 +108,12 @@ export async function startWireProxy(target: string, options: WireProxyOptions =
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
-      const request: RecordedRequest = { method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers: incoming.headers, body: body.toString('utf8') };
+      const request: RecordedRequest = {
+        method: incoming.method ?? 'GET',
+        path: incoming.url ?? '/',
+        headers: incoming.headers,
+        body: body.toString('utf8'),
+      };
       recorded.push(request);
       const reply = (status: number, headers: IncomingHttpHeaders, answer: Buffer): void => {
         if (outgoing.destroyed) return;
@@ -116,11 +121,19 @@ export async function startWireProxy(target: string, options: WireProxyOptions =
         outgoing.end(answer);
       };
       const forward = (): void => {
-        const destination = { host: upstream.hostname, port: upstream.port, method: request.method, path: request.path, headers: request.headers };
+        const destination = {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: request.method,
+          path: request.path,
+          headers: request.headers,
+        };
         const upstreamRequest = httpRequest(destination, (response) => {
           const answer: Buffer[] = [];
           response.on('data', (chunk: Buffer) => answer.push(chunk));
-          response.on('end', () => later(delayOf(request), () => reply(response.statusCode ?? 502, response.headers, Buffer.concat(answer))));
+          response.on('end', () =>
+            later(delayOf(request), () => reply(response.statusCode ?? 502, response.headers, Buffer.concat(answer))),
+          );
         });
         upstreamRequest.on('error', () => outgoing.destroy());
         upstreamRequest.end(body);

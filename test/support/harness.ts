@@ -188,7 +188,12 @@ export function sendBody(userId: string, clientId = 'local-web', extra: Record<s
 }
 
 /** The JSON body of a token request exchanging `code` for `userId` with `clientId`. */
-export function exchangeBody(userId: string, code: string, clientId = 'local-web', extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function exchangeBody(
+  userId: string,
+  code: string,
+  clientId = 'local-web',
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: REDIRECT_URI, user_id: userId, ...extra };
 }
 
@@ -207,7 +212,12 @@ export function logEntries(lines: readonly string[], message: string): Array<Rec
 }
 
 /** A service whose limits are adjusted for every environment (`token`, `send`, `failures`, `code`). */
-export function withLimits(adjust: { token?: object; send?: object; failures?: object; code?: object }): (config: StageConfig) => StageConfig {
+export function withLimits(adjust: {
+  token?: object;
+  send?: object;
+  failures?: object;
+  code?: object;
+}): (config: StageConfig) => StageConfig {
   return (config) => ({
     ...config,
     environments: config.environments.map((environment) => ({

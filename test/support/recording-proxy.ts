@@ -23,7 +23,11 @@ export interface RecordedExchange {
 /** What a DynamoDB request body says about its item: its key and, for an update, what it does. */
 function itemOf(body: Buffer): Pick<RecordedExchange, 'pk' | 'updateExpression'> {
   try {
-    const request = JSON.parse(body.toString('utf8')) as { Key?: { pk?: { S?: string } }; Item?: { pk?: { S?: string } }; UpdateExpression?: string };
+    const request = JSON.parse(body.toString('utf8')) as {
+      Key?: { pk?: { S?: string } };
+      Item?: { pk?: { S?: string } };
+      UpdateExpression?: string;
+    };
     return { pk: request.Key?.pk?.S ?? request.Item?.pk?.S, updateExpression: request.UpdateExpression };
   } catch {
     return {};
@@ -46,7 +50,10 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
-      const operation = String(incoming.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
+      const operation =
+        String(incoming.headers['x-amz-target'] ?? '')
+          .split('.')
+          .pop() ?? '';
       const seen = { method: incoming.method ?? '', path: incoming.url ?? '', operation, ...(operation === '' ? {} : itemOf(body)) };
       const forward = httpRequest(
         { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers },

@@ -110,10 +110,16 @@ export async function startSecretsManagerLocal(): Promise<SecretsManagerLocal> {
   const operations: Record<string, (input: Record<string, unknown>) => object> = {
     CreateSecret(input) {
       const name = requiredString(input, 'Name');
-      if (secrets.has(name)) throw new ServiceError('ResourceExistsException', `The operation failed because the secret ${name} already exists.`);
+      if (secrets.has(name))
+        throw new ServiceError('ResourceExistsException', `The operation failed because the secret ${name} already exists.`);
       // AWS appends six random characters so that a re-created secret never has a reused ARN.
       const suffix = randomBytes(6).toString('base64url').slice(0, 6);
-      const secret: Secret = { arn: `arn:aws:secretsmanager:us-east-1:${ACCOUNT}:secret:${name}-${suffix}`, name, rotationEnabled: false, versions: new Map() };
+      const secret: Secret = {
+        arn: `arn:aws:secretsmanager:us-east-1:${ACCOUNT}:secret:${name}-${suffix}`,
+        name,
+        rotationEnabled: false,
+        versions: new Map(),
+      };
       secrets.set(name, secret);
       const value = optionalString(input, 'SecretString');
       if (value === undefined) return { ARN: secret.arn, Name: name };
@@ -198,7 +204,11 @@ export async function startSecretsManagerLocal(): Promise<SecretsManagerLocal> {
       }
       if (moveTo === undefined) {
         // A secret always has a current version: AWSCURRENT can only be moved, never removed.
-        if (stage === CURRENT) throw new ServiceError('InvalidParameterException', 'You can only move staging label AWSCURRENT to a different secret version. It can’t be completely removed.');
+        if (stage === CURRENT)
+          throw new ServiceError(
+            'InvalidParameterException',
+            'You can only move staging label AWSCURRENT to a different secret version. It can’t be completely removed.',
+          );
         if (removeFrom !== undefined) secret.versions.get(removeFrom)?.stages.delete(stage);
       } else {
         attach(secret, stage, moveTo);
@@ -277,7 +287,11 @@ function attach(secret: Secret, stage: string, versionId: string): void {
   if (stage === CURRENT && previous !== undefined) attach(secret, PREVIOUS, previous);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, operations: Record<string, (input: Record<string, unknown>) => object>): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  operations: Record<string, (input: Record<string, unknown>) => object>,
+): Promise<void> {
   const target = String(req.headers['x-amz-target'] ?? '');
   if (req.method !== 'POST' || req.url !== '/') {
     req.resume();

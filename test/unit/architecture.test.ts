@@ -32,7 +32,11 @@ it('the configuration imports nothing from the domain, the adapters or the HTTP 
 });
 
 it.each(sources('lib/domain'))('%s imports no adapter and no AWS SDK (the domain talks to ports)', (file) => {
-  expect(importsOf(file).filter((target) => target.startsWith('lib/adapters/') || target.startsWith('lib/deps') || /^@aws-sdk\/|^@smithy\//.test(target))).toEqual([]);
+  expect(
+    importsOf(file).filter(
+      (target) => target.startsWith('lib/adapters/') || target.startsWith('lib/deps') || /^@aws-sdk\/|^@smithy\//.test(target),
+    ),
+  ).toEqual([]);
 });
 
 it.each(sources('lib/adapters'))('%s imports no HTTP layer and no function', (file) => {

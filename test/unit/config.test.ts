@@ -43,7 +43,12 @@ function minimal(): RawConfig {
     defaultEnvironment: 'dev',
     environments: [{ id: 'dev', serviceName: 'Example', email: { sender: 'no-reply@example.test' } }],
     clients: [
-      { id: 'web', environments: ['dev'], redirectUris: ['https://app.example.test/callback'], accessToken: { format: 'jwt', audience: 'api' } },
+      {
+        id: 'web',
+        environments: ['dev'],
+        redirectUris: ['https://app.example.test/callback'],
+        accessToken: { format: 'jwt', audience: 'api' },
+      },
     ],
   };
 }
@@ -99,7 +104,12 @@ describe('config/local.json', () => {
 
   it('has the clients local-web (jwt), local-opaque (opaque) and local-backend, all with the redirect URI http://localhost:3000/callback', () => {
     // Act
-    const clients = config.clients.map((client) => ({ id: client.id, format: client.accessToken.format, redirectUris: client.redirectUris, environments: client.environments }));
+    const clients = config.clients.map((client) => ({
+      id: client.id,
+      format: client.accessToken.format,
+      redirectUris: client.redirectUris,
+      environments: client.environments,
+    }));
 
     // Assert
     expect(clients).toEqual([
@@ -181,7 +191,9 @@ describe('parseStageConfig defaults', () => {
     const raw = minimal();
     const client = raw.clients[0] as { environments: string[]; accessToken: Record<string, unknown> };
     client.accessToken.audienceByEnvironment = { [client.environments[0]!]: 'https://api.example.com' };
-    expect(parseStageConfig(raw).clients[0]!.accessToken.audienceByEnvironment).toEqual({ [client.environments[0]!]: 'https://api.example.com' });
+    expect(parseStageConfig(raw).clients[0]!.accessToken.audienceByEnvironment).toEqual({
+      [client.environments[0]!]: 'https://api.example.com',
+    });
     client.accessToken.audienceByEnvironment = { elsewhere: 'https://api.example.com' };
     expect(() => parseStageConfig(raw)).toThrow(/not allowed in environment "elsewhere"/);
   });
@@ -243,9 +255,17 @@ describe('parseStageConfig defaults', () => {
 describe('parseStageConfig validation: each problem is reported with its path', () => {
   it.each<[string, (raw: RawConfig) => void, RegExp[]]>([
     ['an unknown defaultEnvironment', (raw) => void (raw.defaultEnvironment = 'prod'), [/no environment "prod"/, /defaultEnvironment/]],
-    ['a client naming an unknown environment', (raw) => void raw.clients[0]!.environments.push('prod'), [/no environment "prod"/, /clients\[0\]\.environments/]],
+    [
+      'a client naming an unknown environment',
+      (raw) => void raw.clients[0]!.environments.push('prod'),
+      [/no environment "prod"/, /clients\[0\]\.environments/],
+    ],
     ['duplicate client ids', (raw) => void raw.clients.push({ ...raw.clients[0]! }), [/duplicate client "web"/, /clients\[1\]\.id/]],
-    ['duplicate environment ids', (raw) => void raw.environments.push({ ...raw.environments[0]! }), [/duplicate environment "dev"/, /environments\[1\]\.id/]],
+    [
+      'duplicate environment ids',
+      (raw) => void raw.environments.push({ ...raw.environments[0]! }),
+      [/duplicate environment "dev"/, /environments\[1\]\.id/],
+    ],
     ['a client id with a space', (raw) => void (raw.clients[0]!.id = 'my web'), [/ids are 1-64 of/, /clients\[0\]\.id/]],
     ['a client id with a "#" (a key delimiter)', (raw) => void (raw.clients[0]!.id = 'web#1'), [/clients\[0\]\.id/]],
     ['a client id starting with "-"', (raw) => void (raw.clients[0]!.id = '-web'), [/clients\[0\]\.id/]],
@@ -257,18 +277,30 @@ describe('parseStageConfig validation: each problem is reported with its path', 
       (raw) => void (raw.clients[0]!.sendRequiresApiKey = true),
       [/needs at least one key hash/, /clients\[0\]\.apiKeySha256/],
     ],
-    ['mayIntrospect without key hashes', (raw) => void (raw.clients[0]!.mayIntrospect = true), [/needs at least one key hash/, /clients\[0\]\.apiKeySha256/]],
+    [
+      'mayIntrospect without key hashes',
+      (raw) => void (raw.clients[0]!.mayIntrospect = true),
+      [/needs at least one key hash/, /clients\[0\]\.apiKeySha256/],
+    ],
     [
       'an upper-case SHA-256 hex',
       (raw) => void (raw.clients[0]!.apiKeySha256 = ['A'.repeat(64)]),
       [/lower-case hex SHA-256/, /clients\[0\]\.apiKeySha256\[0\]/],
     ],
     ['a 63-character SHA-256 hex', (raw) => void (raw.clients[0]!.apiKeySha256 = ['a'.repeat(63)]), [/clients\[0\]\.apiKeySha256\[0\]/]],
-    ['a key in clear instead of its hash', (raw) => void (raw.clients[0]!.apiKeySha256 = ['local-dev-api-key']), [/clients\[0\]\.apiKeySha256\[0\]/]],
+    [
+      'a key in clear instead of its hash',
+      (raw) => void (raw.clients[0]!.apiKeySha256 = ['local-dev-api-key']),
+      [/clients\[0\]\.apiKeySha256\[0\]/],
+    ],
     ['an unknown field in an environment', (raw) => void (raw.environments[0]!.extra = true), [/environments\[0\]/]],
     ['an unknown field in a client', (raw) => void (raw.clients[0]!.redirectUri = 'https://x.test'), [/clients\[0\]/]],
     ['an unknown field at the top level', (raw) => void (raw.environment = 'dev'), [/Invalid/]],
-    ['an unknown field in a limit', (raw) => void (raw.environments[0]!.limits = { token: { max: 5 } }), [/environments\[0\]\.limits\.token/]],
+    [
+      'an unknown field in a limit',
+      (raw) => void (raw.environments[0]!.limits = { token: { max: 5 } }),
+      [/environments\[0\]\.limits\.token/],
+    ],
     ['a redirect URI that is not a URL', (raw) => void (raw.clients[0]!.redirectUris = ['not a url']), [/clients\[0\]\.redirectUris\[0\]/]],
     ['no redirect URI', (raw) => void (raw.clients[0]!.redirectUris = []), [/clients\[0\]\.redirectUris/]],
     [
@@ -276,10 +308,22 @@ describe('parseStageConfig validation: each problem is reported with its path', 
       (raw) => void (raw.environments[0]!.limits = { token: { maxAttempts: 0 } }),
       [/environments\[0\]\.limits\.token\.maxAttempts/],
     ],
-    ['a fractional windowSeconds', (raw) => void (raw.environments[0]!.limits = { send: { windowSeconds: 1.5 } }), [/environments\[0\]\.limits\.send\.windowSeconds/]],
-    ['blockSeconds 0', (raw) => void (raw.environments[0]!.limits = { send: { blockSeconds: 0 } }), [/environments\[0\]\.limits\.send\.blockSeconds/]],
+    [
+      'a fractional windowSeconds',
+      (raw) => void (raw.environments[0]!.limits = { send: { windowSeconds: 1.5 } }),
+      [/environments\[0\]\.limits\.send\.windowSeconds/],
+    ],
+    [
+      'blockSeconds 0',
+      (raw) => void (raw.environments[0]!.limits = { send: { blockSeconds: 0 } }),
+      [/environments\[0\]\.limits\.send\.blockSeconds/],
+    ],
     ['a code ttl below 30 s', (raw) => void (raw.environments[0]!.code = { ttlSeconds: 10 }), [/environments\[0\]\.code\.ttlSeconds/]],
-    ['an unknown access-token format', (raw) => void (raw.clients[0]!.accessToken.format = 'paseto'), [/clients\[0\]\.accessToken\.format/]],
+    [
+      'an unknown access-token format',
+      (raw) => void (raw.clients[0]!.accessToken.format = 'paseto'),
+      [/clients\[0\]\.accessToken\.format/],
+    ],
     ['an invalid sender address', (raw) => void (raw.environments[0]!.email.sender = 'no-reply'), [/environments\[0\]\.email\.sender/]],
     ['no environments', (raw) => void (raw.environments = []), [/environments/]],
   ])('rejects %s', (_label, mutate, expected) => {

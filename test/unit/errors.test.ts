@@ -50,7 +50,14 @@ const cases: Expectation[] = [
     description: 'Send application/json.',
     headers: {},
   },
-  { make: () => new NotFoundError('No such endpoint.'), name: 'NotFoundError', statusCode: 404, error: 'not_found', description: 'No such endpoint.', headers: {} },
+  {
+    make: () => new NotFoundError('No such endpoint.'),
+    name: 'NotFoundError',
+    statusCode: 404,
+    error: 'not_found',
+    description: 'No such endpoint.',
+    headers: {},
+  },
   {
     make: () => new MethodNotAllowedError(['POST', 'OPTIONS']),
     name: 'MethodNotAllowedError',
@@ -126,7 +133,8 @@ const cases: Expectation[] = [
 ];
 
 /** RFC 6750 §3: each auth-param value is a quoted-string of %x20-21 / %x23-5B / %x5D-7E. */
-const WELL_FORMED_CHALLENGE = /^Bearer realm="[\x20\x21\x23-\x5b\x5d-\x7e]*"(, error="[\x20\x21\x23-\x5b\x5d-\x7e]+"(, error_description="[\x20\x21\x23-\x5b\x5d-\x7e]*")?)?$/;
+const WELL_FORMED_CHALLENGE =
+  /^Bearer realm="[\x20\x21\x23-\x5b\x5d-\x7e]*"(, error="[\x20\x21\x23-\x5b\x5d-\x7e]+"(, error_description="[\x20\x21\x23-\x5b\x5d-\x7e]*")?)?$/;
 
 describe.each(cases.map((expectation) => [expectation.name, expectation] as const))('%s', (_name, expectation) => {
   it(`has status ${expectation.statusCode} and error "${expectation.error}"`, () => {
@@ -245,7 +253,17 @@ describe('InvalidClientError', () => {
 });
 
 describe('InvalidGrantError', () => {
-  const causes = ['not_found', 'expired', 'consumed', 'replaced', 'client mismatch', 'redirect_uri mismatch', 'user mismatch', 'environment mismatch', 'too many tries'];
+  const causes = [
+    'not_found',
+    'expired',
+    'consumed',
+    'replaced',
+    'client mismatch',
+    'redirect_uri mismatch',
+    'user mismatch',
+    'environment mismatch',
+    'too many tries',
+  ];
 
   it('has the same description for every cause', () => {
     // Act
@@ -285,7 +303,9 @@ describe('InvalidTokenError (RFC 6750 §3)', () => {
 
   it('with credentials: the challenge carries error="invalid_token" and the description', () => {
     const error = new InvalidTokenError('The API key is not valid.', { bearerPresented: true });
-    expect(error.headers['WWW-Authenticate']).toBe('Bearer realm="identity", error="invalid_token", error_description="The API key is not valid."');
+    expect(error.headers['WWW-Authenticate']).toBe(
+      'Bearer realm="identity", error="invalid_token", error_description="The API key is not valid."',
+    );
   });
 
   it('keeps the challenge well-formed when the description contains a double quote', () => {
@@ -320,7 +340,7 @@ describe('error_description character set (RFC 6749 §5.2)', () => {
     );
   });
 
-  it("turns double quotes into single ones, so 'grant_type must be \"authorization_code\"' stays readable", () => {
+  it('turns double quotes into single ones, so \'grant_type must be "authorization_code"\' stays readable', () => {
     expect(new InvalidRequestError('must be "x".').description).toBe("must be 'x'.");
   });
 });

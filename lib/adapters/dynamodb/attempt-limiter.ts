@@ -60,7 +60,12 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
     const refused = outcome.item;
     const blockedUntil = refused[BLOCKED_UNTIL];
     if (blockedUntil !== undefined && blockedUntil > now) {
-      return { allowed: false, retryAfterSeconds: retryAfterSeconds(blockedUntil, now, limit.blockSeconds), blockStarted: false, reason: 'limit' };
+      return {
+        allowed: false,
+        retryAfterSeconds: retryAfterSeconds(blockedUntil, now, limit.blockSeconds),
+        blockStarted: false,
+        reason: 'limit',
+      };
     }
     const run = runOf(refused);
     if (cap !== undefined && run !== undefined && isCapped(run, cap, now)) {
@@ -83,7 +88,9 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
           new UpdateCommand({
             TableName: this.tableName,
             Key: { pk },
-            UpdateExpression: extend ? 'SET #c = if_not_exists(#c, :zero) + :one, #s = if_not_exists(#s, :now)' : 'SET #c = :one, #s = :now',
+            UpdateExpression: extend
+              ? 'SET #c = if_not_exists(#c, :zero) + :one, #s = if_not_exists(#s, :now)'
+              : 'SET #c = :one, #s = :now',
             ConditionExpression: extend ? 'attribute_not_exists(#s) OR #s > :runStart' : '#s <= :runStart',
             ExpressionAttributeNames: { '#c': FAIL_COUNT, '#s': FAIL_SINCE },
             ExpressionAttributeValues: { ':one': 1, ':now': now, ':runStart': runStart, ...(extend ? { ':zero': 0 } : {}) },
@@ -198,7 +205,12 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
       if (error instanceof ConditionalCheckFailedException) {
         // Another attempt started the block first: its end, never more than a block from now.
         const existing = parseAttemptItem(itemOfFailure(error))[BLOCKED_UNTIL] ?? blockedUntil;
-        return { allowed: false, retryAfterSeconds: retryAfterSeconds(existing, now, limit.blockSeconds), blockStarted: false, reason: 'limit' };
+        return {
+          allowed: false,
+          retryAfterSeconds: retryAfterSeconds(existing, now, limit.blockSeconds),
+          blockStarted: false,
+          reason: 'limit',
+        };
       }
       throw storageFailure(error, 'start block');
     }

@@ -98,8 +98,15 @@ export class DynamoDbCodeStore implements CodeStore {
           TableName: this.tableName,
           Key: { pk: codeItemKey(guess) },
           UpdateExpression: 'SET #live.#tries = #live.#tries + :one, #live.#guesses = list_append(#live.#guesses, :guessed)',
-          ConditionExpression: 'attribute_exists(#live) AND #live.#notAfter > :now AND #live.#tries < #live.#maxTries AND NOT contains(#live.#guesses, :guess)',
-          ExpressionAttributeNames: { '#live': LIVE, '#tries': 'tries', '#guesses': 'guesses', '#notAfter': 'not_after', '#maxTries': 'max_tries' },
+          ConditionExpression:
+            'attribute_exists(#live) AND #live.#notAfter > :now AND #live.#tries < #live.#maxTries AND NOT contains(#live.#guesses, :guess)',
+          ExpressionAttributeNames: {
+            '#live': LIVE,
+            '#tries': 'tries',
+            '#guesses': 'guesses',
+            '#notAfter': 'not_after',
+            '#maxTries': 'max_tries',
+          },
           ExpressionAttributeValues: { ':one': 1, ':now': guess.now, ':guess': guess.guessDigest, ':guessed': [guess.guessDigest] },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

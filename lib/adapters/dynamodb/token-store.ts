@@ -61,7 +61,9 @@ export class DynamoDbTokenStore implements TokenStore {
     let item: Record<string, unknown> | undefined;
     try {
       // Strongly consistent: a token must be introspectable the moment it is issued.
-      ({ Item: item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: { pk: tokenItemKey(tokenHash) }, ConsistentRead: true })));
+      ({ Item: item } = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk: tokenItemKey(tokenHash) }, ConsistentRead: true }),
+      ));
     } catch (error) {
       throw storageFailure(error, 'find token');
     }

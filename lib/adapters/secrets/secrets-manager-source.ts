@@ -14,7 +14,10 @@ export class SecretsManagerSecretSource implements SecretSource {
   ) {}
 
   /** `client` points the SDK client elsewhere (tests); on AWS it is left empty. */
-  static create(arns: { hmacSecret: string; signingKeys: string; verificationKeys: string }, client: AwsClientOptions = {}): SecretsManagerSecretSource {
+  static create(
+    arns: { hmacSecret: string; signingKeys: string; verificationKeys: string },
+    client: AwsClientOptions = {},
+  ): SecretsManagerSecretSource {
     return new SecretsManagerSecretSource(new SecretsManagerClient({ ...SECRETS_MANAGER_CLIENT_SETTINGS, ...clientConfig(client) }), arns);
   }
 

@@ -17,7 +17,14 @@ import {
   UpdateSecretVersionStageCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { initialKeySet, loadSigningKeys, parseStoredKeySet, publicKeySet, rotateKeySet, type StoredKeySet } from '../../domain/signing-keys';
+import {
+  initialKeySet,
+  loadSigningKeys,
+  parseStoredKeySet,
+  publicKeySet,
+  rotateKeySet,
+  type StoredKeySet,
+} from '../../domain/signing-keys';
 import type { Log } from '../../ports';
 import { parseSecretJson } from '../aws';
 
@@ -141,5 +148,10 @@ function isPlaceholder(value: string | undefined): boolean {
   } catch {
     return true;
   }
-  return parsed === null || typeof parsed !== 'object' || !Array.isArray((parsed as { keys?: unknown }).keys) || (parsed as { keys: unknown[] }).keys.length === 0;
+  return (
+    parsed === null ||
+    typeof parsed !== 'object' ||
+    !Array.isArray((parsed as { keys?: unknown }).keys) ||
+    (parsed as { keys: unknown[] }).keys.length === 0
+  );
 }

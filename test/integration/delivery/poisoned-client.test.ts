@@ -31,7 +31,13 @@ describe("a delivery client after its serializer threw (regression: the next req
     const sender = SesEmailSender.create({ endpoint: proxy.url, ...LOCAL_AWS });
     const attacker = uniqueEmail('attacker');
     const victim = uniqueEmail('victim');
-    const email = (to: string, text: string) => ({ to, from: 'no-reply@identity.local', subject: 'Your code', text, html: `<p>${text}</p>` });
+    const email = (to: string, text: string) => ({
+      to,
+      from: 'no-reply@identity.local',
+      subject: 'Your code',
+      text,
+      html: `<p>${text}</p>`,
+    });
 
     await expect(sender.sendEmail(email(attacker, `attacker text ${LONE_SURROGATE}`))).rejects.toBeInstanceOf(DeliveryFailedError);
     await sender.sendEmail(email(victim, 'victim text'));
@@ -52,7 +58,9 @@ describe("a delivery client after its serializer threw (regression: the next req
     const sender = SnsSmsSender.create({ endpoint: proxy.url, ...LOCAL_AWS });
     const victim = uniquePhone();
 
-    await expect(sender.sendSms({ to: uniquePhone(), text: `attacker text ${LONE_SURROGATE}` })).rejects.toBeInstanceOf(DeliveryFailedError);
+    await expect(sender.sendSms({ to: uniquePhone(), text: `attacker text ${LONE_SURROGATE}` })).rejects.toBeInstanceOf(
+      DeliveryFailedError,
+    );
     await sender.sendSms({ to: victim, text: 'victim text' });
 
     const wire = proxy.requests();
@@ -68,5 +76,7 @@ async function sesEmailsTo(address: string): Promise<Array<{ to: string[]; text:
   const store = (await (await fetch(`${requiredEnv('TEST_SES_URL')}/store`)).json()) as {
     emails: Array<{ destination: { to: string[] }; body: { text: string } }>;
   };
-  return store.emails.filter((email) => email.destination.to.includes(address)).map((email) => ({ to: email.destination.to, text: email.body.text }));
+  return store.emails
+    .filter((email) => email.destination.to.includes(address))
+    .map((email) => ({ to: email.destination.to, text: email.body.text }));
 }

@@ -45,10 +45,25 @@ describe('the default limit: 5 attempts per sliding minute, then a 5-minute bloc
     const key = newKey();
     await attempts(key, [0, 1, 2, 3, 4].map(at));
     await limiter.recordAttempt(key, SPEC, at(10)); // starts the block: lifts at 310 s
-    expect(await limiter.recordAttempt(key, SPEC, at(11))).toEqual({ allowed: false, retryAfterSeconds: 299, blockStarted: false, reason: 'limit' });
-    expect(await limiter.recordAttempt(key, SPEC, at(200))).toEqual({ allowed: false, retryAfterSeconds: 110, blockStarted: false, reason: 'limit' });
+    expect(await limiter.recordAttempt(key, SPEC, at(11))).toEqual({
+      allowed: false,
+      retryAfterSeconds: 299,
+      blockStarted: false,
+      reason: 'limit',
+    });
+    expect(await limiter.recordAttempt(key, SPEC, at(200))).toEqual({
+      allowed: false,
+      retryAfterSeconds: 110,
+      blockStarted: false,
+      reason: 'limit',
+    });
     // Half a second left: Retry-After never says more than the block has left.
-    expect(await limiter.recordAttempt(key, SPEC, at(309.5))).toEqual({ allowed: false, retryAfterSeconds: 0, blockStarted: false, reason: 'limit' });
+    expect(await limiter.recordAttempt(key, SPEC, at(309.5))).toEqual({
+      allowed: false,
+      retryAfterSeconds: 0,
+      blockStarted: false,
+      reason: 'limit',
+    });
     expect(await limiter.recordAttempt(key, SPEC, at(310))).toEqual({ allowed: true });
   });
 
@@ -90,14 +105,21 @@ describe('the default limit: 5 attempts per sliding minute, then a 5-minute bloc
     const limit = { maxAttempts: 2, windowSeconds: 10, blockSeconds: 30 };
     const key = newKey();
     const decisions = await attempts(key, [0, 1, 2].map(at), limit);
-    expect(decisions).toEqual([{ allowed: true }, { allowed: true }, { allowed: false, retryAfterSeconds: 30, blockStarted: true, reason: 'limit' }]);
+    expect(decisions).toEqual([
+      { allowed: true },
+      { allowed: true },
+      { allowed: false, retryAfterSeconds: 30, blockStarted: true, reason: 'limit' },
+    ]);
     expect(await limiter.recordAttempt(key, limit, at(32))).toEqual({ allowed: true });
   });
 
   it('works with a limit of one attempt (regression: an unused :zero value made DynamoDB reject the update)', async () => {
     const limit = { maxAttempts: 1, windowSeconds: 10, blockSeconds: 20 };
     const key = newKey();
-    expect(await attempts(key, [0, 1].map(at), limit)).toEqual([{ allowed: true }, { allowed: false, retryAfterSeconds: 20, blockStarted: true, reason: 'limit' }]);
+    expect(await attempts(key, [0, 1].map(at), limit)).toEqual([
+      { allowed: true },
+      { allowed: false, retryAfterSeconds: 20, blockStarted: true, reason: 'limit' },
+    ]);
   });
 
   it('stores the user only as the key it was given, with a TTL attribute for housekeeping', async () => {
@@ -176,9 +198,19 @@ describe('the failure cap (NIST SP 800-63B §5.2.2): consecutive failed exchange
     await limiter.recordFailure(key, CAP, at(10));
     expect(await limiter.recordFailure(key, CAP, at(20))).toEqual({ count: 3, since: at(0) });
 
-    expect(await limiter.recordAttempt(key, ROOMY, at(30), CAP)).toEqual({ allowed: false, retryAfterSeconds: 3570, blockStarted: false, reason: 'failure_cap' });
+    expect(await limiter.recordAttempt(key, ROOMY, at(30), CAP)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 3570,
+      blockStarted: false,
+      reason: 'failure_cap',
+    });
     // Capped until exactly one window after the run's first failure, never a moment longer.
-    expect(await limiter.recordAttempt(key, ROOMY, at(3600) - 1, CAP)).toEqual({ allowed: false, retryAfterSeconds: 0, blockStarted: false, reason: 'failure_cap' });
+    expect(await limiter.recordAttempt(key, ROOMY, at(3600) - 1, CAP)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 0,
+      blockStarted: false,
+      reason: 'failure_cap',
+    });
     expect(await limiter.recordAttempt(key, ROOMY, at(3600), CAP)).toEqual({ allowed: true, failures: { count: 3, since: at(0) } });
     // A failure after the window starts a new run.
     expect(await limiter.recordFailure(key, CAP, at(3600))).toEqual({ count: 1, since: at(3600) });
@@ -229,7 +261,10 @@ describe('the failure cap (NIST SP 800-63B §5.2.2): consecutive failed exchange
   });
 
   it('decides as the pure model does over random sequences of attempts, failures and successes', async () => {
-    const eventArb = fc.record({ gap: fc.integer({ min: 0, max: 2_000_000 }), kind: fc.constantFrom('failure', 'failure', 'failure', 'success') });
+    const eventArb = fc.record({
+      gap: fc.integer({ min: 0, max: 2_000_000 }),
+      kind: fc.constantFrom('failure', 'failure', 'failure', 'success'),
+    });
     await fc.assert(
       fc.asyncProperty(fc.array(eventArb, { minLength: 1, maxLength: 15 }), async (events) => {
         const key = newKey();

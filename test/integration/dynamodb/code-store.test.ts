@@ -27,7 +27,17 @@ const newSlot = (): CodeSlot => ({ environmentId: 'local', clientId: 'web', user
 
 function code(slot: CodeSlot, overrides: Partial<CodeRecord> = {}): CodeRecord {
   const sendId = randomUUID();
-  return { ...slot, channel: 'email', codeDigest: `digest-${sendId}`, sendId, createdAt: T0, notAfter: T0 + 300_000, tries: 0, maxTries: 3, ...overrides };
+  return {
+    ...slot,
+    channel: 'email',
+    codeDigest: `digest-${sendId}`,
+    sendId,
+    createdAt: T0,
+    notAfter: T0 + 300_000,
+    tries: 0,
+    maxTries: 3,
+    ...overrides,
+  };
 }
 
 const guessOf = (record: CodeRecord, guessDigest: string, now = T0): CodeGuess => ({
@@ -50,7 +60,11 @@ describe('guess: each rule at its exact edge', () => {
     const record = code(slot);
     await store.save(record, 5);
     expect(await store.guess(guessOf(record, 'g1', record.notAfter - 1))).toMatchObject({ outcome: 'compared', record: { tries: 1 } });
-    expect(await store.guess(guessOf(record, 'g2', record.notAfter))).toMatchObject({ outcome: 'refused', record: { tries: 1 }, repeated: false });
+    expect(await store.guess(guessOf(record, 'g2', record.notAfter))).toMatchObject({
+      outcome: 'refused',
+      record: { tries: 1 },
+      repeated: false,
+    });
   });
 
   it('compares the max_tries-th guess and refuses the one after it', async () => {
@@ -75,7 +89,11 @@ describe('guess: each rule at its exact edge', () => {
     const slot = newSlot();
     const record = code(slot);
     await store.save(record, 5);
-    expect(await store.guess({ ...guessOf(record, 'g'), environmentId: 'other' })).toEqual({ outcome: 'refused', record: undefined, repeated: false });
+    expect(await store.guess({ ...guessOf(record, 'g'), environmentId: 'other' })).toEqual({
+      outcome: 'refused',
+      record: undefined,
+      repeated: false,
+    });
     expect(await store.guess(guessOf(code(newSlot()), 'g'))).toEqual({ outcome: 'refused', record: undefined, repeated: false });
   });
 
@@ -121,24 +139,27 @@ describe('save and discard', () => {
     expect(await liveOf(slot)).toMatchObject({ sendId: previous.sendId, tries: 2 });
   });
 
-  it.each([4, 20])('puts back the delivered code when %i concurrent sends all fail (regression: an intermediate code nobody received came back)', async (count) => {
-    for (let user = 0; user < 6; user += 1) {
-      const slot = newSlot();
-      const delivered = code(slot);
-      await store.save(delivered, count);
-      const sends = Array.from({ length: count }, () => code(slot));
-      // Every send saves, then fails at a random moment while the others save and fail.
-      await Promise.all(
-        sends.map(async (send) => {
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
-          const state = await store.save(send, count);
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
-          await store.discard(send, state, T0);
-        }),
-      );
-      expect((await liveOf(slot))?.sendId).toBe(delivered.sendId);
-    }
-  });
+  it.each([4, 20])(
+    'puts back the delivered code when %i concurrent sends all fail (regression: an intermediate code nobody received came back)',
+    async (count) => {
+      for (let user = 0; user < 6; user += 1) {
+        const slot = newSlot();
+        const delivered = code(slot);
+        await store.save(delivered, count);
+        const sends = Array.from({ length: count }, () => code(slot));
+        // Every send saves, then fails at a random moment while the others save and fail.
+        await Promise.all(
+          sends.map(async (send) => {
+            await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+            const state = await store.save(send, count);
+            await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+            await store.discard(send, state, T0);
+          }),
+        );
+        expect((await liveOf(slot))?.sendId).toBe(delivered.sendId);
+      }
+    },
+  );
 
   it('keeps a concurrent send whose delivery succeeded, whatever order the others fail in', async () => {
     const slot = newSlot();
@@ -147,7 +168,9 @@ describe('save and discard', () => {
     const succeeding = sends[2] as CodeRecord;
     const states = new Map<string, SlotState>();
     for (const send of sends) states.set(send.sendId, await store.save(send, 4));
-    await Promise.all(sends.filter((send) => send !== succeeding).map((send) => store.discard(send, states.get(send.sendId) as SlotState, T0)));
+    await Promise.all(
+      sends.filter((send) => send !== succeeding).map((send) => store.discard(send, states.get(send.sendId) as SlotState, T0)),
+    );
     expect((await liveOf(slot))?.sendId).toBe(succeeding.sendId);
   });
 
@@ -187,7 +210,10 @@ describe('items that cannot be silently wrong', () => {
     await table.client.send(
       new PutItemCommand({
         TableName: table.name,
-        Item: { pk: { S: codeItemKey(slot) }, live: { M: { send_id: { S: 'x' }, channel: { S: 'email' }, not_after: { N: String(T0 + 1000) } } } },
+        Item: {
+          pk: { S: codeItemKey(slot) },
+          live: { M: { send_id: { S: 'x' }, channel: { S: 'email' }, not_after: { N: String(T0 + 1000) } } },
+        },
       }),
     );
     await expect(store.guess({ ...slot, guessDigest: 'g', now: T0 })).rejects.toThrow(/malformed code item/);

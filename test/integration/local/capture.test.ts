@@ -3,11 +3,7 @@
  * the SDK can serialise to it and parse its answers (errors included), production code runs
  * against it unchanged.
  */
-import {
-  PinpointSMSVoiceV2Client,
-  SendTextMessageCommand,
-  SendVoiceMessageCommand,
-} from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import { PinpointSMSVoiceV2Client, SendTextMessageCommand, SendVoiceMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { ListTopicsCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { startCaptureServer, type CaptureServer } from '../../../local/capture';
 
@@ -98,9 +94,7 @@ describe('SNS Publish', () => {
   });
 
   it('refuses a topic publish, which production code never makes', async () => {
-    await expect(
-      publishSms({ PhoneNumber: undefined, TopicArn: 'arn:aws:sns:us-east-1:123456789012:codes' }),
-    ).rejects.toMatchObject({
+    await expect(publishSms({ PhoneNumber: undefined, TopicArn: 'arn:aws:sns:us-east-1:123456789012:codes' })).rejects.toMatchObject({
       name: 'InvalidParameterException',
       message: expect.stringContaining('only PhoneNumber publishes'),
     });
@@ -121,9 +115,10 @@ describe('SNS Publish', () => {
 
   it('refuses an empty Message and an attribute without a value', async () => {
     await expect(publishSms({ Message: '' })).rejects.toMatchObject({ name: 'InvalidParameterException' });
-    await expect(
-      publishSms({ MessageAttributes: { 'AWS.SNS.SMS.SMSType': { DataType: 'String' } } }),
-    ).rejects.toMatchObject({ name: 'InvalidParameterValueException', Code: 'ParameterValueInvalid' });
+    await expect(publishSms({ MessageAttributes: { 'AWS.SNS.SMS.SMSType': { DataType: 'String' } } })).rejects.toMatchObject({
+      name: 'InvalidParameterValueException',
+      Code: 'ParameterValueInvalid',
+    });
     expect(server.messages()).toEqual([]);
   });
 
@@ -319,9 +314,16 @@ describe('delayFor: a provider that accepts at once and answers late', () => {
     try {
       const started = Date.now();
       const sms = slowSns.send(new PublishCommand({ PhoneNumber: RECIPIENT, Message: 'late' }));
-      const call = slowVoice.send(new SendVoiceMessageCommand({ DestinationPhoneNumber: RECIPIENT, OriginationIdentity: ORIGINATION, MessageBody: 'late' }));
+      const call = slowVoice.send(
+        new SendVoiceMessageCommand({ DestinationPhoneNumber: RECIPIENT, OriginationIdentity: ORIGINATION, MessageBody: 'late' }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(slow.messages().map((message) => message.channel).sort()).toEqual(['sms', 'voice']);
+      expect(
+        slow
+          .messages()
+          .map((message) => message.channel)
+          .sort(),
+      ).toEqual(['sms', 'voice']);
 
       await Promise.all([sms, call]);
       expect(Date.now() - started).toBeGreaterThanOrEqual(300);

@@ -18,7 +18,9 @@ beforeAll(async () => {
   const hmac = await client.send(new CreateSecretCommand({ Name: 'identity/hmac', SecretString: 'x'.repeat(64) }));
   const set = await initialKeySet(new Date());
   const keys = await client.send(new CreateSecretCommand({ Name: 'identity/signing-keys', SecretString: JSON.stringify(set) }));
-  const published = await client.send(new CreateSecretCommand({ Name: 'identity/verification-keys', SecretString: JSON.stringify(publicKeySet(set)) }));
+  const published = await client.send(
+    new CreateSecretCommand({ Name: 'identity/verification-keys', SecretString: JSON.stringify(publicKeySet(set)) }),
+  );
   service = await startTestService({
     secrets: new SecretsManagerSecretSource(client, { hmacSecret: hmac.ARN!, signingKeys: keys.ARN!, verificationKeys: published.ARN! }),
   });
@@ -34,7 +36,13 @@ it('reads each secret once, however many requests follow', async () => {
     const user = uniqueEmail('once');
     await service.post('/idp/v1/otp/send', { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
     const code = await service.latestCode(user);
-    const response = await service.post('/idp/v1/account/token', { grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
+    const response = await service.post('/idp/v1/account/token', {
+      grant_type: 'authorization_code',
+      code,
+      client_id: 'local-web',
+      redirect_uri: REDIRECT_URI,
+      user_id: user,
+    });
     expect(response.status).toBe(200);
     expect((await service.get('/.well-known/jwks.json')).status).toBe(200);
   }
@@ -47,7 +55,12 @@ it('reads a secret again once its maximum age has passed, so a rotated or revoke
   try {
     const sendAndCount = async () => {
       const before = secretsManager.operations().length;
-      await aged.post('/idp/v1/otp/send', { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: uniqueEmail('aged') });
+      await aged.post('/idp/v1/otp/send', {
+        auth_type: 'email',
+        client_id: 'local-web',
+        redirect_uri: REDIRECT_URI,
+        user_id: uniqueEmail('aged'),
+      });
       return secretsManager.operations().length - before;
     };
     expect(await sendAndCount()).toBe(1);

@@ -48,7 +48,9 @@ describe('SecretsManagerSecretSource', () => {
 
     // A rotation's pending value is not read until it becomes current.
     const second = await rotateKeySet(first, NOW);
-    await client.send(new PutSecretValueCommand({ SecretId: signingKeys, SecretString: JSON.stringify(second), VersionStages: ['AWSPENDING'] }));
+    await client.send(
+      new PutSecretValueCommand({ SecretId: signingKeys, SecretString: JSON.stringify(second), VersionStages: ['AWSPENDING'] }),
+    );
     expect(await source.signingKeySet()).toEqual(first);
     await client.send(new PutSecretValueCommand({ SecretId: signingKeys, SecretString: JSON.stringify(second) }));
     expect(await source.signingKeySet()).toEqual(second);

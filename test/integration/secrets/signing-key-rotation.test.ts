@@ -15,7 +15,14 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { SignJWT, createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import { SigningKeyRotation, type RotationEvent } from '../../../lib/adapters/secrets/signing-key-rotation';
-import { loadSigningKeys, loadVerificationKeys, parseStoredKeySet, publicKeySet, type SigningKeys, type StoredKeySet } from '../../../lib/domain/signing-keys';
+import {
+  loadSigningKeys,
+  loadVerificationKeys,
+  parseStoredKeySet,
+  publicKeySet,
+  type SigningKeys,
+  type StoredKeySet,
+} from '../../../lib/domain/signing-keys';
 import { logger } from '../../../lib/log';
 import { capturedLogs, rememberSecret } from '../../support/log-capture';
 import { startSecretsManagerLocal, type SecretsManagerLocal } from '../../support/secrets-manager-local';
@@ -35,13 +42,13 @@ const lambda = (event: RotationEvent): Promise<void> => rotation.run(event);
 beforeEach(async () => {
   sm = await startSecretsManagerLocal();
   client = sm.client();
-  const published = await client.send(new CreateSecretCommand({ Name: `${SECRET_NAME}-public`, SecretString: randomBytes(24).toString('base64') }));
+  const published = await client.send(
+    new CreateSecretCommand({ Name: `${SECRET_NAME}-public`, SecretString: randomBytes(24).toString('base64') }),
+  );
   verificationArn = published.ARN!;
   rotation = new SigningKeyRotation(client, logger, verificationArn, () => NOW);
   // What CloudFormation deploys: a generated random string, not a key set.
-  const created = await client.send(
-    new CreateSecretCommand({ Name: SECRET_NAME, SecretString: randomBytes(24).toString('base64') }),
-  );
+  const created = await client.send(new CreateSecretCommand({ Name: SECRET_NAME, SecretString: randomBytes(24).toString('base64') }));
   arn = created.ARN!;
   placeholderVersion = created.VersionId!;
   sm.enableRotation(SECRET_NAME);
@@ -119,7 +126,8 @@ describe('a full rotation, as RotateSecret runs it', () => {
     // The first attempt's publish fails (here: a secret that does not exist), after AWSCURRENT moved.
     const failing = new SigningKeyRotation(client, logger, 'identity-test/missing', () => NOW);
     const token = sm.startRotation(SECRET_NAME);
-    for (const step of ['createSecret', 'setSecret', 'testSecret'] as const) await failing.run({ SecretId: arn, ClientRequestToken: token, Step: step });
+    for (const step of ['createSecret', 'setSecret', 'testSecret'] as const)
+      await failing.run({ SecretId: arn, ClientRequestToken: token, Step: step });
     await expect(failing.run({ SecretId: arn, ClientRequestToken: token, Step: 'finishSecret' })).rejects.toThrow();
     expect(labelled()[token]).toContain('AWSCURRENT');
 
@@ -244,9 +252,10 @@ describe('each step on its own', () => {
   it('refuses a token whose version is not AWSPENDING (bug: finishSecret rolls AWSCURRENT back)', async () => {
     const token = await sm.rotate(SECRET_NAME, lambda);
 
-    const outcome = await rotation
-      .run({ SecretId: arn, ClientRequestToken: placeholderVersion, Step: 'finishSecret' })
-      .then(() => 'resolved', () => 'rejected');
+    const outcome = await rotation.run({ SecretId: arn, ClientRequestToken: placeholderVersion, Step: 'finishSecret' }).then(
+      () => 'resolved',
+      () => 'rejected',
+    );
 
     // Version ids, not values: a failure message must not print a private key.
     expect(labelled()).toEqual({ [token]: expect.arrayContaining(['AWSCURRENT']), [placeholderVersion]: ['AWSPREVIOUS'] });
@@ -257,9 +266,19 @@ describe('each step on its own', () => {
     await sm.rotate(SECRET_NAME, lambda);
     const current = await secretString();
     const garbage = sm.startRotation(SECRET_NAME);
-    await client.send(new PutSecretValueCommand({ SecretId: arn, ClientRequestToken: garbage, SecretString: '{"d": "SECRETMATERIAL', VersionStages: ['AWSPENDING'] }));
+    await client.send(
+      new PutSecretValueCommand({
+        SecretId: arn,
+        ClientRequestToken: garbage,
+        SecretString: '{"d": "SECRETMATERIAL',
+        VersionStages: ['AWSPENDING'],
+      }),
+    );
 
-    const failure = await rotation.run({ SecretId: arn, ClientRequestToken: garbage, Step: 'testSecret' }).then(() => undefined, (error: unknown) => error as Error);
+    const failure = await rotation.run({ SecretId: arn, ClientRequestToken: garbage, Step: 'testSecret' }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
     expect(failure?.message).toBe('The secret value is not valid JSON');
     expect(await secretString()).toBe(current);
   });
@@ -269,7 +288,10 @@ describe('each step on its own', () => {
     const damaged = JSON.stringify({ keys: [{ kid: 'x', status: 'current' }] });
     const token = sm.startRotation(SECRET_NAME);
     await client.send(new PutSecretValueCommand({ SecretId: arn, SecretString: damaged, VersionStages: ['AWSCURRENT'] }));
-    const failure = await rotation.run({ SecretId: arn, ClientRequestToken: token, Step: 'createSecret' }).then(() => undefined, (error: unknown) => error as Error);
+    const failure = await rotation.run({ SecretId: arn, ClientRequestToken: token, Step: 'createSecret' }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
     expect(failure?.message).toMatch(/^Invalid signing key set/);
     expect(await secretString()).toBe(damaged);
   });
@@ -279,7 +301,14 @@ describe('each step on its own', () => {
     const set = await currentSet();
     const token = sm.startRotation(SECRET_NAME);
     const invalid = { keys: set.keys.map((key) => ({ ...key, status: 'current' })) };
-    await client.send(new PutSecretValueCommand({ SecretId: arn, ClientRequestToken: token, SecretString: JSON.stringify(invalid), VersionStages: ['AWSPENDING'] }));
+    await client.send(
+      new PutSecretValueCommand({
+        SecretId: arn,
+        ClientRequestToken: token,
+        SecretString: JSON.stringify(invalid),
+        VersionStages: ['AWSPENDING'],
+      }),
+    );
 
     await expect(rotation.run({ SecretId: arn, ClientRequestToken: token, Step: 'testSecret' })).rejects.toThrow(
       /^Invalid signing key set: .*exactly one key must be current/s,
@@ -311,7 +340,8 @@ describe('the Secrets Manager stand-in', () => {
 
   it('PutSecretValue makes the new version current, leaves the old one previous, and is idempotent per token', async () => {
     const token = randomUUID();
-    const put = (SecretString: string) => client.send(new PutSecretValueCommand({ SecretId: arn, ClientRequestToken: token, SecretString }));
+    const put = (SecretString: string) =>
+      client.send(new PutSecretValueCommand({ SecretId: arn, ClientRequestToken: token, SecretString }));
 
     await put('v2');
     await put('v2');
@@ -322,9 +352,13 @@ describe('the Secrets Manager stand-in', () => {
 
   it('UpdateSecretVersionStage moves AWSCURRENT only from the version that holds it', async () => {
     const token = randomUUID();
-    await client.send(new PutSecretValueCommand({ SecretId: arn, ClientRequestToken: token, SecretString: 'v2', VersionStages: ['AWSPENDING'] }));
+    await client.send(
+      new PutSecretValueCommand({ SecretId: arn, ClientRequestToken: token, SecretString: 'v2', VersionStages: ['AWSPENDING'] }),
+    );
     const move = (RemoveFromVersionId?: string) =>
-      client.send(new UpdateSecretVersionStageCommand({ SecretId: arn, VersionStage: 'AWSCURRENT', MoveToVersionId: token, RemoveFromVersionId }));
+      client.send(
+        new UpdateSecretVersionStageCommand({ SecretId: arn, VersionStage: 'AWSCURRENT', MoveToVersionId: token, RemoveFromVersionId }),
+      );
 
     await expect(move()).rejects.toMatchObject({ name: 'InvalidParameterException' });
     await expect(move(token)).rejects.toMatchObject({ name: 'InvalidParameterException' });

@@ -44,7 +44,8 @@ describe('AWS client settings', () => {
   });
 
   it('the longest otp/send (cold container, failed delivery) fits the API function timeout: 1 secret + 3 writes + 1 delivery', () => {
-    const worst = callBudgetMs(SECRETS_MANAGER_CLIENT_SETTINGS) + 3 * callBudgetMs(DYNAMODB_CLIENT_SETTINGS) + callBudgetMs(DELIVERY_CLIENT_SETTINGS);
+    const worst =
+      callBudgetMs(SECRETS_MANAGER_CLIENT_SETTINGS) + 3 * callBudgetMs(DYNAMODB_CLIENT_SETTINGS) + callBudgetMs(DELIVERY_CLIENT_SETTINGS);
     expect(worst).toBe(18_500);
     expect(worst).toBeLessThan(API_TIMEOUT.toMilliseconds());
   });

@@ -38,7 +38,8 @@ function thrown(fn: () => unknown): unknown {
 }
 
 /** RFC 6750 §3: the challenge, with each auth-param a quoted-string of the allowed characters. */
-const WELL_FORMED_CHALLENGE = /^Bearer realm="[\x20\x21\x23-\x5b\x5d-\x7e]*"(, error="[\x20\x21\x23-\x5b\x5d-\x7e]+"(, error_description="[\x20\x21\x23-\x5b\x5d-\x7e]*")?)?$/;
+const WELL_FORMED_CHALLENGE =
+  /^Bearer realm="[\x20\x21\x23-\x5b\x5d-\x7e]*"(, error="[\x20\x21\x23-\x5b\x5d-\x7e]+"(, error_description="[\x20\x21\x23-\x5b\x5d-\x7e]*")?)?$/;
 
 describe('apiKeyDigest', () => {
   it('is the lower-case SHA-256 hex of the key', () => {

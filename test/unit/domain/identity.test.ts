@@ -261,10 +261,16 @@ describe('normalisePhone', () => {
 
     it('is idempotent', () => {
       fc.assert(
-        fc.property(fc.oneof(number.chain((e164) => fc.constantFrom(...formats(e164))), fc.string()), (raw) => {
-          const once = normalisePhone(raw);
-          if (once !== undefined) expect(normalisePhone(once)).toBe(once);
-        }),
+        fc.property(
+          fc.oneof(
+            number.chain((e164) => fc.constantFrom(...formats(e164))),
+            fc.string(),
+          ),
+          (raw) => {
+            const once = normalisePhone(raw);
+            if (once !== undefined) expect(normalisePhone(once)).toBe(once);
+          },
+        ),
       );
     });
 
@@ -346,12 +352,17 @@ describe('mailboxOf (the recipient sends are counted per)', () => {
 
   it('is idempotent, and maps every tagged or dotted variant of an address to one mailbox', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[a-z0-9]{1,10}$/), fc.stringMatching(/^[a-z0-9]{0,6}$/), fc.constantFrom('example.com', 'gmail.com'), (local, tag, domain) => {
-        const plain = mailbox(`${local}@${domain}`);
-        expect(mailbox(plain)).toBe(plain);
-        expect(mailbox(`${local}+${tag}@${domain}`)).toBe(plain);
-        if (domain === 'gmail.com' && local.length > 1) expect(mailbox(`${local[0]}.${local.slice(1)}@googlemail.com`)).toBe(plain);
-      }),
+      fc.property(
+        fc.stringMatching(/^[a-z0-9]{1,10}$/),
+        fc.stringMatching(/^[a-z0-9]{0,6}$/),
+        fc.constantFrom('example.com', 'gmail.com'),
+        (local, tag, domain) => {
+          const plain = mailbox(`${local}@${domain}`);
+          expect(mailbox(plain)).toBe(plain);
+          expect(mailbox(`${local}+${tag}@${domain}`)).toBe(plain);
+          if (domain === 'gmail.com' && local.length > 1) expect(mailbox(`${local[0]}.${local.slice(1)}@googlemail.com`)).toBe(plain);
+        },
+      ),
     );
   });
 });

@@ -121,7 +121,12 @@ describe('applyAttempt', () => {
     });
 
     it('refuses a 6th attempt in the same millisecond as the 5th', () => {
-      expect(last(run(SPEC, [T0, T0, T0, T0, T0, T0])).decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
+      expect(last(run(SPEC, [T0, T0, T0, T0, T0, T0])).decision).toEqual({
+        allowed: false,
+        retryAfterSeconds: 300,
+        blockStarted: true,
+        reason: 'limit',
+      });
     });
   });
 
@@ -212,7 +217,11 @@ describe('applyAttempt', () => {
 
     it('lifts by itself at blockedUntil: that attempt is processed and, the old ones having slid out of the window, counting starts afresh', () => {
       // Act
-      const steps = run(SPEC, [blockedUntil, blockedUntil + 1, blockedUntil + 2, blockedUntil + 3, blockedUntil + 4, blockedUntil + 5], blocked());
+      const steps = run(
+        SPEC,
+        [blockedUntil, blockedUntil + 1, blockedUntil + 2, blockedUntil + 3, blockedUntil + 4, blockedUntil + 5],
+        blocked(),
+      );
 
       // Assert
       expect(allowedOf(steps)).toEqual([true, true, true, true, true, false]);
@@ -321,7 +330,12 @@ describe('applyAttempt', () => {
             const active = blockEnd !== undefined && step.now < blockEnd;
             if (active) {
               // (b)
-              expect(step.decision).toEqual({ allowed: false, retryAfterSeconds: expect.any(Number), blockStarted: false, reason: 'limit' });
+              expect(step.decision).toEqual({
+                allowed: false,
+                retryAfterSeconds: expect.any(Number),
+                blockStarted: false,
+                reason: 'limit',
+              });
               // (c)
               expect(step.after.blockedUntil).toBe(blockEnd);
             }

@@ -43,9 +43,13 @@ describe('resolveLocale', () => {
 
   it('always returns a supported locale (property)', () => {
     fc.assert(
-      fc.property(fc.option(fc.string({ unit: 'binary', maxLength: 40 }), { nil: undefined }), fc.constantFrom(...SUPPORTED_LOCALES), (requested, fallback) => {
-        expect(isSupportedLocale(resolveLocale(requested, fallback))).toBe(true);
-      }),
+      fc.property(
+        fc.option(fc.string({ unit: 'binary', maxLength: 40 }), { nil: undefined }),
+        fc.constantFrom(...SUPPORTED_LOCALES),
+        (requested, fallback) => {
+          expect(isSupportedLocale(resolveLocale(requested, fallback))).toBe(true);
+        },
+      ),
     );
   });
 });

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { InvalidRequestError } from '../../../lib/errors';
-import { CODE_PLACEHOLDER, MAX_EMAIL_MESSAGE_LENGTH, MAX_SMS_SEGMENTS, MAX_VOICE_MESSAGE_LENGTH, substituteCode, voiceMessageSsml } from '../../../lib/domain/messages';
+import {
+  CODE_PLACEHOLDER,
+  MAX_EMAIL_MESSAGE_LENGTH,
+  MAX_SMS_SEGMENTS,
+  MAX_VOICE_MESSAGE_LENGTH,
+  substituteCode,
+  voiceMessageSsml,
+} from '../../../lib/domain/messages';
 import { renderSms } from '../../../lib/domain/render-sms';
 import { countSmsSegments } from '../../../lib/domain/sms-segments';
 import { base, codeArbitrary, messageArbitrary, spelled, validationError } from '../../support/rendering';
@@ -116,6 +123,8 @@ describe('substituteCode', () => {
 
 describe('voiceMessageSsml', () => {
   it('XML-escapes the text and spells out each %code%', () => {
-    expect(voiceMessageSsml(`A&B <x> %code%, "%code%"`, '012345')).toBe(`A&amp;B &lt;x&gt; ${spelled('012345')}, &quot;${spelled('012345')}&quot;`);
+    expect(voiceMessageSsml(`A&B <x> %code%, "%code%"`, '012345')).toBe(
+      `A&amp;B &lt;x&gt; ${spelled('012345')}, &quot;${spelled('012345')}&quot;`,
+    );
   });
 });

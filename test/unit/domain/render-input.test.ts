@@ -10,9 +10,12 @@ describe('checkInput', () => {
     expect(() => checkInput({ ...base, message: 'Code: %code%' }, channel)).not.toThrow();
   });
 
-  it.each(['12345', '1234567', '12345a', '１２３４５６', ''])('refuses the malformed code %j with a RangeError that does not echo it', (code) => {
-    expect(() => checkInput({ ...base, code }, 'sms')).toThrow(new RangeError('code must be exactly six ASCII digits'));
-  });
+  it.each(['12345', '1234567', '12345a', '１２３４５６', ''])(
+    'refuses the malformed code %j with a RangeError that does not echo it',
+    (code) => {
+      expect(() => checkInput({ ...base, code }, 'sms')).toThrow(new RangeError('code must be exactly six ASCII digits'));
+    },
+  );
 
   it.each([0, -60, Number.NaN, Number.POSITIVE_INFINITY])('refuses a lifetime of %p seconds', (expiresInSeconds) => {
     expect(() => checkInput({ ...base, expiresInSeconds }, 'email')).toThrow(new RangeError('expiresInSeconds must be a positive number'));

@@ -4,7 +4,9 @@ import { base } from '../../support/rendering';
 
 describe('renderSms', () => {
   it('rounds the lifetime up to whole minutes', () => {
-    expect(renderSms({ ...base, expiresInSeconds: 61 }).text).toBe("Your Acme code is 012345. It expires in 2 minutes. Don't share it with anyone.");
+    expect(renderSms({ ...base, expiresInSeconds: 61 }).text).toBe(
+      "Your Acme code is 012345. It expires in 2 minutes. Don't share it with anyone.",
+    );
   });
 
   it('replaces every %code% in a caller message', () => {
@@ -19,7 +21,9 @@ describe('renderSms', () => {
   });
 
   it('keeps leading zeros', () => {
-    expect(renderSms({ ...base, code: '000123' }).text).toBe("Your Acme code is 000123. It expires in 5 minutes. Don't share it with anyone.");
+    expect(renderSms({ ...base, code: '000123' }).text).toBe(
+      "Your Acme code is 000123. It expires in 5 minutes. Don't share it with anyone.",
+    );
   });
 
   it('does not treat $ patterns in the message as replacement patterns', () => {

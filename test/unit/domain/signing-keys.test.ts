@@ -159,7 +159,11 @@ describe('parseStoredKeySet', () => {
   // rotation Lambda never imports it), so only what holds either way is asserted: the path of the
   // problem where it has one, and the refinements' own messages.
   it.each<[string, () => unknown, RegExp]>([
-    ['no current key', () => variant((copy) => (copy.keys = copy.keys.filter((key) => key.status !== 'current'))), /exactly one key must be current/],
+    [
+      'no current key',
+      () => variant((copy) => (copy.keys = copy.keys.filter((key) => key.status !== 'current'))),
+      /exactly one key must be current/,
+    ],
     ['two current keys', () => variant((copy) => (copy.keys[0]!.status = 'current')), /exactly one key must be current/],
     ['duplicate kids', () => variant((copy) => (copy.keys[1]!.kid = copy.keys[0]!.kid)), /kids must be unique/],
     ['a key of another type', () => variant((copy) => (jwkOf(copy, 0).kty = 'RSA')), /privateJwk\.kty/],

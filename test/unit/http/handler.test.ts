@@ -8,7 +8,8 @@ import { STRICT_TRANSPORT_SECURITY } from '../../../lib/http/security-headers';
 import { apiEvent, lambdaContext } from '../../support/api-event';
 
 const ok = (): Promise<APIGatewayProxyResult> => Promise.resolve({ statusCode: 200, body: '{}' });
-const route = (handle: () => Promise<APIGatewayProxyResult>) => apiHandler({ methods: ['POST'], body: ['json'], cors: () => undefined }, handle);
+const route = (handle: () => Promise<APIGatewayProxyResult>) =>
+  apiHandler({ methods: ['POST'], body: ['json'], cors: () => undefined }, handle);
 
 describe('a function about to time out', () => {
   it('answers 503 temporarily_unavailable with Retry-After, in time (regression: middy’s TimeoutError became a 500)', async () => {
@@ -30,7 +31,9 @@ describe('Strict-Transport-Security (RFC 6797)', () => {
   const https = { 'Content-Type': 'application/json', 'X-Forwarded-Proto': 'https' };
 
   it('is on every response of a request that came over HTTPS (API Gateway), errors included', async () => {
-    expect((await route(ok)(apiEvent({ headers: https }), lambdaContext())).headers).toMatchObject({ 'Strict-Transport-Security': STRICT_TRANSPORT_SECURITY });
+    expect((await route(ok)(apiEvent({ headers: https }), lambdaContext())).headers).toMatchObject({
+      'Strict-Transport-Security': STRICT_TRANSPORT_SECURITY,
+    });
     const refused = await route(ok)(apiEvent({ headers: https, body: '{' }), lambdaContext());
     expect(refused.statusCode).toBe(400);
     expect(refused.headers).toMatchObject({ 'Strict-Transport-Security': STRICT_TRANSPORT_SECURITY });

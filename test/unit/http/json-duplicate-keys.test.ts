@@ -62,9 +62,24 @@ describe('hasDuplicateKey', () => {
 
 describe('hasDuplicateKey (properties)', () => {
   // Any code point in names and values, lone surrogates included: JSON.stringify escapes those.
-  const names = fc.string({ unit: fc.oneof(fc.constantFrom('a', 'b', '"', '\\', ':', '{', '}', '[', ']', ','), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit))), maxLength: 6 });
+  const names = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom('a', 'b', '"', '\\', ':', '{', '}', '[', ']', ','),
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+      fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit)),
+    ),
+    maxLength: 6,
+  });
   const values = fc.letrec((tie) => ({
-    value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), names, tie('array'), tie('object')),
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.constant(null),
+      fc.boolean(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      names,
+      tie('array'),
+      tie('object'),
+    ),
     array: fc.array(tie('value'), { maxLength: 4 }),
     object: fc.dictionary(names, tie('value'), { maxKeys: 5 }),
   })).value;
@@ -80,14 +95,23 @@ describe('hasDuplicateKey (properties)', () => {
 
   it('always reports a duplicate member injected into any object, at any depth, in any spelling', () => {
     fc.assert(
-      fc.property(values, fc.nat(), fc.nat(), fc.nat(), names, values, fc.array(fc.boolean()), (value, objectPick, namePick, position, freshName, duplicateValue, escapes) => {
-        // Arrange: choose an object of the value (wrapping the value in one if it has none) and
-        // one of its names (or a fresh one, written twice); the copy goes at any position.
-        const json = serialiseWithDuplicate(value, { objectPick, namePick, position, freshName, duplicateValue, escapes });
+      fc.property(
+        values,
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        names,
+        values,
+        fc.array(fc.boolean()),
+        (value, objectPick, namePick, position, freshName, duplicateValue, escapes) => {
+          // Arrange: choose an object of the value (wrapping the value in one if it has none) and
+          // one of its names (or a fresh one, written twice); the copy goes at any position.
+          const json = serialiseWithDuplicate(value, { objectPick, namePick, position, freshName, duplicateValue, escapes });
 
-        // Act & Assert
-        expect(scan(json)).toBe(true);
-      }),
+          // Act & Assert
+          expect(scan(json)).toBe(true);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -129,7 +153,11 @@ function serialise(value: unknown, target: unknown, injection: Injection): strin
     const names = Object.keys(value);
     const name = names.length === 0 ? injection.freshName : (names[injection.namePick % names.length] as string);
     if (names.length === 0) members.push(`${JSON.stringify(name)}:null`);
-    members.splice(injection.position % (members.length + 1), 0, `${spell(name, injection.escapes)}:${JSON.stringify(injection.duplicateValue)}`);
+    members.splice(
+      injection.position % (members.length + 1),
+      0,
+      `${spell(name, injection.escapes)}:${JSON.stringify(injection.duplicateValue)}`,
+    );
   }
   return `{${members.join(',')}}`;
 }
@@ -139,7 +167,10 @@ function spell(name: string, escapes: readonly boolean[]): string {
   let literal = '"';
   for (let index = 0; index < name.length; index += 1) {
     const unit = name.charCodeAt(index);
-    literal += escapes[index % Math.max(escapes.length, 1)] === true ? `\\u${unit.toString(16).padStart(4, '0')}` : JSON.stringify(name[index]).slice(1, -1);
+    literal +=
+      escapes[index % Math.max(escapes.length, 1)] === true
+        ? `\\u${unit.toString(16).padStart(4, '0')}`
+        : JSON.stringify(name[index]).slice(1, -1);
   }
   return `${literal}"`;
 }

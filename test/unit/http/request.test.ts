@@ -26,7 +26,10 @@ function parse(body: string, options: { contentType?: string; base64?: boolean }
 describe('parseBody: JSON member names given twice', () => {
   it('regression: two client_id members were read as the second, where a form with two is refused', () => {
     expect(parse('{"client_id":"local-web","client_id":"evil"}')).toEqual({ status: 400, ...REPEATED });
-    expect(parse('client_id=local-web&client_id=evil', { contentType: 'application/x-www-form-urlencoded' })).toMatchObject({ status: 400, error: 'invalid_request' });
+    expect(parse('client_id=local-web&client_id=evil', { contentType: 'application/x-www-form-urlencoded' })).toMatchObject({
+      status: 400,
+      error: 'invalid_request',
+    });
   });
 
   it.each([
@@ -54,7 +57,11 @@ describe('parseBody: text', () => {
   });
 
   it('refuses a base64 body that is not UTF-8 instead of replacing its bytes with U+FFFD', () => {
-    const event = { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from([0x61, 0x3d, 0xff]).toString('base64'), isBase64Encoded: true };
+    const event = {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: Buffer.from([0x61, 0x3d, 0xff]).toString('base64'),
+      isBase64Encoded: true,
+    };
     const request = { event } as unknown as middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
     expect(() => {
       void parseBody(['form']).before?.(request);

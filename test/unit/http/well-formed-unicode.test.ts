@@ -41,7 +41,13 @@ describe('isWellFormedDeep', () => {
   });
 
   it('agrees with String.prototype.isWellFormed on every string, wherever it sits in a JSON value', () => {
-    const units = fc.string({ unit: fc.oneof(fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit))), maxLength: 4 });
+    const units = fc.string({
+      unit: fc.oneof(
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+        fc.integer({ min: 0xd800, max: 0xdfff }).map((unit) => String.fromCharCode(unit)),
+      ),
+      maxLength: 4,
+    });
     fc.assert(
       fc.property(units, fc.nat(3), (text, place) => {
         const value = [text, [text], { [text]: 1 }, { a: [{ b: text }] }][place];
@@ -54,7 +60,10 @@ describe('isWellFormedDeep', () => {
 
 describe('the shared stack refuses a lone surrogate anywhere, before any other step', () => {
   const handle = jest.fn((): Promise<APIGatewayProxyResult> => Promise.resolve({ statusCode: 200, body: '{}' }));
-  const post = apiHandler({ methods: ['POST'], body: ['json', 'form'], cors: () => ({ allowOrigins: ['https://app.example.com'] }) }, handle);
+  const post = apiHandler(
+    { methods: ['POST'], body: ['json', 'form'], cors: () => ({ allowOrigins: ['https://app.example.com'] }) },
+    handle,
+  );
   const get = apiHandler({ methods: ['GET'], cors: () => undefined }, handle);
   const context = lambdaContext();
   beforeEach(() => handle.mockClear());
@@ -75,9 +84,15 @@ describe('the shared stack refuses a lone surrogate anywhere, before any other s
     ['a JSON member name', { body: '{"\\udc00":1}' }],
     ['a JSON value in an array in an object', { body: '{"a":{"b":[1,"\\udfff"]}}' }],
     ['a raw JSON body string (not an escape)', { body: `{"user_id":"a${LOW}"}` }],
-    ['a raw form body string (URLSearchParams would turn it into U+FFFD)', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `user_id=a${HIGH}` }],
+    [
+      'a raw form body string (URLSearchParams would turn it into U+FFFD)',
+      { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `user_id=a${HIGH}` },
+    ],
     ['a base64 body that is not UTF-8', { isBase64Encoded: true, body: Buffer.from([0x7b, 0xff, 0x7d]).toString('base64') }],
-    ['a base64 body with an encoded surrogate (CESU-8)', { isBase64Encoded: true, body: Buffer.from([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d]).toString('base64') }],
+    [
+      'a base64 body with an encoded surrogate (CESU-8)',
+      { isBase64Encoded: true, body: Buffer.from([0x7b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x3a, 0x31, 0x7d]).toString('base64') },
+    ],
     ['a query parameter value', { queryStringParameters: { env_id: HIGH } }],
     ['a query parameter name', { queryStringParameters: { [LOW]: 'x' } }],
     ['a multi-value query parameter', { multiValueQueryStringParameters: { env_id: ['local', HIGH] } }],
@@ -101,7 +116,10 @@ describe('the shared stack refuses a lone surrogate anywhere, before any other s
   });
 
   it('keeps the CORS headers on this 400, so a browser client can read it', async () => {
-    const result = await post(event({ headers: { 'Content-Type': 'application/json', Origin: 'https://app.example.com' }, queryStringParameters: { x: HIGH } }), context);
+    const result = await post(
+      event({ headers: { 'Content-Type': 'application/json', Origin: 'https://app.example.com' }, queryStringParameters: { x: HIGH } }),
+      context,
+    );
     expect(result.statusCode).toBe(400);
     expect(result.headers).toMatchObject({ 'Access-Control-Allow-Origin': 'https://app.example.com', Vary: 'Origin' });
   });

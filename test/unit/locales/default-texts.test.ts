@@ -13,7 +13,16 @@ import { base, htmlEscapeOracle, spelled, spokenDigits } from '../../support/ren
 describe('default texts in every locale', () => {
   const expected: Record<
     Locale,
-    { sms5: string; sms1: string; subject: string; emailIntro: string; expiry: string; voiceIntro: string; voiceAgain: string; voiceId: string }
+    {
+      sms5: string;
+      sms1: string;
+      subject: string;
+      emailIntro: string;
+      expiry: string;
+      voiceIntro: string;
+      voiceAgain: string;
+      voiceId: string;
+    }
   > = {
     'en-US': {
       sms5: "Your Acme code is 012345. It expires in 5 minutes. Don't share it with anyone.",

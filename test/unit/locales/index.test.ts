@@ -38,19 +38,22 @@ describe('the locale files', () => {
     expect(exported[0]).toBe(LOCALES[locale]);
   });
 
-  it.each([...NOT_A_LOCALE, ...localeFiles])('%s imports nothing from outside lib/locales/ but the leaf vocabulary (config and domain depend on it)', (file) => {
-    // Arrange
-    const source = readFileSync(join(LOCALES_DIR, file), 'utf8');
+  it.each([...NOT_A_LOCALE, ...localeFiles])(
+    '%s imports nothing from outside lib/locales/ but the leaf vocabulary (config and domain depend on it)',
+    (file) => {
+      // Arrange
+      const source = readFileSync(join(LOCALES_DIR, file), 'utf8');
 
-    // Act
-    const specifiers = Array.from(
-      source.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]|\brequire\s*\(\s*['"]([^'"]+)['"]/g),
-      (match) => match[1] ?? match[2] ?? match[3],
-    );
+      // Act
+      const specifiers = Array.from(
+        source.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]|\brequire\s*\(\s*['"]([^'"]+)['"]/g),
+        (match) => match[1] ?? match[2] ?? match[3],
+      );
 
-    // Assert
-    for (const specifier of specifiers) expect(specifier).toMatch(/^(\.\/[^/]+|\.\.\/vocabulary)$/);
-  });
+      // Assert
+      for (const specifier of specifiers) expect(specifier).toMatch(/^(\.\/[^/]+|\.\.\/vocabulary)$/);
+    },
+  );
 });
 
 describe.each(SUPPORTED_LOCALES)('the %s texts', (locale) => {

@@ -33,7 +33,10 @@ describe('ssmlToText', () => {
   it('gives back any text escaped with the service escaper, whitespace normalised (property)', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), (text) => {
-        const expected = text.replace(/\s+/g, ' ').replace(/ ([.,;:!?])/g, '$1').trim();
+        const expected = text
+          .replace(/\s+/g, ' ')
+          .replace(/ ([.,;:!?])/g, '$1')
+          .trim();
 
         expect(ssmlToText(`<speak>${escapeXml(text)}</speak>`)).toBe(expected);
       }),
