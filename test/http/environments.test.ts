@@ -5,7 +5,6 @@
  */
 import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import { rememberSecret } from '../support/log-capture';
 import {
   exchangeBody,
   LOCAL_API_KEY,
@@ -97,12 +96,9 @@ describe('codes and counters', () => {
 
 describe('tokens and introspection', () => {
   async function tokenIn(environment: string, clientId: string): Promise<string> {
-    const user = uniqueEmail(`token-${environment}`);
-    const response = await exchange(user, await send(user, environment, clientId), environment, clientId);
+    const response = await service.signIn(uniqueEmail(`token-${environment}`), { clientId, environmentId: environment });
     expect(response.status).toBe(200);
-    const token = response.body.access_token as string;
-    rememberSecret(token);
-    return token;
+    return response.body.access_token as string;
   }
 
   it('binds a JWT to its environment (env_id) and to the environment’s audience', async () => {

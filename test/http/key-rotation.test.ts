@@ -10,24 +10,12 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet
 import { SIGNING_KEYS_FILE } from '../../lib/adapters/secrets/file-secret-source';
 import { parseStoredKeySet, rotateKeySet } from '../../lib/domain/signing-keys';
 import { ensureLocalSecrets } from '../../local/secrets';
-import { REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../support/harness';
-import { rememberSecret } from '../support/log-capture';
+import { startTestService, uniqueEmail, type TestService } from '../support/harness';
 
 async function issueToken(service: TestService): Promise<string> {
-  const user = uniqueEmail('rotation');
-  await service.post('/idp/v1/otp/send', { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
-  const code = await service.latestCode(user);
-  const response = await service.post('/idp/v1/account/token', {
-    grant_type: 'authorization_code',
-    code,
-    client_id: 'local-web',
-    redirect_uri: REDIRECT_URI,
-    user_id: user,
-  });
+  const response = await service.signIn(uniqueEmail('rotation'));
   expect(response.status).toBe(200);
-  const token = response.body.access_token as string;
-  rememberSecret(token);
-  return token;
+  return response.body.access_token as string;
 }
 
 async function jwksOf(service: TestService): Promise<JSONWebKeySet> {

@@ -3,7 +3,8 @@
  * Unicode (a lone surrogate) and a JSON member name given twice are refused with 400
  * invalid_request before any work: no DynamoDB request, nothing delivered.
  */
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { apiEvent, lambdaContext } from '../support/api-event';
 import { createHandler as createSendHandler } from '../../functions/otp-send';
 import { createHandler as createWellKnownHandler } from '../../functions/well-known';
 import {
@@ -99,23 +100,10 @@ describe('a lone surrogate outside the body: query, headers and path', () => {
   // with U+FFFD), but an API Gateway event is a JSON document that can: these tests hand the
   // handlers the event directly, with the service's real dependencies.
   function eventFor(method: string, path: string, overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
-    return {
-      resource: path,
-      path,
-      httpMethod: method,
-      headers: { 'Content-Type': 'application/json' },
-      multiValueHeaders: { 'Content-Type': ['application/json'] },
-      queryStringParameters: null,
-      multiValueQueryStringParameters: null,
-      pathParameters: null,
-      stageVariables: null,
-      body: null,
-      isBase64Encoded: false,
-      requestContext: { requestId: 'test', httpMethod: method, path, resourcePath: path } as APIGatewayProxyEvent['requestContext'],
-      ...overrides,
-    };
+    const requestContext = { requestId: 'test', httpMethod: method, path, resourcePath: path } as APIGatewayProxyEvent['requestContext'];
+    return apiEvent({ resource: path, path, httpMethod: method, body: null, requestContext, ...overrides });
   }
-  const context = { functionName: 'request-text', awsRequestId: 'test', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+  const context = lambdaContext();
 
   const cases: Array<{ name: string; overrides: Partial<APIGatewayProxyEvent> }> = [
     {

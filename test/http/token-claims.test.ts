@@ -4,17 +4,7 @@
  */
 import { createRemoteJWKSet, jwtVerify, SignJWT } from 'jose';
 import { rememberSecret } from '../support/log-capture';
-import {
-  exchangeBody,
-  LOCAL_API_KEY,
-  SEND_PATH,
-  sendBody,
-  startTestService,
-  TOKEN_PATH,
-  uniqueEmail,
-  uniquePhone,
-  type TestService,
-} from '../support/harness';
+import { LOCAL_API_KEY, startTestService, uniqueEmail, uniquePhone, type TestService } from '../support/harness';
 
 let service: TestService;
 beforeAll(async () => {
@@ -36,10 +26,8 @@ beforeAll(async () => {
 afterAll(async () => service.stop());
 
 async function tokenFor(user: string, clientId: string) {
-  expect((await service.post(SEND_PATH, sendBody(user, clientId))).status).toBe(200);
-  const response = await service.post(TOKEN_PATH, exchangeBody(user, await service.latestCode(user), clientId));
+  const response = await service.signIn(user, { clientId });
   expect(response.status).toBe(200);
-  rememberSecret(response.body.access_token as string);
   return response;
 }
 

@@ -71,6 +71,11 @@ export interface TestService {
   outbox(userId: string): Promise<OutboxMessage[]>;
   /** The code of the newest message to `userId` (remembered as a secret the logs must not show). */
   latestCode(userId: string): Promise<string>;
+  /**
+   * The whole API flow for one user: send a code, read it from the outbox, exchange it. Returns the
+   * token response (its access token remembered as a secret the logs must not show).
+   */
+  signIn(userId: string, options?: { clientId?: string; environmentId?: string }): Promise<TestResponse>;
   stop(): Promise<void>;
 }
 
@@ -151,6 +156,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       if (code === undefined) throw new Error('no code in the outbox');
       rememberSecret(code);
       return code;
+    },
+    async signIn(userId, { clientId = 'local-web', environmentId } = {}) {
+      const query = environmentId === undefined ? '' : `?env_id=${encodeURIComponent(environmentId)}`;
+      const sent = await service.post(`${SEND_PATH}${query}`, sendBody(userId, clientId));
+      if (sent.status !== 200) throw new Error(`otp/send answered ${sent.status}: ${sent.text}`);
+      const response = await service.post(`${TOKEN_PATH}${query}`, exchangeBody(userId, await service.latestCode(userId), clientId));
+      if (typeof response.body.access_token === 'string') rememberSecret(response.body.access_token);
+      return response;
     },
     async stop() {
       await api.stop();

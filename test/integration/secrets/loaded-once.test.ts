@@ -33,17 +33,7 @@ afterAll(async () => {
 it('reads each secret once, however many requests follow', async () => {
   const before = secretsManager.operations().length;
   for (let index = 0; index < 3; index += 1) {
-    const user = uniqueEmail('once');
-    await service.post('/idp/v1/otp/send', { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
-    const code = await service.latestCode(user);
-    const response = await service.post('/idp/v1/account/token', {
-      grant_type: 'authorization_code',
-      code,
-      client_id: 'local-web',
-      redirect_uri: REDIRECT_URI,
-      user_id: user,
-    });
-    expect(response.status).toBe(200);
+    expect((await service.signIn(uniqueEmail('once'))).status).toBe(200);
     expect((await service.get('/.well-known/jwks.json')).status).toBe(200);
   }
   // The HMAC key and the signing keys (send, token) and the public keys (JWKS): once each.
