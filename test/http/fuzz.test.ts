@@ -97,7 +97,7 @@ beforeAll(async () => {
         ...environment,
         code: { ...environment.code, ttlSeconds: 3600 },
         // The victims' failure runs must not reach the cap either: the fuzzer names them often.
-        limits: { token: LIMIT, send: LIMIT, failures: { maxConsecutive: 10_000, windowSeconds: 60 } },
+        limits: { ...environment.limits, token: LIMIT, send: LIMIT, failures: { maxConsecutive: 10_000, windowSeconds: 60 } },
       })),
       clients: [...config.clients, { ...config.clients.find((client) => client.id === 'local-backend')!, id: VICTIM_CLIENT }],
     }),

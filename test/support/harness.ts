@@ -224,12 +224,18 @@ export function logEntries(lines: readonly string[], message: string): Array<Rec
   return entries;
 }
 
-/** A service whose limits are adjusted for every environment (`token`, `send`, `failures`, `code`). */
+/**
+ * A service whose limits are adjusted for every environment (`token`, `send`, `failures`, `code`,
+ * and the fraud guards' `sendPerIp`, `sendPerPrefix`, `dailyPhoneBudget`).
+ */
 export function withLimits(adjust: {
   token?: object;
   send?: object;
   failures?: object;
   code?: object;
+  sendPerIp?: object;
+  sendPerPrefix?: object;
+  dailyPhoneBudget?: object;
 }): (config: StageConfig) => StageConfig {
   return (config) => ({
     ...config,
@@ -240,6 +246,9 @@ export function withLimits(adjust: {
         token: { ...environment.limits.token, ...adjust.token },
         send: { ...environment.limits.send, ...adjust.send },
         failures: { ...environment.limits.failures, ...adjust.failures },
+        sendPerIp: { ...environment.limits.sendPerIp, ...adjust.sendPerIp },
+        sendPerPrefix: { ...environment.limits.sendPerPrefix, ...adjust.sendPerPrefix },
+        dailyPhoneBudget: { ...environment.limits.dailyPhoneBudget, ...adjust.dailyPhoneBudget },
       },
     })),
   });
