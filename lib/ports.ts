@@ -2,7 +2,7 @@
  * The interfaces the domain talks to. Adapters in `lib/adapters/` implement them; only adapters
  * import the AWS SDK. Names say intent (record an attempt, consume a code), not storage verbs.
  */
-import type { FailureCapConfig, LimitConfig } from './config';
+import type { DailyBudgetConfig, FailureCapConfig, LimitConfig, SendWindowConfig } from './config';
 import type { Channel } from './vocabulary';
 
 /** Milliseconds since the epoch. Injected everywhere time matters, so tests never wait. */
@@ -71,6 +71,53 @@ export interface AttemptLimiter {
   recordFailure(key: AttemptKey, cap: FailureCapConfig, now: number): Promise<FailureRun>;
   /** Ends the user's failure run (a successful exchange). */
   clearFailures(key: AttemptKey): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fraud guards on SMS and voice sends (docs/decisions/007-sms-fraud-guards.md)
+
+/** Whose sends a guard's window counts: a source network or a destination prefix, per environment. */
+export interface SendWindowKey {
+  readonly guard: 'ip' | 'prefix';
+  readonly environmentId: string;
+  /** HMAC of the network or the prefix (lib/domain/hmac-keys.ts `guardKeyOf`): never the value in clear. */
+  readonly subjectKey: string;
+}
+
+export type WindowDecision =
+  | { readonly allowed: true }
+  | {
+      readonly allowed: false;
+      /** Whole seconds until the window has room again, never more than the time it has left. */
+      readonly retryAfterSeconds: number;
+    };
+
+export type BudgetDecision =
+  | {
+      readonly allowed: true;
+      /** Messages the shard that paid for this one has spent today (this one included), and its cap. */
+      readonly sentInShard: number;
+      readonly shardCap: number;
+    }
+  | { readonly allowed: false };
+
+/**
+ * The counters of the fraud guards. Must be race-safe: of any number of concurrent sends, a window
+ * counts at most `maxSends`, and a day's budget spends at most `maxMessages`.
+ */
+export interface SendGuards {
+  /**
+   * Counts a send into the sliding window of `key` if it has room (fewer than `maxSends` counted in
+   * the last `windowSeconds`); a refused send is not counted.
+   */
+  countSend(key: SendWindowKey, window: SendWindowConfig, now: number): Promise<WindowDecision>;
+  /** Spends one message of the environment's budget for `now`'s UTC day, if any is left. */
+  spendBudget(environmentId: string, budget: DailyBudgetConfig, now: number): Promise<BudgetDecision>;
+  /**
+   * True when this container already knows `now`'s day's budget is spent (it has met every shard
+   * spent): a send can be refused without touching any counter. False says nothing.
+   */
+  budgetKnownSpent(environmentId: string, budget: DailyBudgetConfig, now: number): boolean;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,9 @@
  *
  * - `user`: keys DynamoDB items on an HMAC of the normalised user id, never the id in clear;
  * - `code`: the digest a one-time code is stored as;
- * - `subject`: the `sub` of access tokens, stable for one user across logins (per environment).
+ * - `subject`: the `sub` of access tokens, stable for one user across logins (per environment);
+ * - `guard`: keys the SMS fraud guards' counters on an HMAC of the source network and of the
+ *   destination prefix (an IP address is personal data too: never a key or a log field in clear).
  *
  * Rotating the master secret therefore changes every `sub` and resets every counter and code:
  * see docs/operations/key-rotation.md.
@@ -16,6 +18,7 @@ export interface HmacKeys {
   readonly user: Buffer;
   readonly code: Buffer;
   readonly subject: Buffer;
+  readonly guard: Buffer;
 }
 
 /** The master secret must carry at least 256 bits. */
@@ -30,7 +33,7 @@ export function deriveHmacKeys(secret: Buffer): HmacKeys {
     throw new Error(`The HMAC secret must be at least ${MIN_SECRET_BYTES} bytes`);
   }
   const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `identity/${purpose}/v1`, 32));
-  return Object.freeze({ user: derive('user-key'), code: derive('code-digest'), subject: derive('subject') });
+  return Object.freeze({ user: derive('user-key'), code: derive('code-digest'), subject: derive('subject'), guard: derive('guard-key') });
 }
 
 /** HMAC-SHA256 of `parts` under `key`, base64url. Parts are JSON-encoded so no two inputs collide. */
@@ -50,6 +53,14 @@ export function userKeyOf(keys: HmacKeys, user: UserIdentity): string {
  */
 export function subjectOf(keys: HmacKeys, environmentId: string, user: UserIdentity): string {
   return hmac(keys.subject, [environmentId, user.authType, user.value]);
+}
+
+/**
+ * The key a fraud guard's counter is stored under: the source network (`ip`) or the destination
+ * prefix (`prefix`), each in its own namespace so that no value of one can name a counter of the other.
+ */
+export function guardKeyOf(keys: HmacKeys, guard: 'ip' | 'prefix', subject: string): string {
+  return hmac(keys.guard, [guard, subject]);
 }
 
 /** A short, non-reversible handle for logs, so decisions about one user can be correlated. */
