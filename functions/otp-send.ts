@@ -12,6 +12,8 @@ export function createHandler(deps: () => SendCodeDeps) {
       environmentId: queryParameter(event, 'env_id'),
       fields: event.fields,
       authorization: header(event, 'authorization'),
+      // The TCP peer as API Gateway saw it; X-Forwarded-For and the like are the client's to write.
+      sourceIp: event.requestContext?.identity?.sourceIp,
     });
     return jsonResponse(200, response);
   });

@@ -5,7 +5,8 @@
  * that turns these into responses; anything that is not an `IdpError` becomes `server_error`.
  *
  * Vocabulary: RFC 6749 §5.2 for the token endpoint, RFC 6750 §3.1 for Bearer failures, plus the
- * few codes of the service's own (`too_many_requests`, `delivery_failed`, `temporarily_unavailable`).
+ * few codes of the service's own (`too_many_requests`, `delivery_failed`, `temporarily_unavailable`,
+ * `destination_not_allowed`).
  *
  * @example
  * throw new InvalidRequestError('user_id must be an email address', { detail: 'parse failed' });
@@ -26,6 +27,7 @@ export type ErrorCode =
   | 'too_many_requests'
   | 'delivery_failed'
   | 'temporarily_unavailable'
+  | 'destination_not_allowed'
   | 'server_error';
 
 export abstract class IdpError extends Error {
@@ -148,6 +150,19 @@ export class InvalidTokenError extends IdpError {
   }
 }
 
+/**
+ * 403: an SMS or voice destination the environment does not allow: a country outside its
+ * `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate, …).
+ * The description does not say which: the detail (logs only) does.
+ */
+export class DestinationNotAllowedError extends IdpError {
+  readonly error = 'destination_not_allowed';
+  readonly statusCode = 403;
+  constructor(options: { detail?: string } = {}) {
+    super('Codes cannot be sent to this phone number in this environment.', options);
+  }
+}
+
 /** 429: the attempt limit was reached; `Retry-After` says when the block lifts (RFC 9110 §10.2.3). */
 export class TooManyRequestsError extends IdpError {
   readonly error = 'too_many_requests';
@@ -168,14 +183,19 @@ export class DeliveryFailedError extends IdpError {
   }
 }
 
-/** 503: a dependency (DynamoDB, Secrets Manager) is down or throttling. */
+/**
+ * 503: a dependency (DynamoDB, Secrets Manager) is down or throttling (`Retry-After: 1`), or, with
+ * its own description and `retryAfterSeconds`, a capacity of the service is spent for a while (the
+ * day's SMS and voice budget, until the next UTC day).
+ */
 export class TemporarilyUnavailableError extends IdpError {
   readonly error = 'temporarily_unavailable';
   readonly statusCode = 503;
-  constructor(options: { detail?: string; cause?: unknown } = {}) {
-    super('The service is temporarily unavailable. Try again shortly.', {
-      ...options,
-      headers: { 'Retry-After': '1' },
+  constructor(options: { detail?: string; cause?: unknown; description?: string; retryAfterSeconds?: number } = {}) {
+    const { description, retryAfterSeconds, ...rest } = options;
+    super(description ?? 'The service is temporarily unavailable. Try again shortly.', {
+      ...rest,
+      headers: { 'Retry-After': String(retryAfterSeconds ?? 1) },
     });
   }
 }

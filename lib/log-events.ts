@@ -16,6 +16,21 @@ export const LOG_EVENTS = {
   failureCapReached: 'failure cap reached',
   /** A failed send's code could not be discarded (its 502 stands). Fields: environment, client, error. */
   discardFailed: 'discard failed',
+  /**
+   * An SMS or voice send was refused by a fraud guard (docs/decisions/007-sms-fraud-guards.md):
+   * `guard` destination (403), ip or prefix (429), budget (503). Fields: environment, channel,
+   * guard, country (ISO 3166-1 alpha-2, or 001 for a number of no country), and by guard: reason
+   * (destination: country | number_type), source (ip: the network's log handle), prefix and range
+   * (prefix: the block's log handle, and its calling code with 3 national digits). Metrics: a count,
+   * and a count by guard and country.
+   */
+  phoneSendRefused: 'phone send refused',
+  /**
+   * An SMS or voice send spent one message of the day's budget. Fields: environment, channel,
+   * country, usedPercent (how full the shard that paid is: an estimate of the budget's). Metric:
+   * the highest usedPercent by environment, alarmed at 80.
+   */
+  phoneBudgetSpent: 'phone budget spent',
   /** A code was exchanged for a token. Fields: environment, client, format, user. */
   tokenIssued: 'token issued',
   /** A token request was refused with invalid_grant. Fields: reason (private), client, user. */

@@ -29,8 +29,8 @@ export const FUNCTIONS = {
   'otp-send': {
     name: 'otp-send',
     description: 'POST /idp/v1/otp/send: send a one-time code',
-    // The attempt, the code and, when delivery fails, putting back the last delivered code: all
-    // updates of one item each (lib/adapters/dynamodb/code-store.ts).
+    // The attempt, the SMS fraud guards' counters (send-guards.ts), the code and, when delivery
+    // fails, putting back the last delivered code: all updates of one item each (code-store.ts).
     table: ['UpdateItem'],
     secrets: ['hmac'],
     delivery: ['email', 'sms', 'voice'],

@@ -6,22 +6,39 @@
  *      a request that passes these "names a user" and is counted;
  *   2. the attempt limit for that recipient: 429 before anything else is looked at;
  *   3. the client, its API key, its redirect URI, its channels; PKCE and message parameters;
- *   4. a new code replaces the client's previous one for this user;
- *   5. delivery; if it fails (502) the previous code is put back (or the new one removed).
+ *   4. SMS and voice only: the fraud guards (lib/domain/phone-guards.ts: the destination, the
+ *      source IP, the destination prefix, the day's budget);
+ *   5. a new code replaces the client's previous one for this user;
+ *   6. delivery; if it fails (502) the previous code is put back (or the new one removed).
  *
  * The attempt limit counts per recipient mailbox (`mailboxOf`: `alice+x@` is `alice@`), while the
  * code stays bound to the exact address it was sent to.
  *
- * DynamoDB requests: the attempt and the code, two writes by key. A refused attempt is one (two
- * when it starts a block); a failed delivery adds the write that puts back the last delivered code
- * (more only when other sends for the same user change the slot at the same moment).
+ * DynamoDB requests: the attempt and the code, two writes by key; an SMS or voice send adds the
+ * guards' three counters (source, prefix, budget shard): five (four for a client with an API key,
+ * which is not counted per source). A refused attempt is one (two when it
+ * starts a block); a send refused by a guard makes the attempt and the counters taken before the
+ * refusal (docs/decisions/007-sms-fraud-guards.md); a failed delivery adds the write that puts back
+ * the last delivered code (more only when other sends for the same user change the slot at the
+ * same moment).
  */
 import { randomUUID } from 'node:crypto';
 import '../zod';
 import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
 import { DeliveryFailedError, InvalidRequestError, UnauthorizedClientError } from '../errors';
-import type { AttemptLimiter, Clock, CodeRecord, CodeStore, EmailSender, Log, SlotState, SmsSender, VoiceCaller } from '../ports';
+import type {
+  AttemptLimiter,
+  Clock,
+  CodeRecord,
+  CodeStore,
+  EmailSender,
+  Log,
+  SendGuards,
+  SlotState,
+  SmsSender,
+  VoiceCaller,
+} from '../ports';
 import { LOG_EVENTS } from '../log-events';
 import type { Locale } from '../locales';
 import { requireApiKey } from './api-keys';
@@ -30,6 +47,7 @@ import { digestCode, generateCode, S256_CHALLENGE_PATTERN } from './codes';
 import { logHandleOf, userKeyOf, type HmacKeys } from './hmac-keys';
 import type { Channel } from '../vocabulary';
 import { mailboxOf, normaliseUser, type UserIdentity } from './identity';
+import { guardPhoneSend } from './phone-guards';
 import { enumField, optionalTextField, parseFields, textField } from './request-fields';
 import { clientIn, environmentOf } from './tenancy';
 import { resolveLocale } from './locale';
@@ -42,6 +60,8 @@ export interface SendCodeDeps {
   readonly config: ServiceConfig;
   readonly clock: Clock;
   readonly limiter: AttemptLimiter;
+  /** The fraud guards' counters (SMS and voice only). */
+  readonly guards: SendGuards;
   readonly codes: CodeStore;
   readonly email: EmailSender;
   readonly sms: SmsSender;
@@ -56,6 +76,11 @@ export interface SendCodeRequest {
   readonly environmentId: string | undefined;
   readonly fields: Record<string, unknown>;
   readonly authorization: string | undefined;
+  /**
+   * The source IP as API Gateway saw the connection (`requestContext.identity.sourceIp`), for the
+   * per-source guard; never a client-supplied header.
+   */
+  readonly sourceIp: string | undefined;
 }
 
 export interface SendCodeResponse {
@@ -85,7 +110,7 @@ type SendFields = z.infer<typeof sendFields>;
 
 /**
  * Sends a code.
- * @example await sendCode(deps, { environmentId: undefined, fields: { auth_type: 'email', … }, authorization: undefined })
+ * @example await sendCode(deps, { environmentId: undefined, fields: { auth_type: 'email', … }, authorization: undefined, sourceIp: '192.0.2.1' })
  */
 export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Promise<SendCodeResponse> {
   const fields = parseFields(sendFields, request.fields);
@@ -107,6 +132,10 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
   if (fields.message !== undefined) {
     if (!client.allowCustomMessage) throw new UnauthorizedClientError('This client may not set the message text.');
     validateMessage(fields.message, channel);
+  }
+  if (channel !== 'email') {
+    const serverSide = client.sendRequiresApiKey;
+    await guardPhoneSend(deps, { environment, channel, phone: user.value, sourceIp: request.sourceIp, serverSide, keys, now });
   }
 
   const code = generateCode();

@@ -56,15 +56,16 @@ const CLOCK_STEP_EVERY = 20;
 const WRITES = new Set(['PutItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems', 'UpdateItem']);
 
 /**
- * A write that changes what a refused request must not change: anything but the attempt counters
- * (`limit#` items: the attempt, the failure run) and a guess spending one of a live code's tries
+ * A write that changes what a refused request must not change: anything but the counters (the
+ * attempt counters, `limit#` items: the attempt, the failure run; the SMS fraud guards' counters,
+ * `guard#` items, taken before a later guard refuses) and a guess spending one of a live code's tries
  * (its UpdateExpression only touches the live code's tries and guesses). A code save or discard,
  * an opaque token, a delete: state.
  */
 function changesState(exchange: RecordedExchange): boolean {
   if (!WRITES.has(exchange.operation)) return false;
   if (exchange.operation !== 'UpdateItem') return true;
-  if (exchange.pk?.startsWith('limit#') === true) return false;
+  if (exchange.pk?.startsWith('limit#') === true || exchange.pk?.startsWith('guard#') === true) return false;
   return !(
     exchange.pk?.startsWith('code#') === true && exchange.updateExpression?.startsWith('SET #live.#tries = #live.#tries + :one') === true
   );

@@ -317,7 +317,9 @@ describe('failures', () => {
     const code = await service.latestCode(NO_VOICE_PHONE);
     service.dynamodb.reset();
     expect((await service.post(SEND, smsSend(NO_VOICE_PHONE, { method: 'voice_with_otp' }))).status).toBe(502);
-    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+    // The attempt, the fraud guards' three counters (docs/decisions/007-sms-fraud-guards.md), the
+    // code, and the write that puts the earlier code back.
+    expect(service.dynamodb.operations()).toEqual(Array(6).fill('UpdateItem'));
     const exchange = await service.post('/idp/v1/account/token', {
       grant_type: 'authorization_code',
       code,
@@ -577,22 +579,27 @@ describe('concurrent failing sends (regression: the last to fail restored a code
   const deliverOnly = new Map<string, () => boolean>();
   let roomy: TestService;
   beforeAll(async () => {
-    // 20 sends in flight for one user, which the send limit must allow.
+    // 20 sends in flight for one user, which the send limit must allow, and so the per-prefix
+    // guard (21 sends to one number); each user sends from an address of their own (the per-IP
+    // guard counts at most 100).
     roomy = await startTestService({
       capture: { failFor: (to) => failing.has(to) || deliverOnly.get(to)?.() === false },
-      config: withLimits({ send: { maxAttempts: 20 } }),
+      config: withLimits({ send: { maxAttempts: 20 }, sendPerPrefix: { maxSends: 100 } }),
     });
   });
   afterAll(async () => roomy.stop());
 
   it.each([4, 20])('leaves the delivered code usable after %i concurrent failing sends, for every user', async (count) => {
     const users = Array.from({ length: 6 }, () => uniquePhone());
-    for (const user of users) expect((await roomy.post(SEND, smsSend(user))).status).toBe(200);
+    const from = (index: number) => ({ from: `127.0.0.${10 + index}` });
+    for (const [index, user] of users.entries()) expect((await roomy.post(SEND, smsSend(user), from(index))).status).toBe(200);
     const delivered = await Promise.all(users.map((user) => roomy.latestCode(user)));
     roomy.clock.advanceSeconds(60); // a fresh window for the burst
 
     for (const user of users) failing.add(user);
-    const responses = await Promise.all(users.flatMap((user) => Array.from({ length: count }, () => roomy.post(SEND, smsSend(user)))));
+    const responses = await Promise.all(
+      users.flatMap((user, index) => Array.from({ length: count }, () => roomy.post(SEND, smsSend(user), from(index)))),
+    );
     for (const user of users) failing.delete(user);
     expect(responses.map((response) => response.status)).toEqual(Array(users.length * count).fill(502));
 

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { buildServiceConfig, parseStageConfig, type StageConfig } from '../../lib/config';
 import { createDeps, type Deps } from '../../lib/deps';
@@ -62,8 +63,13 @@ export interface TestService {
   readonly deps: Deps;
   readonly services: LocalServices;
   readonly dynamodb: DynamoDbProxy;
-  /** POST a JSON body (or a raw string with its own content type). */
-  post(path: string, body: unknown, init?: { headers?: Record<string, string>; raw?: boolean }): Promise<TestResponse>;
+  /**
+   * POST a JSON body (or a raw string with its own content type); `from` sends it from that local
+   * address (a loopback address other than 127.0.0.1: Linux routes all of 127.0.0.0/8 to the
+   * loopback interface; macOS needs `sudo ifconfig lo0 alias 127.0.0.2`), which the service sees as
+   * the source IP, as API Gateway's `sourceIp`.
+   */
+  post(path: string, body: unknown, init?: { headers?: Record<string, string>; raw?: boolean; from?: string }): Promise<TestResponse>;
   /** POST a form-encoded body (application/x-www-form-urlencoded). */
   postForm(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<TestResponse>;
   get(path: string): Promise<TestResponse>;
@@ -128,12 +134,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     services,
     dynamodb,
     async post(path, body, init = {}) {
-      const response = await fetch(`${api.url}${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...init.headers },
-        body: init.raw === true ? (body as string) : JSON.stringify(body),
-      });
-      return toTestResponse(response);
+      const headers = { 'Content-Type': 'application/json', ...init.headers };
+      const text = init.raw === true ? (body as string) : JSON.stringify(body);
+      if (init.from !== undefined) return postFrom(`${api.url}${path}`, init.from, headers, text);
+      return toTestResponse(await fetch(`${api.url}${path}`, { method: 'POST', headers, body: text }));
     },
     async postForm(path, fields, headers = {}) {
       const response = await fetch(`${api.url}${path}`, {
@@ -179,6 +183,30 @@ export function codeIn(text: string): string | undefined {
   const compact = /\b(\d{6})\b/.exec(text)?.[1];
   if (compact !== undefined) return compact;
   return /\b(\d(?: \d){5})\b/.exec(text)?.[1]?.replaceAll(' ', '');
+}
+
+/** A POST from a given local address (node:http binds it; fetch cannot without undici's Agent). */
+function postFrom(url: string, localAddress: string, headers: Record<string, string>, body: string): Promise<TestResponse> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      url,
+      { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, localAddress, agent: false },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeaders.append(name, one);
+          }
+          resolve(toTestResponse(new Response(Buffer.concat(chunks), { status: incoming.statusCode ?? 0, headers: responseHeaders })));
+        });
+        incoming.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
 }
 
 export async function toTestResponse(response: Response): Promise<TestResponse> {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
   DeliveryFailedError,
+  DestinationNotAllowedError,
   IdpError,
   InvalidClientError,
   InvalidGrantError,
@@ -129,6 +130,27 @@ const cases: Expectation[] = [
     error: 'temporarily_unavailable',
     description: 'The service is temporarily unavailable. Try again shortly.',
     headers: { 'Retry-After': '1' },
+  },
+  {
+    make: () =>
+      new TemporarilyUnavailableError({
+        detail: 'daily SMS and voice budget spent',
+        description: 'Codes by SMS and voice call are unavailable until the next UTC day. Codes by email still work.',
+        retryAfterSeconds: 3600,
+      }),
+    name: 'TemporarilyUnavailableError',
+    statusCode: 503,
+    error: 'temporarily_unavailable',
+    description: 'Codes by SMS and voice call are unavailable until the next UTC day. Codes by email still work.',
+    headers: { 'Retry-After': '3600' },
+  },
+  {
+    make: () => new DestinationNotAllowedError({ detail: 'destination number_type (private)' }),
+    name: 'DestinationNotAllowedError',
+    statusCode: 403,
+    error: 'destination_not_allowed',
+    description: 'Codes cannot be sent to this phone number in this environment.',
+    headers: {},
   },
 ];
 

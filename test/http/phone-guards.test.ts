@@ -1,0 +1,312 @@
+/**
+ * The SMS fraud guards as a client sees them (docs/decisions/007-sms-fraud-guards.md): over HTTP
+ * through the local runtime, against DynamoDB Local and the SMS/voice capture, with the injected
+ * clock. Each guard at its boundary; sends from 127.0.0.2 and 127.0.0.3 counted apart (the local
+ * server hands the socket's peer address to the handler as API Gateway's `sourceIp`); a refused
+ * send stores no code and sends nothing; the requests of every path, counted on the wire.
+ */
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
+import { nextUtcDayStart } from '../../lib/domain/daily-budget';
+import { userKeyOf } from '../../lib/domain/hmac-keys';
+import { LOG_EVENTS } from '../../lib/log-events';
+import { capturedLogs } from '../support/log-capture';
+import {
+  LOCAL_API_KEY,
+  logEntries,
+  SEND_PATH,
+  sendBody,
+  startTestService,
+  uniqueEmail,
+  uniquePhone,
+  withLimits,
+  type TestResponse,
+  type TestService,
+} from '../support/harness';
+
+const UPDATE = 'UpdateItem';
+
+/** The n-th number of a block of numbers no other test of this file uses (uniquePhone() is always +1 415). */
+const inBlock = (block: string, index: number) => `+1${block}${String(index).padStart(4, '0')}`;
+
+function expectTooMany(response: TestResponse, retryAfter: number): void {
+  expect(response.status).toBe(429);
+  expect(response.body).toEqual({
+    error: 'too_many_requests',
+    error_description: `Too many attempts. Try again in ${retryAfter} seconds.`,
+  });
+  expect(response.headers.get('retry-after')).toBe(String(retryAfter));
+}
+
+async function smsMessagesTo(service: TestService, users: readonly string[]): Promise<number> {
+  const outboxes = await Promise.all(users.map((user) => service.outbox(user)));
+  return outboxes.reduce((sum, messages) => sum + messages.length, 0);
+}
+
+/** Whether the slot of `user` (local-web) holds a live code, read past the service. */
+async function hasLiveCode(service: TestService, user: string): Promise<boolean> {
+  const keys = await service.deps.hmacKeys();
+  const pk = codeItemKey({ environmentId: 'local', clientId: 'local-web', userKey: userKeyOf(keys, { authType: 'sms', value: user }) });
+  const client = new DynamoDBClient({
+    endpoint: service.services.dynamodbEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    const { Item } = await client.send(
+      new GetItemCommand({ TableName: service.services.tableName, Key: { pk: { S: pk } }, ConsistentRead: true }),
+    );
+    return Item?.live?.M !== undefined;
+  } finally {
+    client.destroy();
+  }
+}
+
+describe('allowed destinations', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => service.stop());
+
+  it.each([
+    ['+447624123456', 'a country the environment does not list (IM: the Isle of Man is not GB)'],
+    ['+19005550123', 'a premium-rate number, in a country the environment lists'],
+    ['+443001234567', 'a UAN (a company’s access number)'],
+    ['+8816311234567', 'the satellite network +881'],
+  ])('refuses %s, %s: 403 destination_not_allowed, only the attempt counted, no code, nothing sent', async (user) => {
+    service.dynamodb.reset();
+    const response = await service.post(SEND_PATH, sendBody(user));
+
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({
+      error: 'destination_not_allowed',
+      error_description: 'Codes cannot be sent to this phone number in this environment.',
+    });
+    expect(service.dynamodb.operations()).toEqual([UPDATE]);
+    expect(await hasLiveCode(service, user)).toBe(false);
+    expect(await service.outbox(user)).toEqual([]);
+  });
+
+  it('refuses a voice call to a disallowed number the same way', async () => {
+    const response = await service.post(SEND_PATH, sendBody('+447624123457', 'local-web', { method: 'voice_with_otp' }));
+    expect(response.status).toBe(403);
+    expect(response.body.error).toBe('destination_not_allowed');
+  });
+
+  it('logs each refusal with its guard and country, never the number', async () => {
+    const before = capturedLogs().length;
+    await service.post(SEND_PATH, sendBody('+447624123458'));
+    const [entry] = logEntries(capturedLogs().slice(before), LOG_EVENTS.phoneSendRefused);
+    expect(entry).toMatchObject({ environment: 'local', channel: 'sms', guard: 'destination', country: 'IM', reason: 'country' });
+    expect(JSON.stringify(capturedLogs().slice(before))).not.toContain('7624123458');
+  });
+});
+
+describe('per source IP', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ config: withLimits({ sendPerIp: { maxSends: 3, windowSeconds: 3600 } }) });
+  });
+  afterAll(async () => service.stop());
+
+  it('counts sends from 127.0.0.2 and 127.0.0.3 separately, each to its limit, and lets the first again once its window has passed', async () => {
+    const send = (from: string) => service.post(SEND_PATH, sendBody(uniquePhone()), { from });
+
+    for (let index = 0; index < 3; index += 1) expect((await send('127.0.0.2')).status).toBe(200);
+    service.clock.advanceSeconds(600);
+    expectTooMany(await send('127.0.0.2'), 3000);
+    for (let index = 0; index < 3; index += 1) expect((await send('127.0.0.3')).status).toBe(200);
+    expectTooMany(await send('127.0.0.3'), 3600);
+
+    // An hour after its three: they have left the window (half-open), so three more pass.
+    service.clock.advanceSeconds(3000);
+    for (let index = 0; index < 3; index += 1) expect((await send('127.0.0.2')).status).toBe(200);
+    expectTooMany(await send('127.0.0.2'), 3600);
+  });
+
+  it('does not count email (nor let the per-IP refusal stop it)', async () => {
+    for (let index = 0; index < 3; index += 1) await service.post(SEND_PATH, sendBody(uniquePhone()), { from: '127.0.0.4' });
+    expect((await service.post(SEND_PATH, sendBody(uniquePhone()), { from: '127.0.0.4' })).status).toBe(429);
+    expect((await service.post(SEND_PATH, sendBody(uniqueEmail('ip')), { from: '127.0.0.4' })).status).toBe(200);
+  });
+
+  it('does not count a client that authenticates with its API key (its servers send for all its users)', async () => {
+    const backend = (user: string) =>
+      service.post(SEND_PATH, sendBody(user, 'local-backend'), {
+        from: '127.0.0.5',
+        headers: { Authorization: `Bearer ${LOCAL_API_KEY}` },
+      });
+    for (let index = 0; index < 6; index += 1) expect((await backend(uniquePhone())).status).toBe(200);
+  });
+
+  it('refused for its IP: no code stored, nothing sent, the prefix and the budget untouched', async () => {
+    for (let index = 0; index < 3; index += 1) await service.post(SEND_PATH, sendBody(uniquePhone()), { from: '127.0.0.6' });
+    const user = uniquePhone();
+    service.dynamodb.reset();
+    expect((await service.post(SEND_PATH, sendBody(user), { from: '127.0.0.6' })).status).toBe(429);
+    // The attempt, then the per-IP window that refused.
+    expect(service.dynamodb.operations()).toEqual([UPDATE, UPDATE]);
+    expect(await hasLiveCode(service, user)).toBe(false);
+    expect(await service.outbox(user)).toEqual([]);
+  });
+});
+
+describe('50 concurrent sends from one IP to 50 different numbers', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ config: withLimits({ sendPerIp: { maxSends: 10, windowSeconds: 3600 } }) });
+  });
+  afterAll(async () => service.stop());
+
+  it('exactly 10 pass (the default per-IP limit); the other 40 get 429 and nothing is sent to them', async () => {
+    const users = Array.from({ length: 50 }, () => uniquePhone());
+    const responses = await Promise.all(users.map((user) => service.post(SEND_PATH, sendBody(user), { from: '127.0.0.7' })));
+
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(10);
+    for (const response of responses.filter((candidate) => candidate.status !== 200)) expectTooMany(response, 3600);
+    expect(await smsMessagesTo(service, users)).toBe(10);
+  });
+});
+
+describe('per destination prefix', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => service.stop());
+
+  it('a sweep through one block (+1 212 555 …) from many IPs: exactly 20 an hour pass, the next block is not affected', async () => {
+    const sweep = Array.from({ length: 25 }, (_, index) => inBlock('212555', index));
+    const statuses: number[] = [];
+    for (const [index, user] of sweep.entries()) {
+      statuses.push((await service.post(SEND_PATH, sendBody(user), { from: `127.0.1.${index + 1}` })).status);
+    }
+    expect(statuses).toEqual([...Array(20).fill(200), ...Array(5).fill(429)]);
+    expect(await smsMessagesTo(service, sweep)).toBe(20);
+    expect((await service.post(SEND_PATH, sendBody(inBlock('212556', 0)))).status).toBe(200);
+
+    // Retry-After: until the first of the 20 leaves the hour.
+    service.clock.advanceSeconds(1800);
+    expectTooMany(await service.post(SEND_PATH, sendBody(inBlock('212555', 99))), 1800);
+    service.clock.advanceSeconds(1800);
+    expect((await service.post(SEND_PATH, sendBody(inBlock('212555', 99)))).status).toBe(200);
+  });
+
+  it('a concurrent sweep of 40 numbers of one block: exactly 20 pass', async () => {
+    const sweep = Array.from({ length: 40 }, (_, index) => inBlock('646555', index));
+    const responses = await Promise.all(
+      sweep.map((user, index) => service.post(SEND_PATH, sendBody(user), { from: `127.0.2.${index + 1}` })),
+    );
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(20);
+    expect(responses.filter((response) => response.status === 429)).toHaveLength(20);
+  });
+
+  it('logs the refusal with the block’s handle and its calling code and first three digits, never the block itself', async () => {
+    const sweep = Array.from({ length: 21 }, (_, index) => inBlock('718555', index));
+    const before = capturedLogs().length;
+    for (const user of sweep) await service.post(SEND_PATH, sendBody(user));
+    const [entry] = logEntries(capturedLogs().slice(before), LOG_EVENTS.phoneSendRefused);
+    expect(entry).toMatchObject({ guard: 'prefix', country: 'US', range: '+1 718', prefix: expect.stringMatching(/^[\w-]{12}$/) });
+    expect(JSON.stringify(capturedLogs().slice(before))).not.toMatch(/718555|7185550/);
+  });
+});
+
+describe('the daily budget', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ config: withLimits({ dailyPhoneBudget: { maxMessages: 10 } }) });
+    // Five minutes before the end of a UTC day.
+    service.clock.set(nextUtcDayStart(service.clock.now()) - 300_000);
+  });
+  afterAll(async () => service.stop());
+
+  it('20 concurrent sends at the edge (7 of 10 spent): exactly 3 pass, the rest get 503 with Retry-After until the next UTC day', async () => {
+    for (let index = 0; index < 7; index += 1) expect((await service.post(SEND_PATH, sendBody(uniquePhone()))).status).toBe(200);
+    const users = Array.from({ length: 20 }, () => uniquePhone());
+    const responses = await Promise.all(
+      users.map((user, index) => service.post(SEND_PATH, sendBody(user), { from: `127.0.3.${index + 1}` })),
+    );
+
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(3);
+    for (const response of responses.filter((candidate) => candidate.status !== 200)) {
+      expect(response.status).toBe(503);
+      expect(response.body).toEqual({
+        error: 'temporarily_unavailable',
+        error_description: 'Codes by SMS and voice call are unavailable until the next UTC day. Codes by email still work.',
+      });
+      expect(response.headers.get('retry-after')).toBe('300');
+    }
+    expect(await smsMessagesTo(service, users)).toBe(3);
+  });
+
+  it('refuses voice calls too, keeps email working, and refuses without touching a counter once the container knows', async () => {
+    service.clock.advanceSeconds(60);
+    const voice = await service.post(SEND_PATH, sendBody(uniquePhone(), 'local-web', { method: 'voice_with_otp' }));
+    expect(voice.status).toBe(503);
+    expect(voice.headers.get('retry-after')).toBe('240');
+
+    service.dynamodb.reset();
+    expect((await service.post(SEND_PATH, sendBody(uniquePhone()))).status).toBe(503);
+    expect(service.dynamodb.operations()).toEqual([UPDATE]);
+    expect((await service.post(SEND_PATH, sendBody(uniqueEmail('budget')))).status).toBe(200);
+  });
+
+  it('opens again on the next UTC day', async () => {
+    service.clock.set(nextUtcDayStart(service.clock.now()));
+    expect((await service.post(SEND_PATH, sendBody(uniquePhone()))).status).toBe(200);
+  });
+
+  it('logs how full its shard is after every SMS or voice message (what the 80% alarm reads)', async () => {
+    const before = capturedLogs().length;
+    await service.post(SEND_PATH, sendBody(uniquePhone()));
+    const [entry] = logEntries(capturedLogs().slice(before), LOG_EVENTS.phoneBudgetSpent);
+    expect(entry).toMatchObject({ environment: 'local', channel: 'sms', country: 'US', usedPercent: expect.any(Number) });
+  });
+});
+
+describe('DynamoDB requests of each path, counted on the wire', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ config: withLimits({ sendPerIp: { maxSends: 1 }, sendPerPrefix: { maxSends: 1 } }) });
+  });
+  afterAll(async () => service.stop());
+
+  async function requestsOf(send: () => Promise<TestResponse>, status: number): Promise<readonly string[]> {
+    service.dynamodb.reset();
+    expect((await send()).status).toBe(status);
+    return service.dynamodb.operations();
+  }
+
+  it('email: the attempt and the code, as before the guards', async () => {
+    expect(await requestsOf(() => service.post(SEND_PATH, sendBody(uniqueEmail('wire'))), 200)).toEqual([UPDATE, UPDATE]);
+  });
+
+  it('SMS and voice: the attempt, the source, the prefix, the budget shard and the code (5); 4 for a client with an API key', async () => {
+    const sms = () => service.post(SEND_PATH, sendBody(inBlock('305555', 1)), { from: '127.0.4.1' });
+    expect(await requestsOf(sms, 200)).toEqual(Array(5).fill(UPDATE));
+    const voice = () =>
+      service.post(SEND_PATH, sendBody(inBlock('305556', 1), 'local-web', { method: 'voice_with_otp' }), { from: '127.0.4.2' });
+    expect(await requestsOf(voice, 200)).toEqual(Array(5).fill(UPDATE));
+    const backend = () =>
+      service.post(SEND_PATH, sendBody(inBlock('305557', 1), 'local-backend'), {
+        from: '127.0.4.3',
+        headers: { Authorization: `Bearer ${LOCAL_API_KEY}` },
+      });
+    expect(await requestsOf(backend, 200)).toEqual(Array(4).fill(UPDATE));
+  });
+
+  it('refused: for its destination 1 (the attempt), for its source 2, for its prefix 3; nothing after the refusal', async () => {
+    expect(await requestsOf(() => service.post(SEND_PATH, sendBody('+447624123459')), 403)).toEqual([UPDATE]);
+    await service.post(SEND_PATH, sendBody(inBlock('786555', 1)), { from: '127.0.4.4' });
+    expect(await requestsOf(() => service.post(SEND_PATH, sendBody(inBlock('786556', 1)), { from: '127.0.4.4' }), 429)).toEqual([
+      UPDATE,
+      UPDATE,
+    ]);
+    expect(await requestsOf(() => service.post(SEND_PATH, sendBody(inBlock('786555', 2)), { from: '127.0.4.5' }), 429)).toEqual([
+      UPDATE,
+      UPDATE,
+      UPDATE,
+    ]);
+  });
+});
