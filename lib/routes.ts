@@ -5,6 +5,13 @@
  * checks the declarations against the DynamoDB requests each operation really makes).
  */
 
+/**
+ * How long an API function may run, in seconds: the CDK stack's timeout (infra/functions.ts) and
+ * the local runtime's, so a request runs out of time locally exactly as on AWS. Why 20:
+ * lib/adapters/aws.ts (every call's bound) and infra/functions.ts.
+ */
+export const API_TIMEOUT_SECONDS = 20;
+
 /** DynamoDB actions on the table, as IAM names them (`dynamodb:<action>`). */
 export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 /**

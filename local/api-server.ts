@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { API_TIMEOUT_SECONDS } from '../lib/routes';
 import { listen, readBody, type Listening } from './http-server';
 
 export type LocalHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -141,7 +142,8 @@ function toContext(path: string): Context {
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, 10_000 - (Date.now() - started)),
+    // The deployed functions' timeout, so a slow request runs out of time here as it would there.
+    getRemainingTimeInMillis: () => Math.max(0, API_TIMEOUT_SECONDS * 1000 - (Date.now() - started)),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

@@ -8,7 +8,8 @@
  *   3. the client, its API key, its redirect URI, its channels; PKCE and message parameters;
  *   4. SMS and voice only: the fraud guards (lib/domain/phone-guards.ts: the destination, the
  *      source IP, the destination prefix, the day's budget);
- *   5. a new code replaces the client's previous one for this user;
+ *   5. a new code replaces the client's previous one for this user, if the function has the time
+ *      left to deliver it and to put the previous one back should delivery fail (else 503);
  *   6. delivery; if it fails (502) the previous code is put back (or the new one removed).
  *
  * The attempt limit counts per recipient mailbox (`mailboxOf`: `alice+x@` is `alice@`), while the
@@ -26,7 +27,7 @@ import { randomUUID } from 'node:crypto';
 import '../zod';
 import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
-import { DeliveryFailedError, InvalidRequestError, UnauthorizedClientError } from '../errors';
+import { DeliveryFailedError, InvalidRequestError, TemporarilyUnavailableError, UnauthorizedClientError } from '../errors';
 import type {
   AttemptLimiter,
   Clock,
@@ -81,6 +82,12 @@ export interface SendCodeRequest {
    * per-source guard; never a client-supplied header.
    */
   readonly sourceIp: string | undefined;
+  /**
+   * The time the function has left, and the time storing, delivering and (after a failed
+   * delivery) putting back the previous code may take: a code is stored only when it fits.
+   * Absent: no deadline (a direct call).
+   */
+  readonly timeLeft?: { readonly remainingMs: () => number; readonly neededMs: number } | undefined;
 }
 
 export interface SendCodeResponse {
@@ -136,6 +143,13 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
   if (channel !== 'email') {
     const serverSide = client.sendRequiresApiKey;
     await guardPhoneSend(deps, { environment, channel, phone: user.value, sourceIp: request.sourceIp, serverSide, keys, now });
+  }
+
+  // A stored code must get its delivery, and a failed delivery the restore of the previous code:
+  // never start what the function's timeout could cut short (slow writes before this point, the
+  // SMS guards' included, then cost a 503 and leave no code behind).
+  if (request.timeLeft !== undefined && request.timeLeft.remainingMs() < request.timeLeft.neededMs) {
+    throw new TemporarilyUnavailableError({ detail: 'too little time left to store and deliver a code' });
   }
 
   const code = generateCode();

@@ -6,10 +6,15 @@
  * send stores no code and sends nothing; the requests of every path, counted on the wire.
  */
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { createHandler as createSendHandler } from '../../functions/otp-send';
+import { FINISH_SEND_BUDGET_MS } from '../../lib/adapters/aws';
 import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
 import { nextUtcDayStart } from '../../lib/domain/daily-budget';
 import { userKeyOf } from '../../lib/domain/hmac-keys';
+import { TIMEOUT_MARGIN_MS } from '../../lib/http/handler';
 import { LOG_EVENTS } from '../../lib/log-events';
+import { apiEvent, lambdaContext } from '../support/api-event';
 import { capturedLogs } from '../support/log-capture';
 import {
   LOCAL_API_KEY,
@@ -308,5 +313,40 @@ describe('DynamoDB requests of each path, counted on the wire', () => {
       UPDATE,
       UPDATE,
     ]);
+  });
+});
+
+describe('the deadline before a code is stored (regression: the guards’ writes took the worst SMS send past the function’s timeout)', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => service.stop());
+
+  /** The otp/send handler called as Lambda would, with `remainingMs` left in the function. */
+  async function sendWith(user: string, remainingMs: number) {
+    const requestContext = { requestId: 'deadline', identity: { sourceIp: '192.0.2.10' } } as APIGatewayProxyEvent['requestContext'];
+    const event = apiEvent({ resource: SEND_PATH, path: SEND_PATH, body: JSON.stringify(sendBody(user)), requestContext });
+    return createSendHandler(() => service.deps)(event, lambdaContext(remainingMs));
+  }
+
+  it('with less time left than storing, delivering and restoring may take: 503, no code stored, nothing sent', async () => {
+    const user = uniquePhone();
+    const response = await sendWith(user, FINISH_SEND_BUDGET_MS + TIMEOUT_MARGIN_MS - 1000);
+
+    expect(response.statusCode).toBe(503);
+    expect(JSON.parse(response.body)).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'The service is temporarily unavailable. Try again shortly.',
+    });
+    expect(response.headers?.['Retry-After']).toBe('1');
+    expect(await hasLiveCode(service, user)).toBe(false);
+    expect(await service.outbox(user)).toEqual([]);
+  });
+
+  it('with the time for it: sent', async () => {
+    const user = uniquePhone();
+    expect((await sendWith(user, FINISH_SEND_BUDGET_MS + TIMEOUT_MARGIN_MS + 2000)).statusCode).toBe(200);
+    expect(await service.outbox(user)).toHaveLength(1);
   });
 });
