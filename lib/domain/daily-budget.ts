@@ -54,7 +54,8 @@ export function budgetRetryAfter(now: number): number {
 /**
  * How full a shard is, in whole percent (rounded down). Sends pick shards at random, so every
  * shard fills at about the same pace and one shard's fill estimates the budget's: what the 80%
- * alarm reads (it fires a little early, when the fullest shard reaches 80%, never late).
+ * alarm reads (it fires when the fullest shard reaches 80%: early by the shards' random
+ * imbalance, never late; docs/decisions/007-sms-fraud-guards.md).
  */
 export function usedPercent(sentInShard: number, shardCap: number): number {
   return Math.floor((100 * sentInShard) / shardCap);
