@@ -103,8 +103,13 @@ export class MethodNotAllowedError extends IdpError {
 export class InvalidClientError extends IdpError {
   readonly error = 'invalid_client';
   readonly statusCode = 401;
-  constructor(description = 'Client authentication failed.', options: { detail?: string } = {}) {
-    super(description, { ...options, headers: { 'WWW-Authenticate': 'Bearer realm="identity"' } });
+  /**
+   * RFC 6749 §5.2: a client that tried HTTP Basic gets a `Basic` challenge; otherwise the service's
+   * usual `Bearer` one.
+   */
+  constructor(description = 'Client authentication failed.', options: { detail?: string; scheme?: 'Basic' | 'Bearer' } = {}) {
+    const { scheme = 'Bearer', ...rest } = options;
+    super(description, { ...rest, headers: { 'WWW-Authenticate': `${scheme} realm="identity"` } });
   }
 }
 

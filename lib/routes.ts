@@ -53,7 +53,7 @@ export const FUNCTIONS = {
   },
   'well-known': {
     name: 'well-known',
-    description: 'GET /.well-known/*: the JWKS and the authorization server metadata',
+    description: 'GET /.well-known/*: the JWKS, the authorization server metadata and the OpenID configuration',
     table: [],
     secrets: ['verificationKeys'],
     delivery: [],
@@ -76,4 +76,5 @@ export const ROUTES: readonly Route[] = [
   { path: '/idp/v1/account/introspect', methods: ['POST'], functionName: 'introspect' },
   { path: '/.well-known/jwks.json', methods: ['GET'], functionName: 'well-known' },
   { path: '/.well-known/oauth-authorization-server', methods: ['GET'], functionName: 'well-known' },
+  { path: '/.well-known/openid-configuration', methods: ['GET'], functionName: 'well-known' },
 ];

@@ -24,3 +24,12 @@ export const SUPPORTED_LOCALES = ['en-US', 'de-DE', 'fr-FR', 'es-ES', 'pt-BR'] a
 
 /** One of {@link SUPPORTED_LOCALES}, spelled exactly as there. */
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
+
+/**
+ * The JWS algorithms access tokens (and ID tokens) are signed with, per client (RFC 7518): ES256
+ * (ECDSA P-256 with SHA-256, §3.4: short signatures, fast signing) by default, or RS256 (RSASSA
+ * PKCS#1 v1.5 with SHA-256, §3.3) for the consumers that verify RSA only, such as API Gateway's
+ * JWT authorizers.
+ */
+export const SIGNING_ALGORITHMS = ['ES256', 'RS256'] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];

@@ -63,6 +63,8 @@ export interface DepsOptions {
   readonly issuer?: string | undefined;
   /** How long a secret is kept before it is read again (default: DEFAULT_SECRETS_MAX_AGE_SECONDS). */
   readonly secretsMaxAgeSeconds?: number;
+  /** Tests only: a longer DynamoDB request timeout, for DynamoDB Local under a burst (lib/adapters/dynamodb/client.ts). */
+  readonly dynamodbRequestTimeoutMs?: number;
 }
 
 /** Builds every dependency from explicit options (tests, the local runtime). */
@@ -81,7 +83,7 @@ export function createDeps(options: DepsOptions): Deps {
     log: options.log ?? logger,
     issuer: options.issuer ?? options.config.stage.issuer,
     secrets: options.secrets,
-    ...tableAdapters(options.tableName, aws(endpoints.dynamodb)),
+    ...tableAdapters(options.tableName, aws(endpoints.dynamodb), options.dynamodbRequestTimeoutMs),
     ...deliveryAdapters({ ses: aws(endpoints.ses), sns: aws(endpoints.sns), smsVoice: aws(endpoints.smsVoice) }),
     hmacKeys: hmacKeysFrom(options.secrets, cache),
     signingKeys: signingKeysFrom(options.secrets, cache),

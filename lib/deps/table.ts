@@ -5,8 +5,8 @@ import { createDocumentClient, createDynamoDbClient } from '../adapters/dynamodb
 import { DynamoDbCodeStore } from '../adapters/dynamodb/code-store';
 import { DynamoDbTokenStore } from '../adapters/dynamodb/token-store';
 
-export function tableAdapters(tableName: string, client: AwsClientOptions) {
-  const documents = createDocumentClient(createDynamoDbClient(client));
+export function tableAdapters(tableName: string, client: AwsClientOptions, requestTimeoutMs?: number) {
+  const documents = createDocumentClient(createDynamoDbClient(client, requestTimeoutMs));
   return {
     limiter: new DynamoDbAttemptLimiter(documents, tableName),
     codes: new DynamoDbCodeStore(documents, tableName),

@@ -1,7 +1,8 @@
 /**
  * Access tokens, as the client's settings say:
- * - `jwt`: an RFC 9068 JWT access token, ES256-signed with the current key (header `typ: at+jwt`,
- *   `kid`), verifiable by a resource server with nothing but the JWKS;
+ * - `jwt`: an RFC 9068 JWT access token, signed with the current key of the client's algorithm
+ *   (ES256 by default, or RS256; header `typ: at+jwt`, `kid`), verifiable by a resource server with
+ *   nothing but the JWKS;
  * - `opaque`: 256 random bits, meaningful only through introspection (RFC 7662); stored only as
  *   its SHA-256.
  */
@@ -11,7 +12,9 @@ import type { ClientConfig } from '../config';
 import type { OpaqueTokenRecord } from '../ports';
 import type { Channel } from '../vocabulary';
 import type { UserIdentity } from './identity';
-import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys';
+import { TemporarilyUnavailableError } from '../errors';
+import type { SigningAlgorithm } from '../vocabulary';
+import type { SigningKey, SigningKeys } from './signing-keys';
 
 /** RFC 9068 §2.1: the media type of JWT access tokens, `application/at+jwt`, as `typ`. */
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
@@ -60,6 +63,7 @@ export interface IssuedToken {
  */
 export async function signAccessToken(keys: SigningKeys, grant: Grant): Promise<IssuedToken> {
   const settings = grant.client.accessToken;
+  const signer = signingKeyFor(keys, settings.signingAlgorithm);
   const claims: Record<string, unknown> = {
     client_id: grant.client.id,
     [ENVIRONMENT_CLAIM]: grant.environmentId,
@@ -77,14 +81,14 @@ export async function signAccessToken(keys: SigningKeys, grant: Grant): Promise<
     }
   }
   const accessToken = await new SignJWT(claims)
-    .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: keys.signing.kid })
+    .setProtectedHeader({ alg: settings.signingAlgorithm, typ: ACCESS_TOKEN_TYPE, kid: signer.kid })
     .setIssuer(grant.issuer)
     .setSubject(grant.subject)
     .setAudience(audienceOf(grant.client, grant.environmentId))
     .setIssuedAt(grant.issuedAt)
     .setExpirationTime(grant.issuedAt + settings.ttlSeconds)
     .setJti(randomUUID())
-    .sign(keys.signing.key);
+    .sign(signer.key);
   return { accessToken, expiresIn: settings.ttlSeconds };
 }
 
@@ -113,4 +117,15 @@ export function mintOpaqueToken(grant: Grant): { token: string; record: OpaqueTo
       expiresAt: grant.issuedAt + settings.ttlSeconds,
     },
   };
+}
+
+/**
+ * The current key of `alg`. A key set stored before RS256 existed has none until its next
+ * rotation creates the group (docs/operations/key-rotation.md): a dependency not ready yet (503),
+ * not the client's fault.
+ */
+export function signingKeyFor(keys: SigningKeys, alg: SigningAlgorithm): SigningKey {
+  const key = keys.current.get(alg);
+  if (key === undefined) throw new TemporarilyUnavailableError({ detail: `no current ${alg} signing key: rotate the signing keys once` });
+  return key;
 }

@@ -433,7 +433,7 @@ describe('well-known documents', () => {
     const response = await service.get('/.well-known/jwks.json');
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=300');
-    const keys = (response.body as { keys: Array<Record<string, unknown>> }).keys;
+    const keys = (response.body as { keys: Array<Record<string, unknown>> }).keys.filter((key) => key.alg === 'ES256');
     expect(keys.length).toBeGreaterThanOrEqual(2);
     for (const key of keys) {
       expect(key).toEqual({
@@ -460,7 +460,7 @@ describe('well-known documents', () => {
       grant_types_supported: ['authorization_code'],
       token_endpoint_auth_methods_supported: ['none'],
       code_challenge_methods_supported: ['S256'],
-      introspection_endpoint_auth_methods_supported: ['bearer'],
+      introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'bearer'],
       otp_send_endpoint: `${service.url}/idp/v1/otp/send`,
     });
     expect((await fetch(response.body.jwks_uri as string)).status).toBe(200);
@@ -470,7 +470,7 @@ describe('well-known documents', () => {
     const post = await fetch(`${service.url}/.well-known/jwks.json`, { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET');
-    expect((await service.get('/.well-known/openid-configuration')).status).toBe(404);
+    expect((await service.get('/.well-known/security.txt')).status).toBe(404);
   });
 
   it('signs with the current key and the JWKS verifies it locally too', async () => {

@@ -54,6 +54,8 @@ export interface TestServiceOptions {
   readonly secrets?: SecretSource;
   /** How long the service keeps a secret (default: the service's own default). */
   readonly secretsMaxAgeSeconds?: number;
+  /** A longer DynamoDB request timeout, for a test whose burst DynamoDB Local answers slowly. */
+  readonly dynamodbRequestTimeoutMs?: number;
 }
 
 export interface TestService {
@@ -106,6 +108,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     secrets: options.secrets ?? new FileSecretSource(services.secretsDir),
     clock,
     ...(options.secretsMaxAgeSeconds === undefined ? {} : { secretsMaxAgeSeconds: options.secretsMaxAgeSeconds }),
+    ...(options.dynamodbRequestTimeoutMs === undefined ? {} : { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs }),
     endpoints: {
       dynamodb: options.dynamodbEndpoint ?? dynamodb.endpoint,
       ses: options.sesUrl ?? services.sesUrl,

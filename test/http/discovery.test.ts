@@ -1,0 +1,116 @@
+/**
+ * Discovery: the RFC 8414 authorization server metadata and the OpenID Connect Discovery 1.0
+ * provider metadata, checked field by field against their specifications, against each other,
+ * and by client libraries nobody on the team wrote (openid-client, oauth4webapi).
+ */
+import * as client from 'openid-client';
+import * as oauth from 'oauth4webapi';
+import { LOCAL_API_KEY, startTestService, uniqueEmail, type TestService } from '../support/harness';
+
+let service: TestService;
+let rfc8414: Record<string, unknown>;
+let oidc: Record<string, unknown>;
+beforeAll(async () => {
+  service = await startTestService();
+  rfc8414 = (await service.get('/.well-known/oauth-authorization-server')).body;
+  oidc = (await service.get('/.well-known/openid-configuration')).body;
+});
+afterAll(async () => service.stop());
+
+/** An absolute URL under the issuer, with no fragment and no query (RFC 8414 §2). */
+function isEndpointOf(issuer: string, value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const url = new URL(value);
+  return value.startsWith(`${issuer}/`) && url.hash === '' && url.search === '';
+}
+
+/**
+ * A strict check of RFC 8414 §2 / OpenID Connect Discovery 1.0 §3 for what the service does
+ * today. Returns every problem, so a failure names them all.
+ */
+function problemsOf(document: Record<string, unknown>, kind: 'rfc8414' | 'oidc'): string[] {
+  const problems: string[] = [];
+  const issuer = document.issuer;
+  // RFC 8414 §2 / OIDC Discovery §3: issuer REQUIRED, a URL with no query or fragment; §3.3 / §4.3: it equals the URL it was fetched under.
+  if (issuer !== service.url) problems.push(`issuer ${String(issuer)} is not ${service.url}`);
+  for (const field of ['token_endpoint', 'jwks_uri', 'introspection_endpoint']) {
+    if (!isEndpointOf(service.url, document[field])) problems.push(`${field} is not an endpoint URL of the issuer`);
+  }
+  // REQUIRED in both (RFC 8414 §2, OIDC Discovery §3), an array of strings.
+  if (!Array.isArray(document.response_types_supported)) problems.push('response_types_supported is REQUIRED');
+  for (const field of [
+    'grant_types_supported',
+    'token_endpoint_auth_methods_supported',
+    'code_challenge_methods_supported',
+    'introspection_endpoint_auth_methods_supported',
+  ]) {
+    const value = document[field];
+    if (!Array.isArray(value) || value.length === 0 || !value.every((item) => typeof item === 'string'))
+      problems.push(`${field} must be a non-empty array of strings`);
+  }
+  if (kind === 'oidc') {
+    // OIDC Discovery §3: REQUIRED. Pairwise: a user's sub differs per environment.
+    if (JSON.stringify(document.subject_types_supported) !== '["pairwise"]') problems.push('subject_types_supported must be ["pairwise"]');
+  }
+  // Advertise nothing false: no authorization endpoint and no ID tokens exist (yet), so neither is described.
+  for (const field of ['authorization_endpoint', 'id_token_signing_alg_values_supported', 'userinfo_endpoint']) {
+    if (field in document) problems.push(`${field} describes something the service does not do`);
+  }
+  if ((document.grant_types_supported as string[]).some((grant) => grant !== 'authorization_code'))
+    problems.push('a grant type the token endpoint does not take');
+  return problems;
+}
+
+describe('the two metadata documents', () => {
+  it('pass a strict RFC 8414 §2 check', () => {
+    expect(problemsOf(rfc8414, 'rfc8414')).toEqual([]);
+  });
+
+  it('pass a strict OpenID Connect Discovery 1.0 §3 check, as far as the service goes', () => {
+    expect(problemsOf(oidc, 'oidc')).toEqual([]);
+  });
+
+  it('agree field by field where they overlap', () => {
+    for (const [field, value] of Object.entries(rfc8414)) expect({ field, value: oidc[field] }).toEqual({ field, value });
+  });
+
+  it('name the algorithms tokens are signed with, and the JWKS holds keys for each', async () => {
+    expect(oidc.access_token_signing_alg_values_supported).toEqual(['ES256', 'RS256']);
+    const jwks = (await service.get('/.well-known/jwks.json')).body as { keys: Array<{ alg: string }> };
+    for (const alg of ['ES256', 'RS256']) expect(jwks.keys.some((key) => key.alg === alg)).toBe(true);
+  });
+
+  it('are cacheable for an hour, and every endpoint they name answers', async () => {
+    const response = await service.get('/.well-known/openid-configuration');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect((await fetch(oidc.jwks_uri as string)).status).toBe(200);
+    expect(
+      (await fetch(oidc.token_endpoint as string, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status,
+    ).toBe(400);
+  });
+});
+
+describe('client libraries', () => {
+  it('openid-client’s default discovery (OpenID Connect) succeeds against the local issuer', async () => {
+    const config = await client.discovery(new URL(service.url), 'local-web', undefined, client.None(), {
+      execute: [client.allowInsecureRequests],
+    });
+    expect(config.serverMetadata()).toMatchObject({ issuer: service.url, token_endpoint: `${service.url}/idp/v1/account/token` });
+  });
+
+  it('oauth4webapi processes both documents (issuer validation included)', async () => {
+    const issuer = new URL(service.url);
+    for (const algorithm of ['oidc', 'oauth2'] as const) {
+      const response = await oauth.discoveryRequest(issuer, { algorithm, [oauth.allowInsecureRequests]: true });
+      await expect(oauth.processDiscoveryResponse(issuer, response)).resolves.toMatchObject({ issuer: service.url });
+    }
+  });
+
+  it('openid-client’s tokenIntrospection works with its built-in client authentication (client_secret_basic)', async () => {
+    const token = (await service.signIn(uniqueEmail('introspected'))).body.access_token as string;
+    const config = await client.discovery(new URL(service.url), 'local-backend', undefined, client.ClientSecretBasic(LOCAL_API_KEY), {
+      execute: [client.allowInsecureRequests],
+    });
+    await expect(client.tokenIntrospection(config, token)).resolves.toMatchObject({ active: true, client_id: 'local-web' });
+  });
+});
