@@ -24,11 +24,11 @@ export function createHandler(deps: () => WellKnownDeps) {
       case PATHS.jwks:
         return jsonResponse(200, (await resolved.verificationKeys()).jwks, { 'Cache-Control': `public, max-age=${JWKS_MAX_AGE_SECONDS}` });
       case PATHS.metadata:
-        return jsonResponse(200, authorizationServerMetadata(issuerOf(resolved.issuer, event)), {
+        return jsonResponse(200, authorizationServerMetadata(issuerOf(resolved.issuer, event), resolved.config), {
           'Cache-Control': `public, max-age=${METADATA_MAX_AGE_SECONDS}`,
         });
       case PATHS.openidConfiguration:
-        return jsonResponse(200, openIdProviderMetadata(issuerOf(resolved.issuer, event)), {
+        return jsonResponse(200, openIdProviderMetadata(issuerOf(resolved.issuer, event), resolved.config), {
           'Cache-Control': `public, max-age=${METADATA_MAX_AGE_SECONDS}`,
         });
       default:

@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'unauthorized_client'
   | 'unsupported_grant_type'
   | 'invalid_token'
+  | 'insufficient_scope'
   | 'not_found'
   | 'method_not_allowed'
   | 'too_many_requests'
@@ -150,6 +151,23 @@ export class InvalidTokenError extends IdpError {
       ? `Bearer realm="identity", error="invalid_token", error_description="${describable(description)}"`
       : 'Bearer realm="identity"';
     super(description, { detail: options.detail, headers: { 'WWW-Authenticate': challenge } });
+  }
+}
+
+/**
+ * 403 with `WWW-Authenticate: Bearer … error="insufficient_scope"` (RFC 6750 §3.1): the token is
+ * valid but was not granted what the request needs (UserInfo needs `openid`).
+ */
+export class InsufficientScopeError extends IdpError {
+  readonly error = 'insufficient_scope';
+  readonly statusCode = 403;
+  constructor(scope: string) {
+    const description = `The access token was not granted the '${scope}' scope.`;
+    super(description, {
+      headers: {
+        'WWW-Authenticate': `Bearer realm="identity", error="insufficient_scope", error_description="${describable(description)}", scope="${scope}"`,
+      },
+    });
   }
 }
 

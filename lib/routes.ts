@@ -38,8 +38,9 @@ export const FUNCTIONS = {
   token: {
     name: 'token',
     description: 'POST /idp/v1/account/token: exchange a code for an access token',
-    // The attempt, the failure count and the guess that spends a try (UpdateItem), an opaque token (PutItem).
-    table: ['UpdateItem', 'PutItem'],
+    // The attempt, the failure count and the guess that spends a try (UpdateItem), an opaque token
+    // (PutItem), an authorization code consumed (DeleteItem).
+    table: ['UpdateItem', 'PutItem', 'DeleteItem'],
     secrets: ['hmac', 'signingKeys'],
     delivery: [],
   },
@@ -47,6 +48,22 @@ export const FUNCTIONS = {
     name: 'introspect',
     description: 'POST /idp/v1/account/introspect: token introspection for resource servers',
     // An opaque token by its hash; JWTs are verified without a read, with public keys only.
+    table: ['GetItem'],
+    secrets: ['verificationKeys'],
+    delivery: [],
+  },
+  authorize: {
+    name: 'authorize',
+    description: 'GET|POST /idp/v1/account/authorize: the hosted login page (the OAuth authorization endpoint)',
+    // The attempts, the code, a wrong try and a failure count (UpdateItem), the authorization code (PutItem).
+    table: ['UpdateItem', 'PutItem'],
+    secrets: ['hmac'],
+    delivery: ['email', 'sms', 'voice'],
+  },
+  userinfo: {
+    name: 'userinfo',
+    description: 'GET|POST /idp/v1/account/userinfo: the claims an access token was granted (OpenID Connect)',
+    // An opaque token by its hash; JWTs are verified without a read.
     table: ['GetItem'],
     secrets: ['verificationKeys'],
     delivery: [],
@@ -74,6 +91,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/idp/v1/otp/send', methods: ['POST'], functionName: 'otp-send' },
   { path: '/idp/v1/account/token', methods: ['POST'], functionName: 'token' },
   { path: '/idp/v1/account/introspect', methods: ['POST'], functionName: 'introspect' },
+  { path: '/idp/v1/account/authorize', methods: ['GET', 'POST'], functionName: 'authorize' },
+  { path: '/idp/v1/account/userinfo', methods: ['GET', 'POST'], functionName: 'userinfo' },
   { path: '/.well-known/jwks.json', methods: ['GET'], functionName: 'well-known' },
   { path: '/.well-known/oauth-authorization-server', methods: ['GET'], functionName: 'well-known' },
   { path: '/.well-known/openid-configuration', methods: ['GET'], functionName: 'well-known' },

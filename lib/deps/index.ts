@@ -16,7 +16,8 @@
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import type { AwsClientOptions } from '../adapters/aws';
 import type { ServiceConfig } from '../config';
-import type { ExchangeCodeDeps } from '../domain/exchange-code';
+import type { TokenEndpointDeps } from '../domain/token-endpoint';
+import type { AuthorizeDeps } from '../domain/authorize';
 import type { HmacKeys } from '../domain/hmac-keys';
 import type { IntrospectDeps } from '../domain/introspect-token';
 import type { SendCodeDeps } from '../domain/send-code';
@@ -39,7 +40,7 @@ export interface WellKnownDeps extends IssuerDeps {
 }
 
 /** Everything: what tests and the local runtime hand every handler. */
-export interface Deps extends SendCodeDeps, ExchangeCodeDeps, IntrospectDeps, WellKnownDeps {
+export interface Deps extends SendCodeDeps, TokenEndpointDeps, IntrospectDeps, WellKnownDeps, AuthorizeDeps {
   readonly secrets: SecretSource;
 }
 

@@ -1,6 +1,7 @@
 /** The table's adapters, for the functions that use the table (never the well-known function). */
 import type { AwsClientOptions } from '../adapters/aws';
 import { DynamoDbAttemptLimiter } from '../adapters/dynamodb/attempt-limiter';
+import { DynamoDbAuthorizationCodeStore } from '../adapters/dynamodb/authorization-code-store';
 import { createDocumentClient, createDynamoDbClient } from '../adapters/dynamodb/client';
 import { DynamoDbCodeStore } from '../adapters/dynamodb/code-store';
 import { DynamoDbTokenStore } from '../adapters/dynamodb/token-store';
@@ -11,5 +12,6 @@ export function tableAdapters(tableName: string, client: AwsClientOptions, reque
     limiter: new DynamoDbAttemptLimiter(documents, tableName),
     codes: new DynamoDbCodeStore(documents, tableName),
     tokens: new DynamoDbTokenStore(documents, tableName),
+    authorizationCodes: new DynamoDbAuthorizationCodeStore(documents, tableName),
   };
 }

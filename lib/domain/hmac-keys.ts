@@ -4,7 +4,9 @@
  *
  * - `user`: keys DynamoDB items on an HMAC of the normalised user id, never the id in clear;
  * - `code`: the digest a one-time code is stored as;
- * - `subject`: the `sub` of access tokens, stable for one user across logins (per environment).
+ * - `subject`: the `sub` of access tokens, stable for one user across logins (per environment);
+ * - `authorizationCode`: the keyed hash an authorization code is stored under;
+ * - `loginTransaction`: the key that encrypts the hosted login page's transaction cookie.
  *
  * Rotating the master secret therefore changes every `sub` and resets every counter and code:
  * see docs/operations/key-rotation.md.
@@ -16,6 +18,10 @@ export interface HmacKeys {
   readonly user: Buffer;
   readonly code: Buffer;
   readonly subject: Buffer;
+  /** The keyed hash authorization codes are stored under (lib/domain/authorization-codes.ts). */
+  readonly authorizationCode: Buffer;
+  /** Encrypts the hosted login page's transaction cookie (lib/domain/login-transaction.ts). */
+  readonly loginTransaction: Buffer;
 }
 
 /** The master secret must carry at least 256 bits. */
@@ -30,7 +36,13 @@ export function deriveHmacKeys(secret: Buffer): HmacKeys {
     throw new Error(`The HMAC secret must be at least ${MIN_SECRET_BYTES} bytes`);
   }
   const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `identity/${purpose}/v1`, 32));
-  return Object.freeze({ user: derive('user-key'), code: derive('code-digest'), subject: derive('subject') });
+  return Object.freeze({
+    user: derive('user-key'),
+    code: derive('code-digest'),
+    subject: derive('subject'),
+    authorizationCode: derive('authorization-code'),
+    loginTransaction: derive('login-transaction'),
+  });
 }
 
 /** HMAC-SHA256 of `parts` under `key`, base64url. Parts are JSON-encoded so no two inputs collide. */

@@ -17,7 +17,7 @@ import * as z from 'zod/mini';
 import type { ClientConfig, ServiceConfig } from '../config';
 import { InvalidClientError, InvalidTokenError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
-import type { Clock, Log, TokenStore } from '../ports';
+import type { Clock, Log, TokenStore, UserClaims } from '../ports';
 import { ACCESS_TOKEN_TYPE, ENVIRONMENT_CLAIM, opaqueTokenHash } from './access-tokens';
 import { basicCredentials, matchesAny, presentedDigest, requireBearer } from './api-keys';
 import { optionalTextField, parseFields, textField } from './request-fields';
@@ -77,10 +77,9 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 export async function introspectToken(deps: IntrospectDeps, request: IntrospectRequest): Promise<IntrospectionResponse> {
   const caller = authenticateResourceServer(deps.config, request.authorization);
   const { token } = parseFields(introspectFields, request.fields);
-  const found = JWT_SHAPE.test(token)
-    ? await introspectJwt(deps, token, request.issuer)
-    : await introspectOpaque(deps, token, request.issuer);
-  const response = found !== undefined && visibleTo(deps.config, caller, found) ? found.response : INACTIVE;
+  const found = await verifyAccessToken(deps, token, request.issuer);
+  // RFC 7662 §4: a caller learns only about tokens of its own environments.
+  const response = found !== undefined && caller.environments.includes(found.environmentId) ? found.response : INACTIVE;
   deps.log.info(LOG_EVENTS.tokenIntrospected, { caller: caller.id, active: response.active });
   return response;
 }
@@ -119,16 +118,28 @@ function authenticateResourceServer(config: ServiceConfig, authorization: string
   return caller;
 }
 
-/** An active token and the environment it was issued in. */
-interface Found {
+/** An active access token of this service: what introspection says of it, its environment, and the user's claims it carries. */
+export interface VerifiedToken {
   readonly response: Extract<IntrospectionResponse, { active: true }>;
   readonly environmentId: string;
+  readonly claims: UserClaims;
 }
+type Found = VerifiedToken;
 
-/** The caller's environments include the token's, and the token's client may still use it. */
-function visibleTo(config: ServiceConfig, caller: ClientConfig, found: Found): boolean {
-  const client = config.client(found.response.client_id);
-  return caller.environments.includes(found.environmentId) && client !== undefined && client.environments.includes(found.environmentId);
+/** The claims of OIDC Core §5.1 an access token may carry (lib/domain/access-tokens.ts `userClaimsOf`). */
+const USER_CLAIM_NAMES = ['email', 'email_verified', 'phone_number', 'phone_number_verified'] as const;
+
+/**
+ * Verifies an access token of either format (a JWT by RFC 9068 §4's rules with the service's
+ * keys; an opaque token by its record): the token, or undefined when it is not active. It does not
+ * look at who is asking: introspection and UserInfo each decide that.
+ */
+export async function verifyAccessToken(deps: IntrospectDeps, token: string, issuer: string): Promise<VerifiedToken | undefined> {
+  const found = JWT_SHAPE.test(token) ? await introspectJwt(deps, token, issuer) : await introspectOpaque(deps, token, issuer);
+  if (found === undefined) return undefined;
+  // The token's client must still exist and may still use the environment.
+  const client = deps.config.client(found.response.client_id);
+  return client !== undefined && client.environments.includes(found.environmentId) ? found : undefined;
 }
 
 async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: string): Promise<Found | undefined> {
@@ -148,7 +159,7 @@ async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: str
     amr: record.amr,
     ...(record.scope === undefined ? {} : { scope: record.scope }),
   };
-  return { response, environmentId: record.environmentId };
+  return { response, environmentId: record.environmentId, claims: record.claims };
 }
 
 /** RFC 9068 §4: our issuer, `typ: at+jwt`, signed by one of our keys with the algorithm it was published for, unexpired. */
@@ -199,7 +210,12 @@ async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string
     ...(claims.amr === undefined ? {} : { amr: claims.amr }),
     ...(claims.scope === undefined ? {} : { scope: claims.scope }),
   };
-  return { response, environmentId };
+  const userClaims: Record<string, string | boolean> = {};
+  for (const name of USER_CLAIM_NAMES) {
+    const value = (payload as Record<string, unknown>)[name];
+    if (typeof value === 'string' || typeof value === 'boolean') userClaims[name] = value;
+  }
+  return { response, environmentId, claims: userClaims };
 }
 
 /** The public key a token's header names, if the service published it for that algorithm. */

@@ -92,11 +92,7 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
   const user = normaliseUser(fields.auth_type, fields.user_id);
   const channel = channelOf(fields);
   const environment = environmentOf(deps.config, request.environmentId);
-  const keys = await deps.hmacKeys();
-  const userKey = userKeyOf(keys, user);
-  const now = deps.clock.now();
-
-  await countAttempt(deps, 'send', environment, userKeyOf(keys, mailboxOf(user)), now);
+  const attempt = await beginSend(deps, environment, user);
 
   const client = clientIn(deps.config, environment, fields.client_id);
   if (client.sendRequiresApiKey) requireApiKey(client, request.authorization);
@@ -108,7 +104,55 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
     if (!client.allowCustomMessage) throw new UnauthorizedClientError('This client may not set the message text.');
     validateMessage(fields.message, channel);
   }
+  return completeSend(deps, attempt, {
+    environment,
+    client,
+    user,
+    channel,
+    redirectUri: fields.redirect_uri,
+    codeChallenge,
+    locale,
+    message: fields.message,
+  });
+}
 
+/** A send whose attempt was counted: what `completeSend` needs of it. */
+export interface CountedSend {
+  readonly keys: HmacKeys;
+  readonly userKey: string;
+  readonly now: number;
+}
+
+/**
+ * Steps 1–2 of a send, for any caller (otp/send, the hosted login page): the recipient's attempt
+ * is counted per mailbox, before anything else is looked at; 429 when the limit refuses it.
+ */
+export async function beginSend(deps: SendCodeDeps, environment: EnvironmentConfig, user: UserIdentity): Promise<CountedSend> {
+  const keys = await deps.hmacKeys();
+  const now = deps.clock.now();
+  await countAttempt(deps, 'send', environment, userKeyOf(keys, mailboxOf(user)), now);
+  return { keys, userKey: userKeyOf(keys, user), now };
+}
+
+/** What is sent, once the request has been checked. */
+export interface CodeToSend {
+  readonly environment: EnvironmentConfig;
+  readonly client: ClientConfig;
+  readonly user: UserIdentity;
+  readonly channel: Channel;
+  readonly redirectUri: string;
+  readonly codeChallenge: string | undefined;
+  readonly locale: Locale;
+  readonly message: string | undefined;
+}
+
+/**
+ * Steps 4–5, for any caller: a new code replaces the client's previous one for this user, and is
+ * delivered; if delivery fails (502) the last delivered code comes back.
+ */
+export async function completeSend(deps: SendCodeDeps, attempt: CountedSend, send: CodeToSend): Promise<SendCodeResponse> {
+  const { keys, userKey, now } = attempt;
+  const { environment, client, user, channel } = send;
   const code = generateCode();
   const record: CodeRecord = {
     environmentId: environment.id,
@@ -117,7 +161,7 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
     channel,
     codeDigest: digestCode(
       keys.code,
-      { environmentId: environment.id, clientId: client.id, redirectUri: fields.redirect_uri, authType: user.authType, user: user.value },
+      { environmentId: environment.id, clientId: client.id, redirectUri: send.redirectUri, authType: user.authType, user: user.value },
       code,
     ),
     sendId: randomUUID(),
@@ -125,7 +169,7 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
     notAfter: now + environment.code.ttlSeconds * 1000,
     tries: 0,
     maxTries: environment.code.maxTries,
-    codeChallenge,
+    codeChallenge: send.codeChallenge,
   };
   // The history keeps as many replaced codes as sends can be in flight at once for one user.
   const slot = await deps.codes.save(record, environment.limits.send.maxAttempts);
@@ -134,8 +178,8 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
   try {
     await deliver(deps, environment, user, channel, {
       code,
-      locale,
-      message: fields.message,
+      locale: send.locale,
+      message: send.message,
       expiresInSeconds: environment.code.ttlSeconds,
     });
   } catch (error) {
@@ -164,7 +208,8 @@ function checkRedirectUri(client: ClientConfig, redirectUri: string): void {
   }
 }
 
-function checkChannel(client: ClientConfig, environment: EnvironmentConfig, channel: Channel): void {
+/** The client may send by this channel, and the environment offers it. */
+export function checkChannel(client: ClientConfig, environment: EnvironmentConfig, channel: Channel): void {
   if (!client.channels.includes(channel)) {
     throw new UnauthorizedClientError(`This client may not send codes by ${channel}.`);
   }

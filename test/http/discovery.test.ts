@@ -25,37 +25,52 @@ function isEndpointOf(issuer: string, value: unknown): boolean {
 }
 
 /**
- * A strict check of RFC 8414 §2 / OpenID Connect Discovery 1.0 §3 for what the service does
- * today. Returns every problem, so a failure names them all.
+ * A strict check of RFC 8414 §2 / OpenID Connect Discovery 1.0 §3 for what the service does.
+ * Both documents carry the same fields (RFC 8414 §2 registers the OpenID ones too). Returns
+ * every problem, so a failure names them all.
  */
-function problemsOf(document: Record<string, unknown>, kind: 'rfc8414' | 'oidc'): string[] {
+function problemsOf(document: Record<string, unknown>): string[] {
   const problems: string[] = [];
   const issuer = document.issuer;
   // RFC 8414 §2 / OIDC Discovery §3: issuer REQUIRED, a URL with no query or fragment; §3.3 / §4.3: it equals the URL it was fetched under.
   if (issuer !== service.url) problems.push(`issuer ${String(issuer)} is not ${service.url}`);
-  for (const field of ['token_endpoint', 'jwks_uri', 'introspection_endpoint']) {
+  for (const field of ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint', 'jwks_uri', 'introspection_endpoint']) {
     if (!isEndpointOf(service.url, document[field])) problems.push(`${field} is not an endpoint URL of the issuer`);
   }
-  // REQUIRED in both (RFC 8414 §2, OIDC Discovery §3), an array of strings.
-  if (!Array.isArray(document.response_types_supported)) problems.push('response_types_supported is REQUIRED');
+  // REQUIRED in both (RFC 8414 §2, OIDC Discovery §3), an array of strings; the service answers `code` only.
+  if (JSON.stringify(document.response_types_supported) !== '["code"]') problems.push('response_types_supported must be ["code"]');
   for (const field of [
+    'scopes_supported',
+    'response_modes_supported',
     'grant_types_supported',
     'token_endpoint_auth_methods_supported',
     'code_challenge_methods_supported',
     'introspection_endpoint_auth_methods_supported',
+    'claims_supported',
+    'ui_locales_supported',
   ]) {
     const value = document[field];
     if (!Array.isArray(value) || value.length === 0 || !value.every((item) => typeof item === 'string'))
       problems.push(`${field} must be a non-empty array of strings`);
   }
-  if (kind === 'oidc') {
-    // OIDC Discovery §3: REQUIRED. Pairwise: a user's sub differs per environment.
-    if (JSON.stringify(document.subject_types_supported) !== '["pairwise"]') problems.push('subject_types_supported must be ["pairwise"]');
+  // OIDC Discovery §3: "The server MUST support the openid scope value."
+  if (!(document.scopes_supported as string[]).includes('openid')) problems.push('scopes_supported must include openid');
+  // OIDC Discovery §3: id_token_signing_alg_values_supported is REQUIRED and "The algorithm RS256 MUST be included."
+  if (!(document.id_token_signing_alg_values_supported as string[] | undefined)?.includes('RS256'))
+    problems.push('id_token_signing_alg_values_supported must include RS256');
+  // OIDC Discovery §3: subject_types_supported REQUIRED. Pairwise: a user's sub differs per environment.
+  if (JSON.stringify(document.subject_types_supported) !== '["pairwise"]') problems.push('subject_types_supported must be ["pairwise"]');
+  // RFC 9207 §3: the authorization response carries iss, and the metadata says so.
+  if (document.authorization_response_iss_parameter_supported !== true) problems.push('authorization_response_iss_parameter_supported');
+  // OIDC Discovery §3 defaults request_uri_parameter_supported to true; the service takes no request objects.
+  for (const field of ['request_parameter_supported', 'request_uri_parameter_supported', 'claims_parameter_supported']) {
+    if (document[field] !== false) problems.push(`${field} must say false`);
   }
-  // Advertise nothing false: no authorization endpoint and no ID tokens exist (yet), so neither is described.
-  for (const field of ['authorization_endpoint', 'id_token_signing_alg_values_supported', 'userinfo_endpoint']) {
-    if (field in document) problems.push(`${field} describes something the service does not do`);
-  }
+  // Advertise nothing false: no implicit or hybrid flow, no client secrets at the token endpoint.
+  if (JSON.stringify(document.token_endpoint_auth_methods_supported) !== '["none"]') problems.push('token_endpoint_auth_methods_supported');
+  if (JSON.stringify(document.code_challenge_methods_supported) !== '["S256"]') problems.push('code_challenge_methods_supported');
+  // An extension (RFC 8414 §2 allows them): where the API flow requests codes.
+  if (!isEndpointOf(service.url, document.otp_send_endpoint)) problems.push('otp_send_endpoint is not an endpoint URL of the issuer');
   if ((document.grant_types_supported as string[]).some((grant) => grant !== 'authorization_code'))
     problems.push('a grant type the token endpoint does not take');
   return problems;
@@ -63,11 +78,11 @@ function problemsOf(document: Record<string, unknown>, kind: 'rfc8414' | 'oidc')
 
 describe('the two metadata documents', () => {
   it('pass a strict RFC 8414 §2 check', () => {
-    expect(problemsOf(rfc8414, 'rfc8414')).toEqual([]);
+    expect(problemsOf(rfc8414)).toEqual([]);
   });
 
   it('pass a strict OpenID Connect Discovery 1.0 §3 check, as far as the service goes', () => {
-    expect(problemsOf(oidc, 'oidc')).toEqual([]);
+    expect(problemsOf(oidc)).toEqual([]);
   });
 
   it('agree field by field where they overlap', () => {
@@ -87,6 +102,18 @@ describe('the two metadata documents', () => {
     expect(
       (await fetch(oidc.token_endpoint as string, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status,
     ).toBe(400);
+    // No client_id: an error page, never a redirect (RFC 6749 §4.1.2.1).
+    const authorize = await fetch(oidc.authorization_endpoint as string, { redirect: 'manual' });
+    expect({ status: authorize.status, type: authorize.headers.get('content-type') }).toEqual({
+      status: 400,
+      type: 'text/html; charset=utf-8',
+    });
+    // No token: 401 with the RFC 6750 §3 challenge.
+    const userinfo = await fetch(oidc.userinfo_endpoint as string);
+    expect({ status: userinfo.status, challenge: userinfo.headers.get('www-authenticate') }).toEqual({
+      status: 401,
+      challenge: expect.stringMatching(/^Bearer /),
+    });
   });
 });
 

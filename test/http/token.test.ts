@@ -451,12 +451,14 @@ describe('well-known documents', () => {
   it('publishes RFC 8414 metadata whose URLs are this server and answer', async () => {
     const response = await service.get('/.well-known/oauth-authorization-server');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({
+    // The whole document is checked field by field in test/http/discovery.test.ts.
+    expect(response.body).toMatchObject({
       issuer: service.url,
+      authorization_endpoint: `${service.url}/idp/v1/account/authorize`,
       token_endpoint: `${service.url}/idp/v1/account/token`,
       jwks_uri: `${service.url}/.well-known/jwks.json`,
       introspection_endpoint: `${service.url}/idp/v1/account/introspect`,
-      response_types_supported: [],
+      response_types_supported: ['code'],
       grant_types_supported: ['authorization_code'],
       token_endpoint_auth_methods_supported: ['none'],
       code_challenge_methods_supported: ['S256'],

@@ -341,7 +341,7 @@ describe('each step on its own', () => {
     );
 
     await expect(rotation.run({ SecretId: arn, ClientRequestToken: token, Step: 'testSecret' })).rejects.toThrow(
-      /^Invalid signing key set: .*exactly one key must be current/s,
+      /^Invalid signing key set: .*exactly one key of each algorithm must be current/s,
     );
   });
 
