@@ -2,6 +2,7 @@
  * Each locale's default texts as a user gets them, through the three renderers. A new locale adds
  * its row to the table.
  */
+import { VoiceId } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { countSmsSegments } from '../../../lib/domain/sms-segments';
 import { MAX_SMS_SEGMENTS } from '../../../lib/domain/messages';
 import { renderEmail } from '../../../lib/domain/render-email';
@@ -10,12 +11,72 @@ import { renderVoice } from '../../../lib/domain/render-voice';
 import { SUPPORTED_LOCALES, type Locale } from '../../../lib/locales';
 import { base, htmlEscapeOracle, spelled, spokenDigits } from '../../support/rendering';
 
+/**
+ * The language each Amazon Polly voice of the SDK's `VoiceId` enum speaks (the Polly developer
+ * guide's list of available voices). A locale's voice reads every word with its own language's
+ * pronunciation, so a voice of another language (even a region's neighbour) garbles the call.
+ */
+const POLLY_VOICE_LANGUAGE: Readonly<Record<string, string>> = {
+  ...voices('arb', 'ZEINA'),
+  ...voices('cmn-CN', 'ZHIYU'),
+  ...voices('cy-GB', 'GWYNETH'),
+  ...voices('da-DK', 'MADS', 'NAJA'),
+  ...voices('de-DE', 'HANS', 'MARLENE', 'VICKI'),
+  ...voices('en-AU', 'NICOLE', 'RUSSELL'),
+  ...voices('en-GB', 'AMY', 'BRIAN', 'EMMA'),
+  ...voices('en-GB-WLS', 'GERAINT'),
+  ...voices('en-IN', 'RAVEENA'),
+  ...voices('en-US', 'IVY', 'JOANNA', 'JOEY', 'JUSTIN', 'KENDRA', 'KIMBERLY', 'MATTHEW', 'SALLI'),
+  ...voices('es-ES', 'CONCHITA', 'ENRIQUE', 'LUCIA'),
+  ...voices('es-MX', 'MIA'),
+  ...voices('es-US', 'LUPE', 'MIGUEL', 'PENELOPE'),
+  ...voices('fr-CA', 'CHANTAL'),
+  ...voices('fr-FR', 'CELINE', 'LEA', 'MATHIEU'),
+  ...voices('is-IS', 'DORA', 'KARL'),
+  ...voices('it-IT', 'BIANCA', 'CARLA', 'GIORGIO'),
+  ...voices('ja-JP', 'MIZUKI', 'TAKUMI'),
+  ...voices('ko-KR', 'SEOYEON'),
+  ...voices('nb-NO', 'LIV'),
+  ...voices('nl-NL', 'LOTTE', 'RUBEN'),
+  ...voices('pl-PL', 'EWA', 'JACEK', 'JAN', 'MAJA'),
+  ...voices('pt-BR', 'CAMILA', 'RICARDO', 'VITORIA'),
+  ...voices('pt-PT', 'CRISTIANO', 'INES'),
+  ...voices('ro-RO', 'CARMEN'),
+  ...voices('ru-RU', 'MAXIM', 'TATYANA'),
+  ...voices('sv-SE', 'ASTRID'),
+  ...voices('tr-TR', 'FILIZ'),
+};
+
+function voices(language: string, ...ids: string[]): Record<string, string> {
+  return Object.fromEntries(ids.map((id) => [id, language]));
+}
+
+/**
+ * The Polly language each locale's voice must speak: the locale's own, as Polly spells it (Mandarin
+ * is cmn-CN). A locale without a voice of its own language does not belong in the registry.
+ */
+const VOICE_LANGUAGE: Readonly<Record<Locale, string>> = {
+  'en-US': 'en-US',
+  'de-DE': 'de-DE',
+  'fr-FR': 'fr-FR',
+  'es-ES': 'es-ES',
+  'pt-BR': 'pt-BR',
+};
+
+describe('the Polly voice table', () => {
+  it('names only voices the SDK knows', () => {
+    expect(Object.keys(POLLY_VOICE_LANGUAGE).filter((id) => !Object.values<string>(VoiceId).includes(id))).toEqual([]);
+  });
+});
+
 describe('default texts in every locale', () => {
   const expected: Record<
     Locale,
     {
       sms5: string;
       sms1: string;
+      /** What the 5-minute SMS for "Acme" costs: a reworded translation that changes it shows here. */
+      smsCost: { encoding: 'GSM-7' | 'UCS-2'; segments: number };
       subject: string;
       emailIntro: string;
       expiry: string;
@@ -27,6 +88,7 @@ describe('default texts in every locale', () => {
     'en-US': {
       sms5: "Your Acme code is 012345. It expires in 5 minutes. Don't share it with anyone.",
       sms1: "Your Acme code is 012345. It expires in 1 minute. Don't share it with anyone.",
+      smsCost: { encoding: 'GSM-7', segments: 1 },
       subject: 'Your Acme sign-in code',
       emailIntro: 'Use this code to sign in to Acme:',
       expiry: 'It expires in 5 minutes.',
@@ -37,6 +99,7 @@ describe('default texts in every locale', () => {
     'de-DE': {
       sms5: 'Ihr Code für Acme lautet 012345. Er ist 5 Minuten gültig. Geben Sie ihn an niemanden weiter.',
       sms1: 'Ihr Code für Acme lautet 012345. Er ist 1 Minute gültig. Geben Sie ihn an niemanden weiter.',
+      smsCost: { encoding: 'GSM-7', segments: 1 },
       subject: 'Ihr Anmeldecode für Acme',
       emailIntro: 'Mit diesem Code melden Sie sich bei Acme an:',
       expiry: 'Er ist 5 Minuten gültig.',
@@ -47,6 +110,7 @@ describe('default texts in every locale', () => {
     'fr-FR': {
       sms5: 'Votre code Acme est 012345. Il expire dans 5 minutes. Ne le communiquez à personne.',
       sms1: 'Votre code Acme est 012345. Il expire dans 1 minute. Ne le communiquez à personne.',
+      smsCost: { encoding: 'GSM-7', segments: 1 },
       subject: 'Votre code de connexion Acme',
       emailIntro: 'Utilisez ce code pour vous connecter à Acme\u00a0:',
       expiry: 'Il expire dans 5 minutes.',
@@ -57,6 +121,7 @@ describe('default texts in every locale', () => {
     'es-ES': {
       sms5: 'Tu código de Acme es 012345. Caduca en 5 minutos. No lo compartas con nadie.',
       sms1: 'Tu código de Acme es 012345. Caduca en 1 minuto. No lo compartas con nadie.',
+      smsCost: { encoding: 'UCS-2', segments: 2 },
       subject: 'Tu código para iniciar sesión en Acme',
       emailIntro: 'Usa este código para iniciar sesión en Acme:',
       expiry: 'Caduca en 5 minutos.',
@@ -67,6 +132,7 @@ describe('default texts in every locale', () => {
     'pt-BR': {
       sms5: 'Acme: seu código de acesso é 012345. Ele expira em 5 minutos. Não compartilhe com ninguém.',
       sms1: 'Acme: seu código de acesso é 012345. Ele expira em 1 minuto. Não compartilhe com ninguém.',
+      smsCost: { encoding: 'UCS-2', segments: 2 },
       subject: 'Acme: seu código de acesso',
       emailIntro: 'Use este código para entrar na sua conta Acme:',
       expiry: 'Ele expira em 5 minutos.',
@@ -91,6 +157,14 @@ describe('default texts in every locale', () => {
 
     it('keeps the default SMS within the segment limit', () => {
       expect(countSmsSegments(renderSms({ ...base, locale }).text).segments).toBeLessThanOrEqual(MAX_SMS_SEGMENTS);
+    });
+
+    it('costs what the table says: GSM-7 where the language allows, one segment where it fits', () => {
+      // Act
+      const { encoding, segments } = countSmsSegments(renderSms({ ...base, locale, expiresInSeconds: 300 }).text);
+
+      // Assert
+      expect({ encoding, segments }).toEqual(want.smsCost);
     });
 
     it('renders the email with a localised subject, text and HTML', () => {
@@ -118,7 +192,15 @@ describe('default texts in every locale', () => {
       expect(spokenDigits(voice.ssml)).toBe('012345012345');
     });
 
-    if (locale !== 'en-US') {
+    it('is spoken by a voice of its language', () => {
+      // Act
+      const { voiceId } = renderVoice({ ...base, locale });
+
+      // Assert
+      expect({ voiceId, language: POLLY_VOICE_LANGUAGE[voiceId] }).toEqual({ voiceId, language: VOICE_LANGUAGE[locale] });
+    });
+
+    if (!locale.startsWith('en-')) {
       it('is not the English text', () => {
         expect(renderSms({ ...base, locale }).text).not.toBe(expected['en-US'].sms5);
         expect(renderEmail({ ...base, locale }).subject).not.toBe(expected['en-US'].subject);
