@@ -8,10 +8,15 @@
  * (lib/vocabulary.ts), which configuration validates `defaultLocale` against.
  */
 import { deDE } from './de-DE';
+import { enGB } from './en-GB';
 import { enUS } from './en-US';
 import { esES } from './es-ES';
+import { esMX } from './es-MX';
+import { esUS } from './es-US';
+import { frCA } from './fr-CA';
 import { frFR } from './fr-FR';
 import { ptBR } from './pt-BR';
+import { ptPT } from './pt-PT';
 import { SUPPORTED_LOCALES, type Locale } from '../vocabulary';
 import type { LocaleStrings } from './types';
 
@@ -27,6 +32,11 @@ export const LOCALES: Readonly<Record<Locale, LocaleStrings>> = {
   'fr-FR': frFR,
   'es-ES': esES,
   'pt-BR': ptBR,
+  'en-GB': enGB,
+  'fr-CA': frCA,
+  'es-MX': esMX,
+  'es-US': esUS,
+  'pt-PT': ptPT,
 };
 
 export { SUPPORTED_LOCALES, type Locale };

@@ -7,7 +7,7 @@ describe('isSupportedLocale', () => {
     expect(isSupportedLocale(locale)).toBe(true);
   });
 
-  it.each(['de-de', 'de', 'en-GB', '', 'xx-XX'])('rejects %j (exact spelling only)', (value) => {
+  it.each(['de-de', 'de', 'en-AU', '', 'xx-XX'])('rejects %j (exact spelling only)', (value) => {
     expect(isSupportedLocale(value)).toBe(false);
   });
 });
@@ -21,11 +21,28 @@ describe('resolveLocale', () => {
     [' es-ES ', 'en-US', 'es-ES'],
     ['de_DE', 'en-US', 'de-DE'],
     ['de-AT', 'en-US', 'de-DE'],
-    ['pt-PT', 'en-US', 'pt-BR'],
-    ['en-GB', 'de-DE', 'en-US'],
-    ['es-MX', 'en-US', 'es-ES'],
-    ['fr-CA', 'en-US', 'fr-FR'],
+    // A region we have, exactly, even when the language has another region listed first.
+    ['en-GB', 'de-DE', 'en-GB'],
+    ['fr-CA', 'en-US', 'fr-CA'],
+    ['es-MX', 'en-US', 'es-MX'],
+    ['es-us', 'en-US', 'es-US'],
+    ['pt-PT', 'en-US', 'pt-PT'],
+    // A region we lack, or no region: the language's first locale in the registry's order
+    // (lib/vocabulary.ts).
+    ['en-AU', 'de-DE', 'en-US'],
+    ['en-IN', 'fr-FR', 'en-US'],
+    ['es-AR', 'en-US', 'es-ES'],
+    ['es-419', 'en-US', 'es-ES'],
+    ['fr-BE', 'en-US', 'fr-FR'],
     ['fr', 'en-US', 'fr-FR'],
+    ['pt', 'en-US', 'pt-BR'],
+    ['pt-AO', 'en-US', 'pt-BR'],
+    // A language we lack: the environment's default. Right-to-left languages wait for the login
+    // page to handle direction.
+    ['fi-FI', 'fr-FR', 'fr-FR'],
+    ['ar-EG', 'en-US', 'en-US'],
+    ['he-IL', 'de-DE', 'de-DE'],
+    ['hi-IN', 'en-US', 'en-US'],
     ['ja-JP', 'fr-FR', 'fr-FR'],
     ['zh-Hant-TW', 'es-ES', 'es-ES'],
     ['', 'pt-BR', 'pt-BR'],
@@ -75,6 +92,10 @@ describe('formatMinutes', () => {
     ['fr-FR', '1000000 minutes'],
     ['es-ES', '1000000 minutos'],
     ['pt-BR', '1000000 minutos'],
+    ['fr-CA', '1000000 minutes'],
+    ['es-MX', '1000000 minutos'],
+    ['es-US', '1000000 minutos'],
+    ['pt-PT', '1000000 minutos'],
   ])('uses the %s form for CLDR "many" (millions)', (locale, expected) => {
     // Arrange
     expect(new Intl.PluralRules(locale).select(1_000_000)).toBe('many');
