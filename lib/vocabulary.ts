@@ -34,6 +34,11 @@ export const SUPPORTED_LOCALES = [
   'es-MX',
   'es-US',
   'pt-PT',
+  'it-IT',
+  'nl-NL',
+  'sv-SE',
+  'da-DK',
+  'nb-NO',
 ] as const;
 
 /** One of {@link SUPPORTED_LOCALES}, spelled exactly as there. */

@@ -7,6 +7,7 @@
  * A leaf: nothing here imports configuration or domain code, only the list of tags
  * (lib/vocabulary.ts), which configuration validates `defaultLocale` against.
  */
+import { daDK } from './da-DK';
 import { deDE } from './de-DE';
 import { enGB } from './en-GB';
 import { enUS } from './en-US';
@@ -15,8 +16,12 @@ import { esMX } from './es-MX';
 import { esUS } from './es-US';
 import { frCA } from './fr-CA';
 import { frFR } from './fr-FR';
+import { itIT } from './it-IT';
+import { nbNO } from './nb-NO';
+import { nlNL } from './nl-NL';
 import { ptBR } from './pt-BR';
 import { ptPT } from './pt-PT';
+import { svSE } from './sv-SE';
 import { SUPPORTED_LOCALES, type Locale } from '../vocabulary';
 import type { LocaleStrings } from './types';
 
@@ -37,6 +42,11 @@ export const LOCALES: Readonly<Record<Locale, LocaleStrings>> = {
   'es-MX': esMX,
   'es-US': esUS,
   'pt-PT': ptPT,
+  'it-IT': itIT,
+  'nl-NL': nlNL,
+  'sv-SE': svSE,
+  'da-DK': daDK,
+  'nb-NO': nbNO,
 };
 
 export { SUPPORTED_LOCALES, type Locale };

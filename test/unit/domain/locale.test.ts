@@ -27,6 +27,7 @@ describe('resolveLocale', () => {
     ['es-MX', 'en-US', 'es-MX'],
     ['es-us', 'en-US', 'es-US'],
     ['pt-PT', 'en-US', 'pt-PT'],
+    ['nb_NO', 'en-US', 'nb-NO'],
     // A region we lack, or no region: the language's first locale in the registry's order
     // (lib/vocabulary.ts).
     ['en-AU', 'de-DE', 'en-US'],
@@ -37,12 +38,16 @@ describe('resolveLocale', () => {
     ['fr', 'en-US', 'fr-FR'],
     ['pt', 'en-US', 'pt-BR'],
     ['pt-AO', 'en-US', 'pt-BR'],
+    ['it-CH', 'en-US', 'it-IT'],
+    ['sv-FI', 'en-US', 'sv-SE'],
     // A language we lack: the environment's default. Right-to-left languages wait for the login
-    // page to handle direction.
+    // page to handle direction; Norwegian Nynorsk and the bare "no" are other subtags than nb.
     ['fi-FI', 'fr-FR', 'fr-FR'],
     ['ar-EG', 'en-US', 'en-US'],
     ['he-IL', 'de-DE', 'de-DE'],
     ['hi-IN', 'en-US', 'en-US'],
+    ['nn-NO', 'en-US', 'en-US'],
+    ['no', 'en-US', 'en-US'],
     ['ja-JP', 'fr-FR', 'fr-FR'],
     ['zh-Hant-TW', 'es-ES', 'es-ES'],
     ['', 'pt-BR', 'pt-BR'],
@@ -84,6 +89,8 @@ describe('formatMinutes', () => {
     [60, 'es-ES', '1 minuto'],
     [60, 'pt-BR', '1 minuto'],
     [300, 'pt-BR', '5 minutos'],
+    [60, 'nb-NO', '1 minutt'],
+    [120, 'nl-NL', '2 minuten'],
   ])('formats %p seconds in %s as %j, whole minutes rounded up', (expiresInSeconds, locale, expected) => {
     expect(formatMinutes(expiresInSeconds, locale)).toBe(expected);
   });
@@ -96,6 +103,7 @@ describe('formatMinutes', () => {
     ['es-MX', '1000000 minutos'],
     ['es-US', '1000000 minutos'],
     ['pt-PT', '1000000 minutos'],
+    ['it-IT', '1000000 minuti'],
   ])('uses the %s form for CLDR "many" (millions)', (locale, expected) => {
     // Arrange
     expect(new Intl.PluralRules(locale).select(1_000_000)).toBe('many');
