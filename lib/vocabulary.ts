@@ -36,9 +36,13 @@ export const SUPPORTED_LOCALES = [
   'pt-PT',
   'it-IT',
   'nl-NL',
+  'pl-PL',
   'sv-SE',
   'da-DK',
   'nb-NO',
+  'ro-RO',
+  'tr-TR',
+  'ru-RU',
 ] as const;
 
 /** One of {@link SUPPORTED_LOCALES}, spelled exactly as there. */

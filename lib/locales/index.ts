@@ -19,9 +19,13 @@ import { frFR } from './fr-FR';
 import { itIT } from './it-IT';
 import { nbNO } from './nb-NO';
 import { nlNL } from './nl-NL';
+import { plPL } from './pl-PL';
 import { ptBR } from './pt-BR';
 import { ptPT } from './pt-PT';
+import { roRO } from './ro-RO';
+import { ruRU } from './ru-RU';
 import { svSE } from './sv-SE';
+import { trTR } from './tr-TR';
 import { SUPPORTED_LOCALES, type Locale } from '../vocabulary';
 import type { LocaleStrings } from './types';
 
@@ -44,9 +48,13 @@ export const LOCALES: Readonly<Record<Locale, LocaleStrings>> = {
   'pt-PT': ptPT,
   'it-IT': itIT,
   'nl-NL': nlNL,
+  'pl-PL': plPL,
   'sv-SE': svSE,
   'da-DK': daDK,
   'nb-NO': nbNO,
+  'ro-RO': roRO,
+  'tr-TR': trTR,
+  'ru-RU': ruRU,
 };
 
 export { SUPPORTED_LOCALES, type Locale };

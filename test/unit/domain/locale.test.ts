@@ -40,6 +40,7 @@ describe('resolveLocale', () => {
     ['pt-AO', 'en-US', 'pt-BR'],
     ['it-CH', 'en-US', 'it-IT'],
     ['sv-FI', 'en-US', 'sv-SE'],
+    ['ru-KZ', 'en-US', 'ru-RU'],
     // A language we lack: the environment's default. Right-to-left languages wait for the login
     // page to handle direction; Norwegian Nynorsk and the bare "no" are other subtags than nb.
     ['fi-FI', 'fr-FR', 'fr-FR'],
@@ -91,6 +92,22 @@ describe('formatMinutes', () => {
     [300, 'pt-BR', '5 minutos'],
     [60, 'nb-NO', '1 minutt'],
     [120, 'nl-NL', '2 minuten'],
+    // Polish and Russian: "one" in the accusative the sentences need, then "few" and "many".
+    [60, 'pl-PL', '1 minutę'],
+    [120, 'pl-PL', '2 minuty'],
+    [300, 'pl-PL', '5 minut'],
+    [720, 'pl-PL', '12 minut'],
+    [1320, 'pl-PL', '22 minuty'],
+    [60, 'ru-RU', '1 минуту'],
+    [180, 'ru-RU', '3 минуты'],
+    [660, 'ru-RU', '11 минут'],
+    [1260, 'ru-RU', '21 минуту'],
+    // Romanian: "de" from 20 on.
+    [60, 'ro-RO', '1 minut'],
+    [1140, 'ro-RO', '19 minute'],
+    [1200, 'ro-RO', '20 de minute'],
+    // No plural at all.
+    [60, 'tr-TR', '1 dakika'],
   ])('formats %p seconds in %s as %j, whole minutes rounded up', (expiresInSeconds, locale, expected) => {
     expect(formatMinutes(expiresInSeconds, locale)).toBe(expected);
   });
