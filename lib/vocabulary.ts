@@ -43,6 +43,9 @@ export const SUPPORTED_LOCALES = [
   'ro-RO',
   'tr-TR',
   'ru-RU',
+  'ja-JP',
+  'ko-KR',
+  'zh-CN',
 ] as const;
 
 /** One of {@link SUPPORTED_LOCALES}, spelled exactly as there. */

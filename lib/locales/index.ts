@@ -17,6 +17,8 @@ import { esUS } from './es-US';
 import { frCA } from './fr-CA';
 import { frFR } from './fr-FR';
 import { itIT } from './it-IT';
+import { jaJP } from './ja-JP';
+import { koKR } from './ko-KR';
 import { nbNO } from './nb-NO';
 import { nlNL } from './nl-NL';
 import { plPL } from './pl-PL';
@@ -26,6 +28,7 @@ import { roRO } from './ro-RO';
 import { ruRU } from './ru-RU';
 import { svSE } from './sv-SE';
 import { trTR } from './tr-TR';
+import { zhCN } from './zh-CN';
 import { SUPPORTED_LOCALES, type Locale } from '../vocabulary';
 import type { LocaleStrings } from './types';
 
@@ -55,6 +58,9 @@ export const LOCALES: Readonly<Record<Locale, LocaleStrings>> = {
   'ro-RO': roRO,
   'tr-TR': trTR,
   'ru-RU': ruRU,
+  'ja-JP': jaJP,
+  'ko-KR': koKR,
+  'zh-CN': zhCN,
 };
 
 export { SUPPORTED_LOCALES, type Locale };

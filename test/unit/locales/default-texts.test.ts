@@ -75,6 +75,9 @@ const VOICE_LANGUAGE: Readonly<Record<Locale, string>> = {
   'ro-RO': 'ro-RO',
   'tr-TR': 'tr-TR',
   'ru-RU': 'ru-RU',
+  'ja-JP': 'ja-JP',
+  'ko-KR': 'ko-KR',
+  'zh-CN': 'cmn-CN',
 };
 
 describe('the Polly voice table', () => {
@@ -307,6 +310,39 @@ describe('default texts in every locale', () => {
       voiceIntro: 'Acme: ваш код',
       voiceAgain: 'Повторяю, ваш код',
       voiceId: 'TATYANA',
+    },
+    'ja-JP': {
+      sms5: 'Acmeの確認コードは012345です。5 分間有効です。このコードは誰にも教えないでください。',
+      sms1: 'Acmeの確認コードは012345です。1 分間有効です。このコードは誰にも教えないでください。',
+      smsCost: { encoding: 'UCS-2', segments: 1 },
+      subject: 'Acmeのログイン用確認コード',
+      emailIntro: '次のコードを使って、Acmeにログインしてください。',
+      expiry: 'このコードは5 分間有効です。',
+      voiceIntro: 'Acmeの確認コードは',
+      voiceAgain: 'もう一度お伝えします。確認コードは',
+      voiceId: 'MIZUKI',
+    },
+    'ko-KR': {
+      sms5: '[Acme] 인증번호는 012345입니다. 5 분 동안 유효합니다. 다른 사람에게 알려 주지 마세요.',
+      sms1: '[Acme] 인증번호는 012345입니다. 1 분 동안 유효합니다. 다른 사람에게 알려 주지 마세요.',
+      smsCost: { encoding: 'UCS-2', segments: 1 },
+      subject: '[Acme] 로그인 인증번호',
+      emailIntro: 'Acme에 로그인하려면 다음 인증번호를 입력하세요.',
+      expiry: '이 인증번호는 5 분 동안 유효합니다.',
+      voiceIntro: 'Acme 인증번호는',
+      voiceAgain: '다시 한번 말씀드립니다. 인증번호는',
+      voiceId: 'SEOYEON',
+    },
+    'zh-CN': {
+      sms5: '【Acme】您的验证码是012345，5 分钟内有效，请勿告诉他人。',
+      sms1: '【Acme】您的验证码是012345，1 分钟内有效，请勿告诉他人。',
+      smsCost: { encoding: 'UCS-2', segments: 1 },
+      subject: '您的Acme登录验证码',
+      emailIntro: '请使用以下验证码登录Acme：',
+      expiry: '验证码5 分钟内有效。',
+      voiceIntro: '您的Acme验证码是',
+      voiceAgain: '重复一遍，您的验证码是',
+      voiceId: 'ZHIYU',
     },
   };
 
