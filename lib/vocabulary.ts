@@ -20,7 +20,33 @@ export const CHANNELS: readonly [Channel, ...Channel[]] = ['email', 'sms', 'voic
  * without carrying every language's strings. Order matters once a language has two regions: a
  * request for a third region of that language gets the first one listed (lib/domain/locale.ts).
  */
-export const SUPPORTED_LOCALES = ['en-US', 'de-DE', 'fr-FR', 'es-ES', 'pt-BR'] as const;
+export const SUPPORTED_LOCALES = [
+  // The first five keep their places; a language's further regions come after its first, which
+  // is the region a request for one we lack gets (en-AU → en-US, fr-BE → fr-FR, es-AR → es-ES,
+  // pt-AO → pt-BR).
+  'en-US',
+  'de-DE',
+  'fr-FR',
+  'es-ES',
+  'pt-BR',
+  'en-GB',
+  'fr-CA',
+  'es-MX',
+  'es-US',
+  'pt-PT',
+  'it-IT',
+  'nl-NL',
+  'pl-PL',
+  'sv-SE',
+  'da-DK',
+  'nb-NO',
+  'ro-RO',
+  'tr-TR',
+  'ru-RU',
+  'ja-JP',
+  'ko-KR',
+  'zh-CN',
+] as const;
 
 /** One of {@link SUPPORTED_LOCALES}, spelled exactly as there. */
 export type Locale = (typeof SUPPORTED_LOCALES)[number];

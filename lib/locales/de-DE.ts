@@ -3,6 +3,8 @@ import type { LocaleStrings } from './types';
 
 export const deDE: LocaleStrings = {
   minute: { one: 'Minute', other: 'Minuten' },
+  // Measured (5-minute code): GSM-7, one segment, 92 of 160 units for "Acme" and 128 for a
+  // 40-character name.
   sms: (service, code, minutes) => `Ihr Code für ${service} lautet ${code}. Er ist ${minutes} gültig. Geben Sie ihn an niemanden weiter.`,
   emailSubject: (service) => `Ihr Anmeldecode für ${service}`,
   emailIntro: (service) => `Mit diesem Code melden Sie sich bei ${service} an:`,

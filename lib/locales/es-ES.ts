@@ -5,6 +5,8 @@ export const esES: LocaleStrings = {
   // CLDR's "many" is for millions ("1 000 000 de minutos"), which no code lifetime reaches, so it
   // keeps the plain plural.
   minute: { one: 'minuto', many: 'minutos', other: 'minutos' },
+  // Measured (5-minute code): UCS-2 for "ó", two segments: 76 units for "Acme" (one holds 70), 112
+  // for a 40-character name. es-MX's shorter sentence fits one segment for names up to 9 characters.
   sms: (service, code, minutes) => `Tu código de ${service} es ${code}. Caduca en ${minutes}. No lo compartas con nadie.`,
   emailSubject: (service) => `Tu código para iniciar sesión en ${service}`,
   emailIntro: (service) => `Usa este código para iniciar sesión en ${service}:`,

@@ -5,6 +5,8 @@ export const frFR: LocaleStrings = {
   // CLDR puts 0 and 1 in "one"; "many" is for millions ("1 000 000 de minutes"), which no code
   // lifetime reaches, so it keeps the plain plural.
   minute: { one: 'minute', many: 'minutes', other: 'minutes' },
+  // Measured (5-minute code): GSM-7, one segment, 83 of 160 units for "Acme" and 119 for a
+  // 40-character name.
   sms: (service, code, minutes) => `Votre code ${service} est ${code}. Il expire dans ${minutes}. Ne le communiquez à personne.`,
   emailSubject: (service) => `Votre code de connexion ${service}`,
   // French typography puts a (non-breaking) space before the colon.

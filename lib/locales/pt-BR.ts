@@ -7,6 +7,8 @@ export const ptBR: LocaleStrings = {
   minute: { one: 'minuto', many: 'minutos', other: 'minutos' },
   // "Service: …" sidesteps the article (do/da) that a Portuguese sentence would need to agree
   // with the service name's unknown gender.
+  // Measured (5-minute code): UCS-2 for "ó" and "ã", two segments: 90 units for "Acme" (one holds
+  // 70), 126 for a 40-character name. pt-PT's shorter sentence fits one for names up to 9 characters.
   sms: (service, code, minutes) => `${service}: seu código de acesso é ${code}. Ele expira em ${minutes}. Não compartilhe com ninguém.`,
   emailSubject: (service) => `${service}: seu código de acesso`,
   emailIntro: (service) => `Use este código para entrar na sua conta ${service}:`,

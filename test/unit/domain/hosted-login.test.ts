@@ -141,7 +141,9 @@ describe('the page’s locale', () => {
 
   it('then Accept-Language by quality, not by position (RFC 9110 §12.5.4)', () => {
     expect(pickLocale(undefined, 'fr;q=0.5, de;q=0.9, en;q=0.1', config)).toBe('de-DE');
-    expect(pickLocale(undefined, 'pt-PT, fr;q=0.8', config)).toBe('pt-BR');
+    expect(pickLocale(undefined, 'pt-PT, fr;q=0.8', config)).toBe('pt-PT');
+    // A region we lack falls to a supported one of its language (RFC 4647 lookup).
+    expect(pickLocale(undefined, 'pt-AO, fr;q=0.8', config)).toMatch(/^pt-/);
   });
 
   it('never takes a language the header refuses with q=0, nor the wildcard', () => {

@@ -81,7 +81,9 @@ describe.each(SUPPORTED_LOCALES)('the %s texts', (locale) => {
     login: (login) => {
       // Every text present; every sentence that takes a value places it.
       const placeholder = '\u2063value\u2063';
-      for (const [name, text] of Object.entries(login) as Array<[string, string | ((value: string) => string)]>) {
+      // An interface has no index signature, so Object.entries would type each text as `any`.
+      const texts = Object.entries(login) as Array<[string, string | ((value: string) => string)]>;
+      for (const [name, text] of texts) {
         const rendered = typeof text === 'function' ? text(placeholder) : text;
         expect({ name, empty: rendered.replace(placeholder, '').trim() === '' }).toEqual({ name, empty: false });
         if (typeof text === 'function') expect({ name, placed: rendered.includes(placeholder) }).toEqual({ name, placed: true });
