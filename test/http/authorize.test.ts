@@ -239,7 +239,7 @@ describe('the authorization code', () => {
   });
 });
 
-describe('DynamoDB requests per step (docs/adr/007-hosted-login.md)', () => {
+describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () => {
   it('costs none for the page, the same as otp/send for step 1, and the token endpoint’s check plus the code’s write for step 2', async () => {
     const session = new LoginSession(service);
     const user = uniqueEmail('page-budget');
@@ -251,8 +251,22 @@ describe('DynamoDB requests per step (docs/adr/007-hosted-login.md)', () => {
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem']);
     const code = await service.latestCode(user);
     service.dynamodb.reset();
-    const redirect = await session.post(second, 'verify', { code });
+    const wrong = await session.post(second, 'verify', { code: code === '000000' ? '000001' : '000000' });
+    expect(wrong.status).toBe(400);
+    // The token endpoint's failure: the attempt, the guess, the failure count.
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+    service.dynamodb.reset();
+    const redirect = await session.post(wrong, 'verify', { code });
     expect(redirect.status).toBe(302);
+    // After a failure the success also ends the user's failure run, as at the token endpoint.
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem', 'PutItem']);
+
+    const clean = new LoginSession(service);
+    const cleanUser = uniqueEmail('page-budget-clean');
+    const sent = await clean.post(await clean.start(), 'send', { user_id: cleanUser });
+    const cleanCode = await service.latestCode(cleanUser);
+    service.dynamodb.reset();
+    expect((await clean.post(sent, 'verify', { code: cleanCode })).status).toBe(302);
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
   });
 
