@@ -16,7 +16,7 @@ const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescri
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|jose)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|jose|openid-client|oauth4webapi)/)'],
   setupFiles: ['<rootDir>/test/support/env.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/log-capture.ts'],
 };

@@ -1,21 +1,20 @@
 /**
- * Lambda: POST /idp/v1/account/token. Wiring only; the operation is lib/domain/exchange-code.ts.
- * JSON (as the API's first clients send it) and form-encoded bodies (RFC 6749 §4.1.3, so a standard OAuth client
- * library can exchange a code unchanged).
+ * Lambda: POST /idp/v1/account/token. Wiring only; the endpoint is lib/domain/token-endpoint.ts.
+ * JSON (as the API's first clients send it) and form-encoded bodies (RFC 6749 §4.1.3, so a
+ * standard OAuth client library exchanges a code unchanged).
  */
 import type { IssuerDeps } from '../lib/deps';
 import { tokenDeps } from '../lib/deps/token';
-import type { ExchangeCodeDeps } from '../lib/domain/exchange-code';
-import { exchangeCode } from '../lib/domain/exchange-code';
+import { requestToken, type TokenEndpointDeps } from '../lib/domain/token-endpoint';
 import { apiHandler } from '../lib/http/handler';
 import { issuerOf } from '../lib/http/issuer';
 import { queryParameter } from '../lib/http/request';
 import { jsonResponse, TOKEN_RESPONSE_HEADERS } from '../lib/http/responses';
 
-export function createHandler(deps: () => ExchangeCodeDeps & IssuerDeps) {
+export function createHandler(deps: () => TokenEndpointDeps & IssuerDeps) {
   return apiHandler({ methods: ['POST'], body: ['json', 'form'], cors: () => deps().config.stage.deployment.cors }, async (event) => {
     const resolved = deps();
-    const response = await exchangeCode(resolved, {
+    const response = await requestToken(resolved, {
       environmentId: queryParameter(event, 'env_id'),
       fields: event.fields,
       issuer: issuerOf(resolved.issuer, event),

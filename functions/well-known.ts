@@ -1,11 +1,17 @@
 /**
- * Lambda: GET /.well-known/jwks.json (RFC 7517) and GET /.well-known/oauth-authorization-server
- * (RFC 8414). Public and cacheable; the JWKS cache time is part of the key rotation arithmetic
+ * Lambda: GET /.well-known/jwks.json (RFC 7517), GET /.well-known/oauth-authorization-server
+ * (RFC 8414) and GET /.well-known/openid-configuration (OpenID Connect Discovery 1.0). Public and cacheable; the JWKS cache time is part of the key rotation arithmetic
  * (docs/operations/key-rotation.md).
  */
 import type { WellKnownDeps } from '../lib/deps';
 import { wellKnownDeps } from '../lib/deps/well-known';
-import { authorizationServerMetadata, JWKS_MAX_AGE_SECONDS, METADATA_MAX_AGE_SECONDS, PATHS } from '../lib/domain/metadata';
+import {
+  authorizationServerMetadata,
+  JWKS_MAX_AGE_SECONDS,
+  METADATA_MAX_AGE_SECONDS,
+  openIdProviderMetadata,
+  PATHS,
+} from '../lib/domain/metadata';
 import { NotFoundError } from '../lib/errors';
 import { apiHandler } from '../lib/http/handler';
 import { issuerOf } from '../lib/http/issuer';
@@ -18,7 +24,11 @@ export function createHandler(deps: () => WellKnownDeps) {
       case PATHS.jwks:
         return jsonResponse(200, (await resolved.verificationKeys()).jwks, { 'Cache-Control': `public, max-age=${JWKS_MAX_AGE_SECONDS}` });
       case PATHS.metadata:
-        return jsonResponse(200, authorizationServerMetadata(issuerOf(resolved.issuer, event)), {
+        return jsonResponse(200, authorizationServerMetadata(issuerOf(resolved.issuer, event), resolved.config), {
+          'Cache-Control': `public, max-age=${METADATA_MAX_AGE_SECONDS}`,
+        });
+      case PATHS.openidConfiguration:
+        return jsonResponse(200, openIdProviderMetadata(issuerOf(resolved.issuer, event), resolved.config), {
           'Cache-Control': `public, max-age=${METADATA_MAX_AGE_SECONDS}`,
         });
       default:

@@ -28,6 +28,12 @@ export interface IdentityStackProps extends StackProps {
 /** The stack name of a stage. */
 export const stackNameOf = (stage: string): string => `Identity-${stage}`;
 
+/**
+ * The logical id of the output holding the issuer. Other stacks read it by this name
+ * (`Fn::GetStackOutput`, infra/examples/identity-issuer.ts), so renaming it breaks them.
+ */
+export const ISSUER_OUTPUT = 'Issuer';
+
 export class IdentityStack extends Stack {
   readonly table: Table;
   readonly secrets: ServiceSecrets;
@@ -164,7 +170,7 @@ export class IdentityStack extends Stack {
     }
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API', value: this.api.customDomainUrl ?? this.api.defaultUrl });
-    new CfnOutput(this, 'Issuer', { description: 'The `iss` of access tokens', value: this.issuer });
+    new CfnOutput(this, ISSUER_OUTPUT, { description: 'The `iss` of access tokens', value: this.issuer });
     new CfnOutput(this, 'JwksUrl', {
       description: 'The JWKS (RFC 7517) that verifies JWT access tokens',
       value: `${this.issuer}/.well-known/jwks.json`,

@@ -65,12 +65,18 @@ export const deploymentSchema = z.strictObject({
       ipReputationList: z._default(z.boolean(), true),
     }),
   ),
-  /** A custom domain for the API (a REGIONAL endpoint); the issuer defaults to `https://<domainName>` when `issuer` is absent. */
+  /**
+   * A custom domain for the API (a REGIONAL endpoint, mapped at its root); any stage may have one.
+   * The issuer becomes `https://<domainName>` when `issuer` is absent: no path, so every metadata
+   * location a client may try is served (docs/deploy.md, "Custom domain"). Turning it on for a
+   * running stage changes the issuer: tokens already issued stop verifying, and consumers must
+   * take the new one.
+   */
   customDomain: z.optional(
     z.strictObject({
       /** The host name clients use, e.g. `id.example.com`. */
       domainName: hostname(),
-      /** An ACM certificate for the domain, in the stage's region. */
+      /** An ACM certificate for the domain, in the stage's region (synthesis checks it when `region` is set). */
       certificateArn: z.string().check(z.regex(/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]+$/, 'an ACM certificate ARN')),
       /** A Route 53 public hosted zone to create the alias record in; absent: create the DNS record yourself. */
       hostedZone: z.optional(z.strictObject({ id: z.string().check(z.regex(/^Z[A-Z0-9]+$/)), name: hostname() })),

@@ -85,6 +85,15 @@ export function deploymentProblems(config: DeployableStageConfig): string[] {
       `deployment.signingKeyRotationDays (${deployment.signingKeyRotationDays}) must exceed the longest access-token lifetime (${longestToken} s) plus the JWKS cache time (${JWKS_MAX_CACHE_SECONDS} s)`,
     );
   }
+  // A regional custom domain takes an ACM certificate from its own region only (AWS docs, "Set up a
+  // Regional custom domain name in API Gateway"); one from elsewhere, typically a CloudFront
+  // certificate from us-east-1, fails the deployment minutes in. Checkable when the region is pinned.
+  const certificateRegion = deployment.customDomain?.certificateArn.split(':')[3];
+  if (certificateRegion !== undefined && deployment.region !== undefined && certificateRegion !== deployment.region) {
+    problems.push(
+      `deployment.customDomain.certificateArn: the certificate is in ${certificateRegion} but the stage is deployed to ${deployment.region}; a regional custom domain needs an ACM certificate in ${deployment.region}`,
+    );
+  }
   if (deployment.alarms.email !== undefined && deployment.alarms.topicArn !== undefined) {
     problems.push('deployment.alarms: give either email (the stack creates a topic) or topicArn (an existing topic), not both');
   }

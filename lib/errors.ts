@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'unauthorized_client'
   | 'unsupported_grant_type'
   | 'invalid_token'
+  | 'insufficient_scope'
   | 'not_found'
   | 'method_not_allowed'
   | 'too_many_requests'
@@ -105,8 +106,13 @@ export class MethodNotAllowedError extends IdpError {
 export class InvalidClientError extends IdpError {
   readonly error = 'invalid_client';
   readonly statusCode = 401;
-  constructor(description = 'Client authentication failed.', options: { detail?: string } = {}) {
-    super(description, { ...options, headers: { 'WWW-Authenticate': 'Bearer realm="identity"' } });
+  /**
+   * RFC 6749 §5.2: a client that tried HTTP Basic gets a `Basic` challenge; otherwise the service's
+   * usual `Bearer` one.
+   */
+  constructor(description = 'Client authentication failed.', options: { detail?: string; scheme?: 'Basic' | 'Bearer' } = {}) {
+    const { scheme = 'Bearer', ...rest } = options;
+    super(description, { ...rest, headers: { 'WWW-Authenticate': `${scheme} realm="identity"` } });
   }
 }
 
@@ -147,6 +153,23 @@ export class InvalidTokenError extends IdpError {
       ? `Bearer realm="identity", error="invalid_token", error_description="${describable(description)}"`
       : 'Bearer realm="identity"';
     super(description, { detail: options.detail, headers: { 'WWW-Authenticate': challenge } });
+  }
+}
+
+/**
+ * 403 with `WWW-Authenticate: Bearer … error="insufficient_scope"` (RFC 6750 §3.1): the token is
+ * valid but was not granted what the request needs (UserInfo needs `openid`).
+ */
+export class InsufficientScopeError extends IdpError {
+  readonly error = 'insufficient_scope';
+  readonly statusCode = 403;
+  constructor(scope: string) {
+    const description = `The access token was not granted the '${scope}' scope.`;
+    super(description, {
+      headers: {
+        'WWW-Authenticate': `Bearer realm="identity", error="insufficient_scope", error_description="${describable(description)}", scope="${scope}"`,
+      },
+    });
   }
 }
 

@@ -31,6 +31,14 @@ export const LOG_EVENTS = {
    * the highest usedPercent by environment, alarmed at 80.
    */
   phoneBudgetSpent: 'phone budget spent',
+  /** The hosted login page was shown for an authorization request. Fields: client, environment. */
+  authorizationStarted: 'authorization started',
+  /** The authorization endpoint refused a request (an error page or an error redirect). Fields: reason, client, environment. */
+  authorizationRefused: 'authorization refused',
+  /** The hosted login page checked a code and issued an authorization code. Fields: client, environment, user. */
+  authorizationGranted: 'authorization granted',
+  /** UserInfo answered for a token. Fields: client, environment. */
+  userInfoServed: 'userinfo served',
   /** A code was exchanged for a token. Fields: environment, client, format, user. */
   tokenIssued: 'token issued',
   /** A token request was refused with invalid_grant. Fields: reason (private), client, user. */

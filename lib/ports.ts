@@ -197,7 +197,46 @@ export interface CodeStore {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Authorization codes (the hosted login page)
+
+/** An authorization code's grant, stored under its keyed hash until it is exchanged or expires. */
+export interface AuthorizationCodeRecord {
+  /** HMAC of the code (lib/domain/authorization-codes.ts): the code itself is never stored. */
+  readonly codeHash: string;
+  readonly environmentId: string;
+  readonly clientId: string;
+  readonly redirectUri: string;
+  /** PKCE (RFC 7636): the S256 challenge of the authorization request; the exchange proves the verifier. */
+  readonly codeChallenge: string;
+  readonly nonce: string | undefined;
+  /** The granted scope. */
+  readonly scope: string | undefined;
+  /** The user's key (for the token endpoint's per-user limit) and pairwise subject. */
+  readonly userKey: string;
+  readonly subject: string;
+  readonly channel: Channel;
+  /** The user's address claims, only where the scope asked for them. */
+  readonly claims: UserClaims;
+  /** Seconds since the epoch: when the user proved possession of the one-time code. */
+  readonly authTime: number;
+  /** The code is valid while now < notAfter (ms). */
+  readonly notAfter: number;
+}
+
+export interface AuthorizationCodeStore {
+  save(record: AuthorizationCodeRecord): Promise<void>;
+  /** Removes and returns the code's record if it is unexpired (one conditional write: single use); undefined otherwise. */
+  consume(codeHash: string, now: number): Promise<AuthorizationCodeRecord | undefined>;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Opaque access tokens
+
+/**
+ * The user's address as OpenID Connect claims (OIDC Core §5.1), where a grant carries it:
+ * `email` and `email_verified`, or `phone_number` and `phone_number_verified`.
+ */
+export type UserClaims = Readonly<Record<string, string | boolean>>;
 
 export interface OpaqueTokenRecord {
   /** SHA-256 of the token, base64url: the token itself is never stored. */
@@ -213,6 +252,8 @@ export interface OpaqueTokenRecord {
   readonly issuedAt: number;
   readonly authTime: number;
   readonly expiresAt: number;
+  /** The user's address claims the grant carried, for UserInfo (OIDC Core §5.3); none when not asked for. */
+  readonly claims: UserClaims;
 }
 
 export interface TokenStore {

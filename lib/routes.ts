@@ -45,8 +45,9 @@ export const FUNCTIONS = {
   token: {
     name: 'token',
     description: 'POST /idp/v1/account/token: exchange a code for an access token',
-    // The attempt, the failure count and the guess that spends a try (UpdateItem), an opaque token (PutItem).
-    table: ['UpdateItem', 'PutItem'],
+    // The attempt, the failure count and the guess that spends a try (UpdateItem), an opaque token
+    // (PutItem), an authorization code consumed (DeleteItem).
+    table: ['UpdateItem', 'PutItem', 'DeleteItem'],
     secrets: ['hmac', 'signingKeys'],
     delivery: [],
   },
@@ -58,9 +59,25 @@ export const FUNCTIONS = {
     secrets: ['verificationKeys'],
     delivery: [],
   },
+  authorize: {
+    name: 'authorize',
+    description: 'GET|POST /idp/v1/account/authorize: the hosted login page (the OAuth authorization endpoint)',
+    // The attempts, the code, a wrong try and a failure count (UpdateItem), the authorization code (PutItem).
+    table: ['UpdateItem', 'PutItem'],
+    secrets: ['hmac'],
+    delivery: ['email', 'sms', 'voice'],
+  },
+  userinfo: {
+    name: 'userinfo',
+    description: 'GET|POST /idp/v1/account/userinfo: the claims an access token was granted (OpenID Connect)',
+    // An opaque token by its hash; JWTs are verified without a read.
+    table: ['GetItem'],
+    secrets: ['verificationKeys'],
+    delivery: [],
+  },
   'well-known': {
     name: 'well-known',
-    description: 'GET /.well-known/*: the JWKS and the authorization server metadata',
+    description: 'GET /.well-known/*: the JWKS, the authorization server metadata and the OpenID configuration',
     table: [],
     secrets: ['verificationKeys'],
     delivery: [],
@@ -81,6 +98,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/idp/v1/otp/send', methods: ['POST'], functionName: 'otp-send' },
   { path: '/idp/v1/account/token', methods: ['POST'], functionName: 'token' },
   { path: '/idp/v1/account/introspect', methods: ['POST'], functionName: 'introspect' },
+  { path: '/idp/v1/account/authorize', methods: ['GET', 'POST'], functionName: 'authorize' },
+  { path: '/idp/v1/account/userinfo', methods: ['GET', 'POST'], functionName: 'userinfo' },
   { path: '/.well-known/jwks.json', methods: ['GET'], functionName: 'well-known' },
   { path: '/.well-known/oauth-authorization-server', methods: ['GET'], functionName: 'well-known' },
+  { path: '/.well-known/openid-configuration', methods: ['GET'], functionName: 'well-known' },
 ];

@@ -20,7 +20,45 @@ export const CHANNELS: readonly [Channel, ...Channel[]] = ['email', 'sms', 'voic
  * without carrying every language's strings. Order matters once a language has two regions: a
  * request for a third region of that language gets the first one listed (lib/domain/locale.ts).
  */
-export const SUPPORTED_LOCALES = ['en-US', 'de-DE', 'fr-FR', 'es-ES', 'pt-BR'] as const;
+export const SUPPORTED_LOCALES = [
+  // The first five keep their places; a language's further regions come after its first, which
+  // is the region a request for one we lack gets (en-AU → en-US, fr-BE → fr-FR, es-AR → es-ES,
+  // pt-AO → pt-BR).
+  'en-US',
+  'de-DE',
+  'fr-FR',
+  'es-ES',
+  'pt-BR',
+  'en-GB',
+  'fr-CA',
+  'es-MX',
+  'es-US',
+  'pt-PT',
+  'it-IT',
+  'nl-NL',
+  'pl-PL',
+  'sv-SE',
+  'da-DK',
+  'nb-NO',
+  'ro-RO',
+  'tr-TR',
+  'ru-RU',
+  'ja-JP',
+  'ko-KR',
+  'zh-CN',
+] as const;
 
 /** One of {@link SUPPORTED_LOCALES}, spelled exactly as there. */
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
+
+/**
+ * The JWS algorithms access tokens (and ID tokens) are signed with, per client (RFC 7518): ES256
+ * (ECDSA P-256 with SHA-256, §3.4: short signatures, fast signing) by default, or RS256 (RSASSA
+ * PKCS#1 v1.5 with SHA-256, §3.3) for the consumers that verify RSA only, such as API Gateway's
+ * JWT authorizers.
+ */
+export const SIGNING_ALGORITHMS = ['ES256', 'RS256'] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
+
+/** The grant types the token endpoint takes (RFC 6749 §4.1.3; metadata `grant_types_supported`). */
+export const GRANT_TYPES = ['authorization_code'] as const;

@@ -16,7 +16,8 @@
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import type { AwsClientOptions } from '../adapters/aws';
 import type { ServiceConfig } from '../config';
-import type { ExchangeCodeDeps } from '../domain/exchange-code';
+import type { TokenEndpointDeps } from '../domain/token-endpoint';
+import type { AuthorizeDeps } from '../domain/authorize';
 import type { HmacKeys } from '../domain/hmac-keys';
 import type { IntrospectDeps } from '../domain/introspect-token';
 import type { SendCodeDeps } from '../domain/send-code';
@@ -39,7 +40,7 @@ export interface WellKnownDeps extends IssuerDeps {
 }
 
 /** Everything: what tests and the local runtime hand every handler. */
-export interface Deps extends SendCodeDeps, ExchangeCodeDeps, IntrospectDeps, WellKnownDeps {
+export interface Deps extends SendCodeDeps, TokenEndpointDeps, IntrospectDeps, WellKnownDeps, AuthorizeDeps {
   readonly secrets: SecretSource;
 }
 
@@ -63,6 +64,8 @@ export interface DepsOptions {
   readonly issuer?: string | undefined;
   /** How long a secret is kept before it is read again (default: DEFAULT_SECRETS_MAX_AGE_SECONDS). */
   readonly secretsMaxAgeSeconds?: number;
+  /** Tests only: a longer DynamoDB request timeout, for DynamoDB Local under a burst (lib/adapters/dynamodb/client.ts). */
+  readonly dynamodbRequestTimeoutMs?: number;
 }
 
 /** Builds every dependency from explicit options (tests, the local runtime). */
@@ -81,7 +84,7 @@ export function createDeps(options: DepsOptions): Deps {
     log: options.log ?? logger,
     issuer: options.issuer ?? options.config.stage.issuer,
     secrets: options.secrets,
-    ...tableAdapters(options.tableName, aws(endpoints.dynamodb)),
+    ...tableAdapters(options.tableName, aws(endpoints.dynamodb), options.dynamodbRequestTimeoutMs),
     ...deliveryAdapters({ ses: aws(endpoints.ses), sns: aws(endpoints.sns), smsVoice: aws(endpoints.smsVoice) }),
     hmacKeys: hmacKeysFrom(options.secrets, cache),
     signingKeys: signingKeysFrom(options.secrets, cache),

@@ -1,17 +1,20 @@
 /**
  * Access tokens, as the client's settings say:
- * - `jwt`: an RFC 9068 JWT access token, ES256-signed with the current key (header `typ: at+jwt`,
- *   `kid`), verifiable by a resource server with nothing but the JWKS;
+ * - `jwt`: an RFC 9068 JWT access token, signed with the current key of the client's algorithm
+ *   (ES256 by default, or RS256; header `typ: at+jwt`, `kid`), verifiable by a resource server with
+ *   nothing but the JWKS;
  * - `opaque`: 256 random bits, meaningful only through introspection (RFC 7662); stored only as
  *   its SHA-256.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { ClientConfig } from '../config';
-import type { OpaqueTokenRecord } from '../ports';
-import type { Channel } from '../vocabulary';
+import { TemporarilyUnavailableError } from '../errors';
+import type { OpaqueTokenRecord, UserClaims } from '../ports';
+import type { Channel, SigningAlgorithm } from '../vocabulary';
 import type { UserIdentity } from './identity';
-import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys';
+import { hasScope } from './scopes';
+import type { SigningKey, SigningKeys } from './signing-keys';
 
 /** RFC 9068 §2.1: the media type of JWT access tokens, `application/at+jwt`, as `typ`. */
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
@@ -36,16 +39,37 @@ export function audienceOf(client: ClientConfig, environmentId: string): string 
   return client.accessToken.audienceByEnvironment?.[environmentId] ?? client.accessToken.audience;
 }
 
+/**
+ * The user's address as OpenID Connect claims (OIDC Core §5.1), only where the grant's scope asks
+ * for it (`email`, `phone`: §5.4) or the client always wants it (`includeUserIdClaim`). Personal
+ * data stays out of tokens otherwise. The address is verified: the user just proved they receive
+ * codes at it.
+ */
+export function userClaimsOf(user: UserIdentity, client: ClientConfig, scope: string | undefined): UserClaims {
+  if (user.authType === 'email') {
+    return client.accessToken.includeUserIdClaim || hasScope(scope, 'email') ? { email: user.value, email_verified: true } : {};
+  }
+  return client.accessToken.includeUserIdClaim || hasScope(scope, 'phone') ? { phone_number: user.value, phone_number_verified: true } : {};
+}
+
 /** What a token says about its grant, whatever its format. */
 export interface Grant {
   readonly issuer: string;
   readonly client: ClientConfig;
   readonly environmentId: string;
   readonly subject: string;
-  readonly user: UserIdentity;
+  /** How the code travelled (for `amr`). */
   readonly channel: Channel;
-  /** Seconds since the epoch. */
+  /** The user's address claims the grant carries (`userClaimsOf`). */
+  readonly claims: UserClaims;
+  /** The granted scope, space-separated (RFC 6749 §3.3), if any. */
+  readonly scope: string | undefined;
+  /** Seconds since the epoch: when the tokens are issued. */
   readonly issuedAt: number;
+  /** Seconds since the epoch: when the user proved possession of the code (`auth_time`). */
+  readonly authTime: number;
+  /** The authorization request's `nonce`, for the ID token (OIDC Core §3.1.2.1). */
+  readonly nonce?: string | undefined;
 }
 
 export interface IssuedToken {
@@ -55,36 +79,29 @@ export interface IssuedToken {
 
 /**
  * Signs an RFC 9068 access token. Claims: iss, sub, aud, client_id, iat, exp, jti (§2.2), and
- * auth_time, amr, scope, and the environment (`env_id`). The user's email or phone only where the client asks for it
- * (`includeUserIdClaim`), under the OpenID Connect claim names.
+ * auth_time, amr, scope, the environment (`env_id`), and the user's address where the grant
+ * carries it (`userClaimsOf`), under the OpenID Connect claim names.
  */
 export async function signAccessToken(keys: SigningKeys, grant: Grant): Promise<IssuedToken> {
   const settings = grant.client.accessToken;
+  const signer = signingKeyFor(keys, settings.signingAlgorithm);
   const claims: Record<string, unknown> = {
     client_id: grant.client.id,
     [ENVIRONMENT_CLAIM]: grant.environmentId,
-    auth_time: grant.issuedAt,
+    auth_time: grant.authTime,
     amr: amrOf(grant.channel),
+    ...(grant.scope === undefined ? {} : { scope: grant.scope }),
+    ...grant.claims,
   };
-  if (settings.scope !== undefined) claims.scope = settings.scope;
-  if (settings.includeUserIdClaim) {
-    if (grant.user.authType === 'email') {
-      claims.email = grant.user.value;
-      claims.email_verified = true;
-    } else {
-      claims.phone_number = grant.user.value;
-      claims.phone_number_verified = true;
-    }
-  }
   const accessToken = await new SignJWT(claims)
-    .setProtectedHeader({ alg: SIGNING_ALGORITHM, typ: ACCESS_TOKEN_TYPE, kid: keys.signing.kid })
+    .setProtectedHeader({ alg: settings.signingAlgorithm, typ: ACCESS_TOKEN_TYPE, kid: signer.kid })
     .setIssuer(grant.issuer)
     .setSubject(grant.subject)
     .setAudience(audienceOf(grant.client, grant.environmentId))
     .setIssuedAt(grant.issuedAt)
     .setExpirationTime(grant.issuedAt + settings.ttlSeconds)
     .setJti(randomUUID())
-    .sign(keys.signing.key);
+    .sign(signer.key);
   return { accessToken, expiresIn: settings.ttlSeconds };
 }
 
@@ -105,12 +122,24 @@ export function mintOpaqueToken(grant: Grant): { token: string; record: OpaqueTo
       clientId: grant.client.id,
       environmentId: grant.environmentId,
       audience: audienceOf(grant.client, grant.environmentId),
-      scope: settings.scope,
+      scope: grant.scope,
       jti: randomUUID(),
       amr: amrOf(grant.channel),
       issuedAt: grant.issuedAt,
-      authTime: grant.issuedAt,
+      authTime: grant.authTime,
       expiresAt: grant.issuedAt + settings.ttlSeconds,
+      claims: grant.claims,
     },
   };
+}
+
+/**
+ * The current key of `alg`. A key set stored before RS256 existed has none until its next
+ * rotation creates the group (docs/operations/key-rotation.md): a dependency not ready yet (503),
+ * not the client's fault.
+ */
+export function signingKeyFor(keys: SigningKeys, alg: SigningAlgorithm): SigningKey {
+  const key = keys.current.get(alg);
+  if (key === undefined) throw new TemporarilyUnavailableError({ detail: `no current ${alg} signing key: rotate the signing keys once` });
+  return key;
 }

@@ -53,3 +53,30 @@ export function matchesAny(digests: readonly string[], presented: Buffer): boole
   }
   return matched;
 }
+
+/** HTTP Basic credentials (RFC 7617) as OAuth clients send them: a client id and its secret. */
+export interface BasicCredentials {
+  readonly clientId: string;
+  readonly secret: string;
+}
+
+/**
+ * The `client_secret_basic` credentials of an Authorization header (RFC 6749 §2.3.1: the client
+ * id and secret, each form-urlencoded, joined by a colon and base64-encoded), or undefined when
+ * the header is not Basic. A Basic header that does not decode to `id:secret` is undefined too.
+ */
+export function basicCredentials(authorization: string | undefined): BasicCredentials | undefined {
+  const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(authorization ?? '');
+  if (match === null) return undefined;
+  const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  try {
+    const unescape = (value: string) => decodeURIComponent(value.replaceAll('+', ' '));
+    const credentials = { clientId: unescape(decoded.slice(0, colon)), secret: unescape(decoded.slice(colon + 1)) };
+    return credentials.clientId.isWellFormed() && credentials.secret.isWellFormed() ? credentials : undefined;
+  } catch {
+    // A malformed percent-escape.
+    return undefined;
+  }
+}

@@ -21,43 +21,36 @@
  */
 import '../zod';
 import * as z from 'zod/mini';
-import type { EnvironmentConfig, ServiceConfig } from '../config';
+import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
 import { InvalidGrantError, InvalidRequestError, UnsupportedGrantTypeError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
-import type { AttemptLimiter, Clock, CodeRecord, CodeStore, Log, TokenStore } from '../ports';
-import { mintOpaqueToken, signAccessToken, type Grant } from './access-tokens';
+import type { AttemptLimiter, Clock, CodeRecord, CodeStore, FailureRun, Log } from '../ports';
+import { userClaimsOf, type Grant } from './access-tokens';
 import { countAttempt, countFailure, endFailureRun } from './attempts';
 import { CODE_VERIFIER_PATTERN, digestCode, digestsEqual, guessDigestOf, isWellFormedCode, s256Challenge } from './codes';
 import { logHandleOf, subjectOf, userKeyOf, type HmacKeys } from './hmac-keys';
-import { inferAuthType, normaliseUser } from './identity';
+import { inferAuthType, normaliseUser, type UserIdentity } from './identity';
 import { enumField, optionalTextField, parseFields, textField } from './request-fields';
-import type { SigningKeys } from './signing-keys';
 import { clientIn, environmentOf } from './tenancy';
+import { issueTokens, type IssueTokensDeps, type TokenResponse } from './token-response';
 
-export interface ExchangeCodeDeps {
+/** What checking a one-time code needs (the token endpoint's OTP grant, the hosted login page). */
+export interface CodeCheckDeps {
   readonly config: ServiceConfig;
   readonly clock: Clock;
   readonly limiter: AttemptLimiter;
   readonly codes: CodeStore;
-  readonly tokens: TokenStore;
   readonly hmacKeys: () => Promise<HmacKeys>;
-  readonly signingKeys: () => Promise<SigningKeys>;
   readonly log: Log;
 }
+
+export interface ExchangeCodeDeps extends CodeCheckDeps, IssueTokensDeps {}
 
 export interface ExchangeCodeRequest {
   readonly environmentId: string | undefined;
   readonly fields: Record<string, unknown>;
   /** The `iss` of the token: the service's issuer URL. */
   readonly issuer: string;
-}
-
-/** RFC 6749 §5.1. */
-export interface TokenResponse {
-  readonly access_token: string;
-  readonly token_type: 'Bearer';
-  readonly expires_in: number;
-  readonly scope?: string;
 }
 
 /** Step 1 needs only these; everything else is checked after the attempt is counted. */
@@ -82,14 +75,77 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
   const named = parseFields(userFields, request.fields);
   const user = normaliseUser(named.auth_type ?? inferAuthType(named.user_id), named.user_id);
   const environment = environmentOf(deps.config, request.environmentId);
-  const keys = await deps.hmacKeys();
-  const userKey = userKeyOf(keys, user);
-  const now = deps.clock.now();
-
-  const failures = await countAttempt(deps, 'token', environment, userKey, now);
+  const counted = await beginCodeCheck(deps, environment, user);
 
   const fields = parseGrantFields(request.fields);
   const client = clientIn(deps.config, environment, fields.client_id);
+  const codeChallenge = fields.code_verifier === undefined ? undefined : s256Challenge(fields.code_verifier);
+  const record = await checkCode(deps, counted, {
+    environment,
+    client,
+    user,
+    redirectUri: fields.redirect_uri,
+    code: fields.code,
+    codeChallenge,
+  });
+
+  const { keys, now } = counted;
+  const scope = client.accessToken.scope;
+  const grant: Grant = {
+    issuer: request.issuer,
+    client,
+    environmentId: environment.id,
+    subject: subjectOf(keys, environment.id, user),
+    channel: record.channel,
+    claims: userClaimsOf(user, client, scope),
+    scope,
+    issuedAt: Math.floor(now / 1000),
+    authTime: Math.floor(now / 1000),
+  };
+  return issueTokens(deps, grant, { environment: environment.id, client: client.id, user: logHandleOf(counted.userKey) });
+}
+
+/** A code check whose attempt was counted: what `checkCode` needs of it. */
+export interface CountedCheck {
+  readonly keys: HmacKeys;
+  readonly userKey: string;
+  readonly now: number;
+  /** The user's failure run as it stood, so a success knows whether to end it. */
+  readonly failures: FailureRun | undefined;
+}
+
+/**
+ * Steps 1–2 for any caller that checks a one-time code (the token endpoint, the hosted login
+ * page): the user's attempt is counted, with the cap on consecutive failures; 429 when refused.
+ */
+export async function beginCodeCheck(deps: CodeCheckDeps, environment: EnvironmentConfig, user: UserIdentity): Promise<CountedCheck> {
+  const keys = await deps.hmacKeys();
+  const userKey = userKeyOf(keys, user);
+  const now = deps.clock.now();
+  const failures = await countAttempt(deps, 'token', environment, userKey, now);
+  return { keys, userKey, now, failures };
+}
+
+/** The code a user presents, and everything it must be bound to. */
+export interface PresentedCode {
+  readonly environment: EnvironmentConfig;
+  readonly client: ClientConfig;
+  readonly user: UserIdentity;
+  readonly redirectUri: string;
+  readonly code: string;
+  /** S256 of the presented code_verifier, or undefined when none was presented. */
+  readonly codeChallenge: string | undefined;
+}
+
+/**
+ * Step 4 for any caller: the code is checked against the user's live code (one conditional write
+ * spends a try; the digests and the PKCE challenge are compared here). Returns the code when it
+ * matches, having ended the user's failure run; otherwise counts the failure and throws
+ * `invalid_grant`, which never says which part was wrong.
+ */
+export async function checkCode(deps: CodeCheckDeps, counted: CountedCheck, presented: PresentedCode): Promise<CodeRecord> {
+  const { keys, userKey, now } = counted;
+  const { environment, client, user } = presented;
   const refusal = {
     deps,
     environment,
@@ -100,45 +156,28 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
 
   // A redirect URI the client never registered, or a string that is not a code, cannot match any
   // stored code: refuse it without spending a try of the user's live code.
-  if (!client.redirectUris.includes(fields.redirect_uri) || !isWellFormedCode(fields.code)) {
+  if (!client.redirectUris.includes(presented.redirectUri) || !isWellFormedCode(presented.code)) {
     return refuse(refusal, 'malformed');
   }
 
   const codeDigest = digestCode(
     keys.code,
-    { environmentId: environment.id, clientId: client.id, redirectUri: fields.redirect_uri, authType: user.authType, user: user.value },
-    fields.code,
+    { environmentId: environment.id, clientId: client.id, redirectUri: presented.redirectUri, authType: user.authType, user: user.value },
+    presented.code,
   );
-  const codeChallenge = fields.code_verifier === undefined ? undefined : s256Challenge(fields.code_verifier);
   const result = await deps.codes.guess({
     environmentId: environment.id,
     clientId: client.id,
     userKey,
-    guessDigest: guessDigestOf(codeDigest, codeChallenge),
+    guessDigest: guessDigestOf(codeDigest, presented.codeChallenge),
     now,
   });
   if (result.outcome === 'refused') return refuse(refusal, refusedReason(result.record, result.repeated, now));
-  const mismatch = comparedReason(result.record, codeDigest, codeChallenge);
+  const mismatch = comparedReason(result.record, codeDigest, presented.codeChallenge);
   if (mismatch !== undefined) return refuse(refusal, mismatch);
 
-  await endFailureRun(deps, environment, userKey, failures);
-  const grant: Grant = {
-    issuer: request.issuer,
-    client,
-    environmentId: environment.id,
-    subject: subjectOf(keys, environment.id, user),
-    user,
-    channel: result.record.channel,
-    issuedAt: Math.floor(now / 1000),
-  };
-  const issued = await issueToken(deps, grant);
-  deps.log.info(LOG_EVENTS.tokenIssued, { ...refusal.logFields, format: client.accessToken.format, channel: grant.channel });
-  return {
-    access_token: issued.accessToken,
-    token_type: 'Bearer',
-    expires_in: issued.expiresIn,
-    ...(client.accessToken.scope === undefined ? {} : { scope: client.accessToken.scope }),
-  };
+  await endFailureRun(deps, environment, userKey, counted.failures);
+  return result.record;
 }
 
 /** grant_type first (RFC 6749 §5.2 orders nothing, but a wrong grant type is the more useful answer). */
@@ -179,7 +218,7 @@ export function comparedReason(record: CodeRecord, codeDigest: string, codeChall
 }
 
 interface Refusal {
-  readonly deps: ExchangeCodeDeps;
+  readonly deps: CodeCheckDeps;
   readonly environment: EnvironmentConfig;
   readonly userKey: string;
   readonly now: number;
@@ -191,13 +230,4 @@ async function refuse(refusal: Refusal, reason: RejectionReason): Promise<never>
   await countFailure(refusal.deps, refusal.environment, refusal.userKey, refusal.now);
   refusal.deps.log.info(LOG_EVENTS.grantRefused, { ...refusal.logFields, reason });
   throw new InvalidGrantError({ detail: reason });
-}
-
-async function issueToken(deps: ExchangeCodeDeps, grant: Grant): Promise<{ accessToken: string; expiresIn: number }> {
-  if (grant.client.accessToken.format === 'jwt') {
-    return signAccessToken(await deps.signingKeys(), grant);
-  }
-  const { token, record } = mintOpaqueToken(grant);
-  await deps.tokens.save(record);
-  return { accessToken: token, expiresIn: grant.client.accessToken.ttlSeconds };
 }

@@ -5,6 +5,8 @@
  * - `user`: keys DynamoDB items on an HMAC of the normalised user id, never the id in clear;
  * - `code`: the digest a one-time code is stored as;
  * - `subject`: the `sub` of access tokens, stable for one user across logins (per environment);
+ * - `authorizationCode`: the keyed hash an authorization code is stored under;
+ * - `loginTransaction`: the key that encrypts the hosted login page's transaction cookie;
  * - `guard`: keys the SMS fraud guards' counters on an HMAC of the source network and of the
  *   destination prefix (an IP address is personal data too: never a key or a log field in clear).
  *
@@ -18,6 +20,11 @@ export interface HmacKeys {
   readonly user: Buffer;
   readonly code: Buffer;
   readonly subject: Buffer;
+  /** The keyed hash authorization codes are stored under (lib/domain/authorization-codes.ts). */
+  readonly authorizationCode: Buffer;
+  /** Encrypts the hosted login page's transaction cookie (lib/domain/login-transaction.ts). */
+  readonly loginTransaction: Buffer;
+  /** Keys the fraud guards' counters (lib/domain/phone-guards.ts). */
   readonly guard: Buffer;
 }
 
@@ -33,7 +40,14 @@ export function deriveHmacKeys(secret: Buffer): HmacKeys {
     throw new Error(`The HMAC secret must be at least ${MIN_SECRET_BYTES} bytes`);
   }
   const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `identity/${purpose}/v1`, 32));
-  return Object.freeze({ user: derive('user-key'), code: derive('code-digest'), subject: derive('subject'), guard: derive('guard-key') });
+  return Object.freeze({
+    user: derive('user-key'),
+    code: derive('code-digest'),
+    subject: derive('subject'),
+    authorizationCode: derive('authorization-code'),
+    loginTransaction: derive('login-transaction'),
+    guard: derive('guard-key'),
+  });
 }
 
 /** HMAC-SHA256 of `parts` under `key`, base64url. Parts are JSON-encoded so no two inputs collide. */

@@ -11,17 +11,18 @@
  * a JWT) must be one of the caller's, and one the token's client may still use. Environments are
  * tenants; one's resource servers see nothing of another's users.
  */
-import { jwtVerify, type JWTPayload } from 'jose';
+import { jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
 import '../zod';
 import * as z from 'zod/mini';
 import type { ClientConfig, ServiceConfig } from '../config';
-import { InvalidTokenError } from '../errors';
+import { InvalidClientError, InvalidTokenError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
-import type { Clock, Log, TokenStore } from '../ports';
+import type { Clock, Log, TokenStore, UserClaims } from '../ports';
 import { ACCESS_TOKEN_TYPE, ENVIRONMENT_CLAIM, opaqueTokenHash } from './access-tokens';
-import { matchesAny, presentedDigest, requireBearer } from './api-keys';
+import { basicCredentials, matchesAny, presentedDigest, requireBearer } from './api-keys';
 import { optionalTextField, parseFields, textField } from './request-fields';
-import { SIGNING_ALGORITHM, type VerificationKeys } from './signing-keys';
+import { SIGNING_ALGORITHMS } from '../vocabulary';
+import type { VerificationKeys } from './signing-keys';
 
 export interface IntrospectDeps {
   readonly config: ServiceConfig;
@@ -76,16 +77,38 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 export async function introspectToken(deps: IntrospectDeps, request: IntrospectRequest): Promise<IntrospectionResponse> {
   const caller = authenticateResourceServer(deps.config, request.authorization);
   const { token } = parseFields(introspectFields, request.fields);
-  const found = JWT_SHAPE.test(token)
-    ? await introspectJwt(deps, token, request.issuer)
-    : await introspectOpaque(deps, token, request.issuer);
-  const response = found !== undefined && visibleTo(deps.config, caller, found) ? found.response : INACTIVE;
+  const found = await verifyAccessToken(deps, token, request.issuer);
+  // RFC 7662 §4: a caller learns only about tokens of its own environments.
+  const response = found !== undefined && caller.environments.includes(found.environmentId) ? found.response : INACTIVE;
   deps.log.info(LOG_EVENTS.tokenIntrospected, { caller: caller.id, active: response.active });
   return response;
 }
 
-/** The client whose API key is presented, if it may introspect. Every key is compared, in constant time. */
+/**
+ * The client that may introspect, authenticated either way RFC 7662 §2.1 allows:
+ * - `client_secret_basic` (RFC 6749 §2.3.1): HTTP Basic with the client id and one of its API keys
+ *   as the secret, what OAuth client libraries send (openid-client's tokenIntrospection);
+ * - a Bearer API key (RFC 6750), which names the client by itself.
+ * Every stored key of the client(s) in question is compared, in constant time.
+ */
 function authenticateResourceServer(config: ServiceConfig, authorization: string | undefined): ClientConfig {
+  const basic = basicCredentials(authorization);
+  if (basic !== undefined) {
+    const client = config.client(basic.clientId);
+    const presented = presentedDigest(basic.secret);
+    // Compare even for an unknown client, so timing does not tell which client ids exist.
+    const valid = matchesAny(client?.apiKeySha256 ?? [], presented);
+    if (client === undefined || !client.mayIntrospect || !valid) {
+      throw new InvalidClientError('Client authentication failed.', {
+        detail: 'introspection: basic credentials refused',
+        scheme: 'Basic',
+      });
+    }
+    return client;
+  }
+  if (/^basic(\s|$)/i.test(authorization ?? '')) {
+    throw new InvalidClientError('The Authorization header must be: Basic base64(client_id:secret).', { scheme: 'Basic' });
+  }
   const presented = presentedDigest(requireBearer(authorization));
   let caller: ClientConfig | undefined;
   for (const client of config.stage.clients) {
@@ -95,16 +118,28 @@ function authenticateResourceServer(config: ServiceConfig, authorization: string
   return caller;
 }
 
-/** An active token and the environment it was issued in. */
-interface Found {
+/** An active access token of this service: what introspection says of it, its environment, and the user's claims it carries. */
+export interface VerifiedToken {
   readonly response: Extract<IntrospectionResponse, { active: true }>;
   readonly environmentId: string;
+  readonly claims: UserClaims;
 }
+type Found = VerifiedToken;
 
-/** The caller's environments include the token's, and the token's client may still use it. */
-function visibleTo(config: ServiceConfig, caller: ClientConfig, found: Found): boolean {
-  const client = config.client(found.response.client_id);
-  return caller.environments.includes(found.environmentId) && client !== undefined && client.environments.includes(found.environmentId);
+/** The claims of OIDC Core §5.1 an access token may carry (lib/domain/access-tokens.ts `userClaimsOf`). */
+const USER_CLAIM_NAMES = ['email', 'email_verified', 'phone_number', 'phone_number_verified'] as const;
+
+/**
+ * Verifies an access token of either format (a JWT by RFC 9068 §4's rules with the service's
+ * keys; an opaque token by its record): the token, or undefined when it is not active. It does not
+ * look at who is asking: introspection and UserInfo each decide that.
+ */
+export async function verifyAccessToken(deps: IntrospectDeps, token: string, issuer: string): Promise<VerifiedToken | undefined> {
+  const found = JWT_SHAPE.test(token) ? await introspectJwt(deps, token, issuer) : await introspectOpaque(deps, token, issuer);
+  if (found === undefined) return undefined;
+  // The token's client must still exist and may still use the environment.
+  const client = deps.config.client(found.response.client_id);
+  return client !== undefined && client.environments.includes(found.environmentId) ? found : undefined;
 }
 
 async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: string): Promise<Found | undefined> {
@@ -124,18 +159,20 @@ async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: str
     amr: record.amr,
     ...(record.scope === undefined ? {} : { scope: record.scope }),
   };
-  return { response, environmentId: record.environmentId };
+  return { response, environmentId: record.environmentId, claims: record.claims };
 }
 
-/** RFC 9068 §4: our issuer, `typ: at+jwt`, ES256 with one of our keys, unexpired. */
+/** RFC 9068 §4: our issuer, `typ: at+jwt`, signed by one of our keys with the algorithm it was published for, unexpired. */
 async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string): Promise<Found | undefined> {
   const keys = await deps.verificationKeys();
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, (header) => keys.verification.get(header.kid ?? '') ?? new Uint8Array(0), {
+    // The key is chosen by `kid`, and only for the algorithm it was published with: a token that
+    // names another `alg` for a known key finds no key (RFC 8725 §3.1, algorithm confusion).
+    ({ payload } = await jwtVerify(token, (header) => verificationKeyFor(keys, header.kid, header.alg), {
       issuer,
       typ: ACCESS_TOKEN_TYPE,
-      algorithms: [SIGNING_ALGORITHM],
+      algorithms: [...SIGNING_ALGORITHMS],
       currentDate: new Date(deps.clock.now()),
       clockTolerance: 0,
     }));
@@ -173,5 +210,17 @@ async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string
     ...(claims.amr === undefined ? {} : { amr: claims.amr }),
     ...(claims.scope === undefined ? {} : { scope: claims.scope }),
   };
-  return { response, environmentId };
+  const userClaims: Record<string, string | boolean> = {};
+  for (const name of USER_CLAIM_NAMES) {
+    const value = (payload as Record<string, unknown>)[name];
+    if (typeof value === 'string' || typeof value === 'boolean') userClaims[name] = value;
+  }
+  return { response, environmentId, claims: userClaims };
+}
+
+/** The public key a token's header names, if the service published it for that algorithm. */
+function verificationKeyFor(keys: VerificationKeys, kid: string | undefined, alg: string | undefined): CryptoKey | Uint8Array {
+  const entry = keys.verification.get(kid ?? '');
+  // An empty key fails verification: jose then reports a signature failure, never a match.
+  return entry !== undefined && entry.alg === alg ? entry.key : new Uint8Array(0);
 }

@@ -82,12 +82,17 @@ export interface SendCodeRequest {
    * per-source guard; never a client-supplied header.
    */
   readonly sourceIp: string | undefined;
-  /**
-   * The time the function has left, and the time storing, delivering and (after a failed
-   * delivery) putting back the previous code may take: a code is stored only when it fits.
-   * Absent: no deadline (a direct call).
-   */
-  readonly timeLeft?: { readonly remainingMs: () => number; readonly neededMs: number } | undefined;
+  /** The function's deadline: a code is stored only when what follows fits. Absent: none (a direct call). */
+  readonly timeLeft?: TimeLeft | undefined;
+}
+
+/**
+ * The time the function has left, and the time storing, delivering and (after a failed delivery)
+ * putting back the previous code may take.
+ */
+export interface TimeLeft {
+  readonly remainingMs: () => number;
+  readonly neededMs: number;
 }
 
 export interface SendCodeResponse {
@@ -124,11 +129,7 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
   const user = normaliseUser(fields.auth_type, fields.user_id);
   const channel = channelOf(fields);
   const environment = environmentOf(deps.config, request.environmentId);
-  const keys = await deps.hmacKeys();
-  const userKey = userKeyOf(keys, user);
-  const now = deps.clock.now();
-
-  await countAttempt(deps, 'send', environment, userKeyOf(keys, mailboxOf(user)), now);
+  const attempt = await beginSend(deps, environment, user);
 
   const client = clientIn(deps.config, environment, fields.client_id);
   if (client.sendRequiresApiKey) requireApiKey(client, request.authorization);
@@ -140,15 +141,76 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
     if (!client.allowCustomMessage) throw new UnauthorizedClientError('This client may not set the message text.');
     validateMessage(fields.message, channel);
   }
+  return completeSend(deps, attempt, {
+    environment,
+    client,
+    user,
+    channel,
+    redirectUri: fields.redirect_uri,
+    codeChallenge,
+    locale,
+    message: fields.message,
+    sourceIp: request.sourceIp,
+    timeLeft: request.timeLeft,
+  });
+}
+
+/** A send whose attempt was counted: what `completeSend` needs of it. */
+export interface CountedSend {
+  readonly keys: HmacKeys;
+  readonly userKey: string;
+  readonly now: number;
+}
+
+/**
+ * Steps 1–2 of a send, for any caller (otp/send, the hosted login page): the recipient's attempt
+ * is counted per mailbox, before anything else is looked at; 429 when the limit refuses it.
+ */
+export async function beginSend(deps: SendCodeDeps, environment: EnvironmentConfig, user: UserIdentity): Promise<CountedSend> {
+  const keys = await deps.hmacKeys();
+  const now = deps.clock.now();
+  await countAttempt(deps, 'send', environment, userKeyOf(keys, mailboxOf(user)), now);
+  return { keys, userKey: userKeyOf(keys, user), now };
+}
+
+/** What is sent, once the request has been checked. */
+export interface CodeToSend {
+  readonly environment: EnvironmentConfig;
+  readonly client: ClientConfig;
+  readonly user: UserIdentity;
+  readonly channel: Channel;
+  readonly redirectUri: string;
+  readonly codeChallenge: string | undefined;
+  readonly locale: Locale;
+  readonly message: string | undefined;
+  /**
+   * The source IP as API Gateway saw the connection (`requestContext.identity.sourceIp`), for the
+   * per-source guard of SMS and voice sends; never a client-supplied header.
+   */
+  readonly sourceIp: string | undefined;
+  /** The function's deadline (`SendCodeRequest.timeLeft`); absent: none. */
+  readonly timeLeft?: TimeLeft | undefined;
+}
+
+/**
+ * Steps 4–6, for any caller (otp/send, the hosted login page): SMS and voice sends pass the fraud
+ * guards; a new code replaces the client's previous one for this user, if the function has the
+ * time to deliver it and to put the previous one back; it is delivered, and if delivery fails
+ * (502) the last delivered code comes back.
+ */
+export async function completeSend(deps: SendCodeDeps, attempt: CountedSend, send: CodeToSend): Promise<SendCodeResponse> {
+  const { keys, userKey, now } = attempt;
+  const { environment, client, user, channel } = send;
   if (channel !== 'email') {
+    // A client with an API key calls from its own servers: its address is not its users'.
     const serverSide = client.sendRequiresApiKey;
-    await guardPhoneSend(deps, { environment, channel, phone: user.value, sourceIp: request.sourceIp, serverSide, keys, now });
+    await guardPhoneSend(deps, { environment, channel, phone: user.value, sourceIp: send.sourceIp, serverSide, keys, now });
   }
 
   // A stored code must get its delivery, and a failed delivery the restore of the previous code:
   // never start what the function's timeout could cut short (slow writes before this point, the
   // SMS guards' included, then cost a 503 and leave no code behind).
-  if (request.timeLeft !== undefined && request.timeLeft.remainingMs() < request.timeLeft.neededMs) {
+  if (send.timeLeft !== undefined && send.timeLeft.remainingMs() < send.timeLeft.neededMs) {
     throw new TemporarilyUnavailableError({ detail: 'too little time left to store and deliver a code' });
   }
 
@@ -160,7 +222,7 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
     channel,
     codeDigest: digestCode(
       keys.code,
-      { environmentId: environment.id, clientId: client.id, redirectUri: fields.redirect_uri, authType: user.authType, user: user.value },
+      { environmentId: environment.id, clientId: client.id, redirectUri: send.redirectUri, authType: user.authType, user: user.value },
       code,
     ),
     sendId: randomUUID(),
@@ -168,7 +230,7 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
     notAfter: now + environment.code.ttlSeconds * 1000,
     tries: 0,
     maxTries: environment.code.maxTries,
-    codeChallenge,
+    codeChallenge: send.codeChallenge,
   };
   // The history keeps as many replaced codes as sends can be in flight at once for one user.
   const slot = await deps.codes.save(record, environment.limits.send.maxAttempts);
@@ -177,8 +239,8 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
   try {
     await deliver(deps, environment, user, channel, {
       code,
-      locale,
-      message: fields.message,
+      locale: send.locale,
+      message: send.message,
       expiresInSeconds: environment.code.ttlSeconds,
     });
   } catch (error) {
@@ -207,7 +269,8 @@ function checkRedirectUri(client: ClientConfig, redirectUri: string): void {
   }
 }
 
-function checkChannel(client: ClientConfig, environment: EnvironmentConfig, channel: Channel): void {
+/** The client may send by this channel, and the environment offers it. */
+export function checkChannel(client: ClientConfig, environment: EnvironmentConfig, channel: Channel): void {
   if (!client.channels.includes(channel)) {
     throw new UnauthorizedClientError(`This client may not send codes by ${channel}.`);
   }

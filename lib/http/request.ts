@@ -50,6 +50,12 @@ export function parseBody(accepted: readonly MediaType[], maxBytes = MAX_BODY_BY
   return {
     before: (request) => {
       const event = request.event as ParsedEvent;
+      // GET and HEAD carry no body (RFC 9110 §9.3.1): a route that takes both GET and a form POST
+      // (the authorization endpoint) parses only the POST's.
+      if (event.httpMethod === 'GET' || event.httpMethod === 'HEAD') {
+        event.fields = {};
+        return;
+      }
       const mediaType = mediaTypeOf(event.headers?.['content-type']);
       const kind = accepted.find((candidate) => MEDIA_TYPES[candidate] === mediaType);
       if (kind === undefined) {

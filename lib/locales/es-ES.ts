@@ -5,6 +5,8 @@ export const esES: LocaleStrings = {
   // CLDR's "many" is for millions ("1 000 000 de minutos"), which no code lifetime reaches, so it
   // keeps the plain plural.
   minute: { one: 'minuto', many: 'minutos', other: 'minutos' },
+  // Measured (5-minute code): UCS-2 for "ó", two segments: 76 units for "Acme" (one holds 70), 112
+  // for a 40-character name. es-MX's shorter sentence fits one segment for names up to 9 characters.
   sms: (service, code, minutes) => `Tu código de ${service} es ${code}. Caduca en ${minutes}. No lo compartas con nadie.`,
   emailSubject: (service) => `Tu código para iniciar sesión en ${service}`,
   emailIntro: (service) => `Usa este código para iniciar sesión en ${service}:`,
@@ -13,4 +15,30 @@ export const esES: LocaleStrings = {
   voiceIntro: (service) => `Tu código de ${service} es`,
   voiceAgain: 'Repito, tu código es',
   voiceId: 'LUCIA',
+  login: {
+    title: (service) => `Iniciar sesión en ${service}`,
+    userIdLabel: 'Correo electrónico o número de teléfono',
+    userIdHint: 'Para un número de teléfono, empieza por + y el prefijo del país.',
+    channelLegend: 'Para un número de teléfono, enviar el código por',
+    channelSms: 'SMS',
+    channelVoice: 'Llamada de voz',
+    sendCode: 'Enviar código',
+    codeSent: (destination) => `Hemos enviado un código de 6 dígitos a ${destination}.`,
+    codeCalled: (destination) => `Estamos llamando al ${destination} para leerte un código de 6 dígitos.`,
+    codeLabel: 'Código de 6 dígitos',
+    signIn: 'Iniciar sesión',
+    resend: 'Enviar un código nuevo',
+    changeUser: 'Usar otro correo o teléfono',
+    newCodeSent: 'Te hemos enviado un código nuevo.',
+    invalidUserId: 'Escribe un correo electrónico, o un número de teléfono que empiece por + y el prefijo del país.',
+    invalidCode: 'Escribe los 6 dígitos del código.',
+    wrongCode: 'Ese código no es correcto. Revísalo e inténtalo de nuevo.',
+    codeDead: 'Este código ya no se puede usar. Pide un código nuevo.',
+    blocked: (retryIn) => `Demasiados intentos. Vuelve a intentarlo ${retryIn}.`,
+    deliveryFailed: 'No hemos podido enviar el código. Inténtalo de nuevo en un momento.',
+    unavailable: 'Algo ha fallado por nuestra parte. Inténtalo de nuevo en un momento.',
+    expired: 'Esta página de inicio de sesión ha caducado. Vuelve a la aplicación y empieza de nuevo.',
+    invalidRequestTitle: 'Este enlace de inicio de sesión no es válido',
+    invalidRequestBody: 'Vuelve a la aplicación de la que venías e inténtalo de nuevo.',
+  },
 };

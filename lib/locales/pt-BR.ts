@@ -7,6 +7,8 @@ export const ptBR: LocaleStrings = {
   minute: { one: 'minuto', many: 'minutos', other: 'minutos' },
   // "Service: …" sidesteps the article (do/da) that a Portuguese sentence would need to agree
   // with the service name's unknown gender.
+  // Measured (5-minute code): UCS-2 for "ó" and "ã", two segments: 90 units for "Acme" (one holds
+  // 70), 126 for a 40-character name. pt-PT's shorter sentence fits one for names up to 9 characters.
   sms: (service, code, minutes) => `${service}: seu código de acesso é ${code}. Ele expira em ${minutes}. Não compartilhe com ninguém.`,
   emailSubject: (service) => `${service}: seu código de acesso`,
   emailIntro: (service) => `Use este código para entrar na sua conta ${service}:`,
@@ -15,4 +17,30 @@ export const ptBR: LocaleStrings = {
   voiceIntro: (service) => `${service}: seu código de acesso é`,
   voiceAgain: 'Repetindo, seu código é',
   voiceId: 'CAMILA',
+  login: {
+    title: (service) => `Entrar em ${service}`,
+    userIdLabel: 'E-mail ou número de telefone',
+    userIdHint: 'Para um número de telefone, comece com + e o código do país.',
+    channelLegend: 'Para um número de telefone, enviar o código por',
+    channelSms: 'SMS',
+    channelVoice: 'Ligação',
+    sendCode: 'Enviar código',
+    codeSent: (destination) => `Enviamos um código de 6 dígitos para ${destination}.`,
+    codeCalled: (destination) => `Estamos ligando para ${destination} para ler um código de 6 dígitos.`,
+    codeLabel: 'Código de 6 dígitos',
+    signIn: 'Entrar',
+    resend: 'Enviar um novo código',
+    changeUser: 'Usar outro e-mail ou telefone',
+    newCodeSent: 'Um novo código está a caminho.',
+    invalidUserId: 'Digite um e-mail ou um número de telefone que comece com + e o código do país.',
+    invalidCode: 'Digite os 6 dígitos do código.',
+    wrongCode: 'Esse código não está correto. Confira e tente de novo.',
+    codeDead: 'Este código não pode mais ser usado. Peça um novo código.',
+    blocked: (retryIn) => `Muitas tentativas. Tente de novo ${retryIn}.`,
+    deliveryFailed: 'Não conseguimos enviar o código. Tente de novo daqui a pouco.',
+    unavailable: 'Algo deu errado do nosso lado. Tente de novo daqui a pouco.',
+    expired: 'Esta página de acesso expirou. Volte ao aplicativo e comece de novo.',
+    invalidRequestTitle: 'Este link de acesso não é válido',
+    invalidRequestBody: 'Volte ao aplicativo de onde você veio e tente de novo.',
+  },
 };

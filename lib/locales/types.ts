@@ -24,6 +24,54 @@
  */
 export type PluralForms = { readonly other: string } & { readonly [Category in Exclude<Intl.LDMLPluralRule, 'other'>]?: string };
 
+/**
+ * The hosted login page's texts (the authorization endpoint, lib/domain/login-page.ts). Plain
+ * text: the page escapes every value. Sentences that take a value are functions, so word order
+ * is the language's. A retry time comes already formatted by `Intl.RelativeTimeFormat` ("in 5
+ * minutes", "dans 5 minutes"), so no plural forms are needed here.
+ */
+export interface LoginPageStrings {
+  /** The page's `<title>` and heading: "Sign in to {service}". */
+  readonly title: (service: string) => string;
+  /** Step 1: the one input's label, and a hint under it. */
+  readonly userIdLabel: string;
+  readonly userIdHint: string;
+  /** Step 1, for phone numbers: the legend of the choice, and its two options. */
+  readonly channelLegend: string;
+  readonly channelSms: string;
+  readonly channelVoice: string;
+  /** Step 1's button. */
+  readonly sendCode: string;
+  /** Step 2: where the code went, masked ("a•••@example.com", "••• ••• 0100"). */
+  readonly codeSent: (destination: string) => string;
+  /** Step 2 after a voice call was placed. */
+  readonly codeCalled: (destination: string) => string;
+  /** Step 2: the code input's label, and the buttons. */
+  readonly codeLabel: string;
+  readonly signIn: string;
+  readonly resend: string;
+  readonly changeUser: string;
+  /** Step 2, after a resend. */
+  readonly newCodeSent: string;
+  /** Errors shown beside the input they concern. */
+  readonly invalidUserId: string;
+  readonly invalidCode: string;
+  readonly wrongCode: string;
+  /** The code expired or has no tries left: only a new one helps. */
+  readonly codeDead: string;
+  /** Too many attempts: `retryIn` is e.g. "in 5 minutes". */
+  readonly blocked: (retryIn: string) => string;
+  /** The code could not be sent (the provider refused or did not answer). */
+  readonly deliveryFailed: string;
+  /** A dependency is down: try again shortly. */
+  readonly unavailable: string;
+  /** The page's transaction expired or was tampered with: start again from the app. */
+  readonly expired: string;
+  /** The error page shown when there is nowhere safe to redirect (unknown client or redirect URI). */
+  readonly invalidRequestTitle: string;
+  readonly invalidRequestBody: string;
+}
+
 export interface LocaleStrings {
   /**
    * "minute" in each plural form of the language, chosen by `Intl.PluralRules(locale).select(n)`
@@ -50,4 +98,6 @@ export interface LocaleStrings {
    * locale's language, or Polly reads the text with another language's pronunciation.
    */
   readonly voiceId: string;
+  /** The hosted login page. */
+  readonly login: LoginPageStrings;
 }

@@ -6,6 +6,7 @@
 import { FUNCTIONS, type FunctionName } from '../../lib/routes';
 import { LOCAL_API_KEY, REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../support/harness';
 import { rememberSecret } from '../support/log-capture';
+import { LoginSession } from '../support/login-flow';
 
 const FAILING = '+14155550199';
 let service: TestService;
@@ -18,6 +19,8 @@ const observed: Record<FunctionName, Set<string>> = {
   'otp-send': new Set(),
   token: new Set(),
   introspect: new Set(),
+  authorize: new Set(),
+  userinfo: new Set(),
   'well-known': new Set(),
 };
 async function as(name: FunctionName, run: () => Promise<unknown>): Promise<void> {
@@ -61,6 +64,34 @@ it('every operation uses exactly the table actions its function declares', async
   await as('introspect', () =>
     service.postForm('/idp/v1/account/introspect', { token: opaque }, { Authorization: `Bearer ${LOCAL_API_KEY}` }),
   );
+  // authorize: the page, a send, a wrong code, the right code (the authorization code).
+  const session = new LoginSession(service, 'local-opaque');
+  const user = uniqueEmail('permissions');
+  const page = await session.start();
+  const codePage = await session.post(page, 'send', { user_id: user });
+  const otp = await service.latestCode(user);
+  await as('authorize', () => session.post(codePage, 'verify', { code: otp === '000000' ? '000001' : '000000' }));
+  let redirect: Awaited<ReturnType<typeof session.post>> | undefined;
+  await as('authorize', async () => {
+    redirect = await session.post(codePage, 'verify', { code: otp });
+  });
+  await as('authorize', () => session.post(page, 'send', { user_id: uniqueEmail('permissions') }));
+  // token: the authorization code, consumed.
+  let viaPage = '';
+  await as('token', async () => {
+    const response = await service.postForm('/idp/v1/account/token', {
+      grant_type: 'authorization_code',
+      code: redirect?.location?.searchParams.get('code') ?? '',
+      client_id: 'local-opaque',
+      redirect_uri: REDIRECT_URI,
+      code_verifier: session.verifier,
+    });
+    viaPage = response.body.access_token as string;
+    rememberSecret(viaPage);
+  });
+  // userinfo: an opaque token by its hash.
+  await as('userinfo', () => service.get('/idp/v1/account/userinfo', { Authorization: `Bearer ${viaPage}` }));
+
   await as('well-known', () => service.get('/.well-known/jwks.json'));
   await as('well-known', () => service.get('/.well-known/oauth-authorization-server'));
 

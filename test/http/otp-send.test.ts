@@ -585,12 +585,20 @@ describe('concurrent failing sends (regression: the last to fail restored a code
     roomy = await startTestService({
       capture: { failFor: (to) => failing.has(to) || deliverOnly.get(to)?.() === false },
       config: withLimits({ send: { maxAttempts: 20 }, sendPerPrefix: { maxSends: 100 } }),
+      // The bursts are about the code history, not latency: DynamoDB Local on a loaded 2-core
+      // machine can take over the production 1 s to answer 40 concurrent writes, and a timed-out
+      // write is retried (and counted) by the SDK.
+      dynamodbRequestTimeoutMs: 10_000,
     });
   });
   afterAll(async () => roomy.stop());
 
-  it.each([4, 20])('leaves the delivered code usable after %i concurrent failing sends, for every user', async (count) => {
-    const users = Array.from({ length: 6 }, () => uniquePhone());
+  // Six users at once, as the review found it (6 of 6), for 4 sends each; three users for 20 each.
+  it.each([
+    [4, 6],
+    [20, 3],
+  ])('leaves the delivered code usable after %i concurrent failing sends, for each of %i users', async (count, userCount) => {
+    const users = Array.from({ length: userCount }, () => uniquePhone());
     const from = (index: number) => ({ from: `127.0.0.${10 + index}` });
     for (const [index, user] of users.entries()) expect((await roomy.post(SEND, smsSend(user), from(index))).status).toBe(200);
     const delivered = await Promise.all(users.map((user) => roomy.latestCode(user)));

@@ -89,13 +89,13 @@ describe('introspecting JWTs signed with our key but missing a claim', () => {
     const keys = await service.deps.signingKeys();
     const now = Math.floor(service.clock.now() / 1000);
     const token = await new SignJWT({ client_id: 'local-web', env_id: 'local', ...claims })
-      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: keys.signing.kid })
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: keys.current.get('ES256')!.kid })
       .setIssuer(service.url)
       .setSubject('subject')
       .setAudience('http://localhost:3000/api')
       .setIssuedAt(now)
       .setExpirationTime(now + 60)
-      .sign(keys.signing.key);
+      .sign(keys.current.get('ES256')!.key);
     rememberSecret(token);
     return token;
   }

@@ -22,7 +22,9 @@ export async function createTestTable(): Promise<TestTable> {
   const name = `identity-test-${randomUUID()}`;
   await ensureTable(endpoint, name);
   const proxy = await startDynamoDbProxy(endpoint);
-  const client = createDynamoDbClient({ endpoint: proxy.endpoint, ...LOCAL_AWS });
+  // Adapter tests are about conditions and races, not latency: DynamoDB Local under a burst on a
+  // loaded machine can take longer than the production timeout (1 s).
+  const client = createDynamoDbClient({ endpoint: proxy.endpoint, ...LOCAL_AWS }, 10_000);
   return {
     name,
     client,

@@ -109,20 +109,23 @@ describe('config/local.json', () => {
     expect(config.environments.map((environment) => environment.id)).toEqual(['local']);
   });
 
-  it('has the clients local-web (jwt), local-opaque (opaque) and local-backend, all with the redirect URI http://localhost:3000/callback', () => {
+  it('has the clients local-web (jwt, ES256), local-rs256 (jwt, RS256), local-opaque (opaque) and local-backend, all with the redirect URI http://localhost:3000/callback', () => {
     // Act
     const clients = config.clients.map((client) => ({
       id: client.id,
       format: client.accessToken.format,
+      alg: client.accessToken.signingAlgorithm,
       redirectUris: client.redirectUris,
       environments: client.environments,
     }));
 
     // Assert
+    const shared = { redirectUris: ['http://localhost:3000/callback'], environments: ['local'] };
     expect(clients).toEqual([
-      { id: 'local-web', format: 'jwt', redirectUris: ['http://localhost:3000/callback'], environments: ['local'] },
-      { id: 'local-opaque', format: 'opaque', redirectUris: ['http://localhost:3000/callback'], environments: ['local'] },
-      { id: 'local-backend', format: expect.any(String), redirectUris: ['http://localhost:3000/callback'], environments: ['local'] },
+      { id: 'local-web', format: 'jwt', alg: 'ES256', ...shared },
+      { id: 'local-rs256', format: 'jwt', alg: 'RS256', ...shared },
+      { id: 'local-opaque', format: 'opaque', alg: 'ES256', ...shared },
+      { id: 'local-backend', format: expect.any(String), alg: 'ES256', ...shared },
     ]);
   });
 
@@ -271,7 +274,7 @@ describe('parseStageConfig defaults', () => {
       environments: ['dev'],
       redirectUris: ['https://app.example.test/callback'],
       channels: ['email', 'sms'],
-      accessToken: { format: 'jwt', ttlSeconds: 3600, audience: 'api', includeUserIdClaim: false },
+      accessToken: { format: 'jwt', signingAlgorithm: 'ES256', ttlSeconds: 3600, audience: 'api', includeUserIdClaim: false },
       allowCustomMessage: false,
       sendRequiresApiKey: false,
       apiKeySha256: [],

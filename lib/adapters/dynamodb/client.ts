@@ -9,10 +9,19 @@ import { clientConfig, dependencyFailure, DYNAMODB_CLIENT_SETTINGS, type AwsClie
 /**
  * Timeouts are short on purpose: an identity request that cannot reach its table should answer
  * 503 within a few seconds, not hang until the Lambda times out. The values, and why they fit
- * the function's timeout, are `DYNAMODB_CLIENT_SETTINGS` in lib/adapters/aws.ts.
+ * the function's timeout, are `DYNAMODB_CLIENT_SETTINGS` in lib/adapters/aws.ts. Only tests pass
+ * `requestTimeoutMs`: DynamoDB Local (a Java process on a shared test machine) can take longer
+ * than DynamoDB ever does under a burst, and a test about concurrency must not fail on latency.
  */
-export function createDynamoDbClient(options: AwsClientOptions = {}): DynamoDBClient {
-  return new DynamoDBClient({ ...clientConfig(options), ...DYNAMODB_CLIENT_SETTINGS });
+export function createDynamoDbClient(options: AwsClientOptions = {}, requestTimeoutMs?: number): DynamoDBClient {
+  const settings =
+    requestTimeoutMs === undefined
+      ? DYNAMODB_CLIENT_SETTINGS
+      : {
+          ...DYNAMODB_CLIENT_SETTINGS,
+          requestHandler: { ...DYNAMODB_CLIENT_SETTINGS.requestHandler, requestTimeout: requestTimeoutMs, socketTimeout: requestTimeoutMs },
+        };
+  return new DynamoDBClient({ ...clientConfig(options), ...settings });
 }
 
 /** A DynamoDB failure in the service's vocabulary (see lib/adapters/aws.ts). */

@@ -26,6 +26,8 @@ const tokenItemSchema = z.object({
   iat: z.int(),
   auth_time: z.int(),
   exp: z.int(),
+  /** The user's address claims, for UserInfo; absent when the grant carried none. */
+  claims: z.optional(z.record(z.string(), z.union([z.string(), z.boolean()]))),
 });
 type TokenItem = z.infer<typeof tokenItemSchema>;
 
@@ -48,6 +50,7 @@ export class DynamoDbTokenStore implements TokenStore {
       iat: record.issuedAt,
       auth_time: record.authTime,
       exp: record.expiresAt,
+      ...(Object.keys(record.claims).length === 0 ? {} : { claims: { ...record.claims } }),
       [TABLE_DEFINITION.timeToLiveAttribute]: record.expiresAt,
     };
     try {
@@ -83,6 +86,7 @@ export class DynamoDbTokenStore implements TokenStore {
       issuedAt: stored.iat,
       authTime: stored.auth_time,
       expiresAt: stored.exp,
+      claims: stored.claims ?? {},
     };
   }
 }

@@ -76,16 +76,25 @@ async function currentSet(): Promise<StoredKeySet> {
   return set;
 }
 
-function kidOf(set: StoredKeySet, status: 'next' | 'current' | 'previous'): string | undefined {
-  return set.keys.find((key) => key.status === status)?.kid;
+const ALGORITHMS = ['ES256', 'RS256'] as const;
+type Algorithm = (typeof ALGORITHMS)[number];
+
+/** The keys of one algorithm's group. */
+function groupOf(set: StoredKeySet, alg: Algorithm): StoredKeySet['keys'] {
+  return set.keys.filter((key) => key.alg === alg);
 }
 
-function signWith(keys: SigningKeys): Promise<string> {
+function kidOf(set: StoredKeySet, status: 'next' | 'current' | 'previous', alg: Algorithm = 'ES256'): string | undefined {
+  return groupOf(set, alg).find((key) => key.status === status)?.kid;
+}
+
+function signWith(keys: SigningKeys, alg: Algorithm = 'ES256'): Promise<string> {
+  const signer = keys.current.get(alg)!;
   return new SignJWT({ scope: 'openid' })
-    .setProtectedHeader({ alg: 'ES256', kid: keys.signing.kid, typ: 'at+jwt' })
+    .setProtectedHeader({ alg, kid: signer.kid, typ: 'at+jwt' })
     .setIssuedAt()
     .setExpirationTime('5m')
-    .sign(keys.signing.key);
+    .sign(signer.key);
 }
 
 function verifyWith(jwks: { readonly keys: readonly JWK[] }, token: string) {
@@ -98,19 +107,24 @@ function labelled(): Record<string, string[]> {
 }
 
 describe('a full rotation, as RotateSecret runs it', () => {
-  it('replaces the CloudFormation placeholder with a first key set: one current key, one next key', async () => {
+  it('replaces the CloudFormation placeholder with a first key set: one current key, one next key, for each algorithm', async () => {
     const token = await sm.rotate(SECRET_NAME, lambda);
 
     const set = await currentSet();
-    expect(set.keys.map((key) => key.status).sort()).toEqual(['current', 'next']);
+    for (const alg of ALGORITHMS)
+      expect(
+        groupOf(set, alg)
+          .map((key) => key.status)
+          .sort(),
+      ).toEqual(['current', 'next']);
     expect(labelled()).toEqual({
       [placeholderVersion]: ['AWSPREVIOUS'],
       [token]: expect.arrayContaining(['AWSCURRENT']),
     });
     const loaded = await loadSigningKeys(JSON.parse(await secretString()));
-    expect(loaded.signing.kid).toBe(kidOf(set, 'current'));
+    for (const alg of ALGORITHMS) expect(loaded.current.get(alg)?.kid).toBe(kidOf(set, 'current', alg));
     const published = await loadVerificationKeys(await publishedSet());
-    expect(published.jwks.keys.map((jwk) => jwk.kid)).toEqual([kidOf(set, 'next'), kidOf(set, 'current')]);
+    expect(published.jwks.keys.map((jwk) => jwk.kid).sort()).toEqual(set.keys.map((key) => key.kid).sort());
   });
 
   it('publishes exactly the public half of the current set after every rotation, never a private key', async () => {
@@ -143,11 +157,13 @@ describe('a full rotation, as RotateSecret runs it', () => {
     const token = await sm.rotate(SECRET_NAME, lambda);
 
     const second = await currentSet();
-    expect(second.keys).toHaveLength(3);
-    expect(second.keys.filter((key) => key.status === 'current')).toHaveLength(1);
-    expect(kidOf(second, 'current')).toBe(kidOf(first, 'next'));
-    expect(kidOf(second, 'previous')).toBe(kidOf(first, 'current'));
-    expect(first.keys.map((key) => key.kid)).not.toContain(kidOf(second, 'next'));
+    for (const alg of ALGORITHMS) {
+      expect(groupOf(second, alg)).toHaveLength(3);
+      expect(groupOf(second, alg).filter((key) => key.status === 'current')).toHaveLength(1);
+      expect(kidOf(second, 'current', alg)).toBe(kidOf(first, 'next', alg));
+      expect(kidOf(second, 'previous', alg)).toBe(kidOf(first, 'current', alg));
+      expect(first.keys.map((key) => key.kid)).not.toContain(kidOf(second, 'next', alg));
+    }
     expect(labelled()[token]).toContain('AWSCURRENT');
   });
 
@@ -160,13 +176,20 @@ describe('a full rotation, as RotateSecret runs it', () => {
     await sm.rotate(SECRET_NAME, lambda);
     const third = await currentSet();
 
-    expect(third.keys.map((key) => key.kid)).not.toContain(kidOf(first, 'current'));
-    expect(kidOf(third, 'previous')).toBe(kidOf(second, 'current'));
-    expect(kidOf(third, 'current')).toBe(kidOf(second, 'next'));
+    for (const alg of ALGORITHMS) {
+      expect(third.keys.map((key) => key.kid)).not.toContain(kidOf(first, 'current', alg));
+      expect(kidOf(third, 'previous', alg)).toBe(kidOf(second, 'current', alg));
+      expect(kidOf(third, 'current', alg)).toBe(kidOf(second, 'next', alg));
+    }
     for (let rotations = 0; rotations < 3; rotations += 1) {
       await sm.rotate(SECRET_NAME, lambda);
       const set = await currentSet();
-      expect(set.keys.map((key) => key.status).sort()).toEqual(['current', 'next', 'previous']);
+      for (const alg of ALGORITHMS)
+        expect(
+          groupOf(set, alg)
+            .map((key) => key.status)
+            .sort(),
+        ).toEqual(['current', 'next', 'previous']);
     }
     // Exactly one version is current and one previous; the older ones are deprecated.
     const stages = Object.values(labelled()).flat();
@@ -174,28 +197,35 @@ describe('a full rotation, as RotateSecret runs it', () => {
     expect(stages.filter((stage) => stage === 'AWSPREVIOUS')).toHaveLength(1);
   });
 
-  it('keeps every token verifiable across one rotation, in both directions (the rotation safety property)', async () => {
-    await sm.rotate(SECRET_NAME, lambda);
-    const before = await loadSigningKeys(await currentSet());
-    const jwksBefore = (await loadVerificationKeys(await publishedSet())).jwks;
-    const signedBefore = await signWith(before);
+  it.each(ALGORITHMS)(
+    'keeps every %s token verifiable across one rotation, in both directions (the rotation safety property)',
+    async (alg) => {
+      await sm.rotate(SECRET_NAME, lambda);
+      const before = await loadSigningKeys(await currentSet());
+      const jwksBefore = (await loadVerificationKeys(await publishedSet())).jwks;
+      const signedBefore = await signWith(before, alg);
 
-    await sm.rotate(SECRET_NAME, lambda);
-    const after = await loadSigningKeys(await currentSet());
-    const jwksAfter = (await loadVerificationKeys(await publishedSet())).jwks;
-    const signedAfter = await signWith(after);
+      await sm.rotate(SECRET_NAME, lambda);
+      const after = await loadSigningKeys(await currentSet());
+      const jwksAfter = (await loadVerificationKeys(await publishedSet())).jwks;
+      const signedAfter = await signWith(after, alg);
 
-    // A token signed before the rotation verifies with the new JWKS (its key is now previous)...
-    await expect(verifyWith(jwksAfter, signedBefore)).resolves.toMatchObject({ protectedHeader: { kid: before.signing.kid } });
-    // ...and a verifier still caching the old JWKS accepts the new key (it was published as next).
-    await expect(verifyWith(jwksBefore, signedAfter)).resolves.toMatchObject({ protectedHeader: { kid: after.signing.kid } });
+      // A token signed before the rotation verifies with the new JWKS (its key is now previous)...
+      await expect(verifyWith(jwksAfter, signedBefore)).resolves.toMatchObject({
+        protectedHeader: { kid: before.current.get(alg)?.kid, alg },
+      });
+      // ...and a verifier still caching the old JWKS accepts the new key (it was published as next).
+      await expect(verifyWith(jwksBefore, signedAfter)).resolves.toMatchObject({
+        protectedHeader: { kid: after.current.get(alg)?.kid, alg },
+      });
 
-    // The bound of the property: two rotations later the first key is gone, which is why the
-    // rotation period must exceed the longest token lifetime plus the JWKS cache time.
-    await sm.rotate(SECRET_NAME, lambda);
-    const jwksLater = (await loadVerificationKeys(await publishedSet())).jwks;
-    await expect(verifyWith(jwksLater, signedBefore)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
-  });
+      // The bound of the property: two rotations later the first key is gone, which is why the
+      // rotation period must exceed the longest token lifetime plus the JWKS cache time.
+      await sm.rotate(SECRET_NAME, lambda);
+      const jwksLater = (await loadVerificationKeys(await publishedSet())).jwks;
+      await expect(verifyWith(jwksLater, signedBefore)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
+    },
+  );
 });
 
 describe('each step on its own', () => {
@@ -311,7 +341,7 @@ describe('each step on its own', () => {
     );
 
     await expect(rotation.run({ SecretId: arn, ClientRequestToken: token, Step: 'testSecret' })).rejects.toThrow(
-      /^Invalid signing key set: .*exactly one key must be current/s,
+      /^Invalid signing key set: .*exactly one key of each algorithm must be current/s,
     );
   });
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { parseStageConfig, type ClientConfig } from '../../../lib/config';
-import { apiKeyDigest, bearerCredential, matchesAny, presentedDigest, requireApiKey } from '../../../lib/domain/api-keys';
+import { apiKeyDigest, basicCredentials, bearerCredential, matchesAny, presentedDigest, requireApiKey } from '../../../lib/domain/api-keys';
 import { IdpError, InvalidTokenError } from '../../../lib/errors';
 
 const CURRENT_KEY = 'k3y-Current_0123456789abcdefghijklmnopqrstuv';
@@ -197,5 +197,27 @@ describe('requireApiKey', () => {
     // Assert
     expect(error.statusCode).toBe(401);
     expect(error.headers['WWW-Authenticate']).toBe('Bearer realm="identity"');
+  });
+});
+
+describe('basicCredentials (client_secret_basic, RFC 6749 §2.3.1)', () => {
+  const header = (raw: string) => `Basic ${Buffer.from(raw).toString('base64')}`;
+
+  it('reads the client id and secret, each form-urlencoded', () => {
+    expect(basicCredentials(header('local-backend:local-dev-api-key'))).toEqual({ clientId: 'local-backend', secret: 'local-dev-api-key' });
+    expect(basicCredentials(header('my%3Aclient:s%C3%A9cret+key'))).toEqual({ clientId: 'my:client', secret: 'sécret key' });
+    expect(basicCredentials(`basic ${Buffer.from('a:b').toString('base64')}`)).toEqual({ clientId: 'a', secret: 'b' });
+  });
+
+  it.each([
+    ['no header', undefined],
+    ['a Bearer header', 'Bearer abc'],
+    ['no colon', header('local-backend')],
+    ['an empty client id', header(':secret')],
+    ['a malformed escape', header('a:%E0%A4%A')],
+    ['a lone surrogate once decoded', header('a:%ED%A0%80')],
+    ['not base64', 'Basic !!!'],
+  ])('is undefined for %s', (_name, value) => {
+    expect(basicCredentials(value)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { SignJWT, calculateJwkThumbprint, createLocalJWKSet, importJWK, jwtVerify, type JWK } from 'jose';
 import {
-  SIGNING_ALGORITHM,
+  MIN_RSA_MODULUS_BITS,
   generateStoredKey,
   initialKeySet,
   loadSigningKeys,
@@ -14,25 +14,35 @@ import {
 
 const NOW = new Date(Date.UTC(2026, 0, 15, 9, 30, 0));
 const LATER = new Date(Date.UTC(2026, 3, 15, 9, 30, 0));
+const SIGNING_ALGORITHM = 'ES256';
 
-function keyWith(set: StoredKeySet, status: StoredKey['status']): StoredKey {
-  const key = set.keys.find((candidate) => candidate.status === status);
-  if (key === undefined) throw new Error(`no ${status} key`);
+/** The keys of one algorithm's group (ES256 unless said otherwise), as a set of their own. */
+function group(set: StoredKeySet, alg: StoredKey['alg'] = 'ES256'): StoredKeySet {
+  return { keys: set.keys.filter((key) => key.alg === alg) };
+}
+
+function keyWith(set: StoredKeySet, status: StoredKey['status'], alg: StoredKey['alg'] = 'ES256'): StoredKey {
+  const key = set.keys.find((candidate) => candidate.status === status && candidate.alg === alg);
+  if (key === undefined) throw new Error(`no ${status} ${alg} key`);
   return key;
 }
 
-function statuses(set: StoredKeySet): string[] {
-  return set.keys.map((key) => key.status).sort();
+function statuses(set: StoredKeySet, alg: StoredKey['alg'] = 'ES256'): string[] {
+  return group(set, alg)
+    .keys.map((key) => key.status)
+    .sort();
 }
 
-/** Every private and public coordinate in a set: none may appear in an error message. */
+/** Every private and public member of every key in a set: none may appear in an error message. */
 function keyMaterial(set: StoredKeySet): string[] {
-  return set.keys.flatMap((key) => [key.privateJwk.d, key.privateJwk.x, key.privateJwk.y]);
+  return set.keys.flatMap((key) =>
+    Object.entries(key.privateJwk).flatMap(([name, value]) => (name === 'kty' || name === 'crv' || name === 'e' ? [] : [String(value)])),
+  );
 }
 
-function signWith(key: Parameters<SignJWT['sign']>[0], kid: string): Promise<string> {
+function signWith(key: Parameters<SignJWT['sign']>[0], kid: string, alg = SIGNING_ALGORITHM): Promise<string> {
   return new SignJWT({ scope: 'openid' })
-    .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid, typ: 'at+jwt' })
+    .setProtectedHeader({ alg, kid, typ: 'at+jwt' })
     .setIssuer('https://idp.test')
     .setAudience('https://api.test')
     .setIssuedAt()
@@ -48,16 +58,25 @@ describe('generateStoredKey', () => {
   it('generates a P-256 private key whose kid is the RFC 7638 thumbprint of its public JWK', async () => {
     const key = await generateStoredKey('current', NOW);
 
-    const { kty, crv, x, y } = key.privateJwk;
+    const { kty, crv, x, y } = key.privateJwk as { kty: string; crv: string; x: string; y: string };
     expect(key.kid).toBe(await calculateJwkThumbprint({ kty, crv, x, y }, 'sha256'));
     expect(key).toEqual({
       kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       status: 'current',
+      alg: 'ES256',
       createdAt: '2026-01-15T09:30:00.000Z',
       privateJwk: { kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), d: expect.any(String) },
     });
     // A P-256 private scalar is 32 bytes: 43 base64url characters.
     expect(key.privateJwk.d).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('generates an RS256 key of 2048 bits (RFC 7518 §3.3: at least 2048) whose kid is its thumbprint', async () => {
+    const key = await generateStoredKey('next', NOW, 'RS256');
+    const { n, e } = key.privateJwk as { n: string; e: string };
+    expect(key).toMatchObject({ alg: 'RS256', status: 'next', privateJwk: { kty: 'RSA', n: expect.any(String), d: expect.any(String) } });
+    expect(Buffer.from(n, 'base64url').length * 8).toBe(MIN_RSA_MODULUS_BITS);
+    expect(key.kid).toBe(await calculateJwkThumbprint({ kty: 'RSA', n, e }, 'sha256'));
   });
 
   it('generates a different key every time', async () => {
@@ -69,17 +88,19 @@ describe('generateStoredKey', () => {
 });
 
 describe('initialKeySet', () => {
-  it('holds one current key and one next key, and is a valid stored set', async () => {
+  it('holds, for each algorithm, one current key and one next key, and is a valid stored set', async () => {
     const set = await initialKeySet(NOW);
 
-    expect(statuses(set)).toEqual(['current', 'next']);
-    expect(keyWith(set, 'current').kid).not.toBe(keyWith(set, 'next').kid);
+    for (const alg of ['ES256', 'RS256'] as const) {
+      expect(statuses(set, alg)).toEqual(['current', 'next']);
+      expect(keyWith(set, 'current', alg).kid).not.toBe(keyWith(set, 'next', alg).kid);
+    }
     expect(parseStoredKeySet(JSON.parse(JSON.stringify(set)))).toEqual(set);
   });
 });
 
 describe('rotateKeySet', () => {
-  it('demotes current to previous, promotes next to current and adds a new next', async () => {
+  it('demotes current to previous, promotes next to current and adds a new next, in every group', async () => {
     const set = await initialKeySet(NOW);
     const before = structuredClone(set);
 
@@ -91,16 +112,29 @@ describe('rotateKeySet', () => {
     const next = keyWith(rotated, 'next');
     expect(set.keys.map((key) => key.kid)).not.toContain(next.kid);
     expect(next.createdAt).toBe(LATER.toISOString());
+    expect(statuses(rotated, 'RS256')).toEqual(['current', 'next', 'previous']);
+    expect(keyWith(rotated, 'current', 'RS256')).toEqual({ ...keyWith(set, 'next', 'RS256'), status: 'current' });
     expect(set).toEqual(before);
   });
 
-  it('drops the previous key, so a set never holds more than three keys', async () => {
-    let set = await initialKeySet(NOW);
+  it('creates the RS256 group (current and next) for a set stored before RS256 existed, keeping the ES256 rotation', async () => {
+    const legacy = { keys: group(await initialKeySet(NOW)).keys.map(({ alg: _alg, ...key }) => key) };
+    const parsed = parseStoredKeySet(legacy);
+    expect(parsed.keys.every((key) => key.alg === 'ES256')).toBe(true);
+
+    const rotated = await rotateKeySet(parsed, LATER);
+
+    expect(statuses(rotated, 'ES256')).toEqual(['current', 'next', 'previous']);
+    expect(statuses(rotated, 'RS256')).toEqual(['current', 'next']);
+  });
+
+  it('drops the previous key, so a group never holds more than three keys', async () => {
+    let set = group(await initialKeySet(NOW));
     const seen: string[][] = [];
     for (let rotation = 0; rotation < 5; rotation += 1) {
       const oldCurrent = keyWith(set, 'current').kid;
       const oldPrevious = set.keys.find((key) => key.status === 'previous')?.kid;
-      set = await rotateKeySet(set, LATER);
+      set = group(await rotateKeySet(set, LATER));
       seen.push(set.keys.map((key) => key.kid));
 
       expect(set.keys).toHaveLength(3);
@@ -121,13 +155,13 @@ describe('rotateKeySet', () => {
     expect(keyWith(rotated, 'previous')).toEqual({ ...current, status: 'previous' });
     expect(keyWith(rotated, 'current').kid).not.toBe(current.kid);
     expect(keyWith(rotated, 'current').createdAt).toBe(LATER.toISOString());
-    expect(new Set(rotated.keys.map((key) => key.kid)).size).toBe(3);
+    expect(new Set(group(rotated).keys.map((key) => key.kid)).size).toBe(3);
   });
 
   it('refuses a set without a current key', async () => {
     const next = await generateStoredKey('next', NOW);
 
-    await expect(rotateKeySet({ keys: [next] }, LATER)).rejects.toThrow('Invalid signing key set: no current key');
+    await expect(rotateKeySet({ keys: [next] }, LATER)).rejects.toThrow('Invalid signing key set: no current ES256 key');
   });
 });
 
@@ -162,11 +196,19 @@ describe('parseStoredKeySet', () => {
     [
       'no current key',
       () => variant((copy) => (copy.keys = copy.keys.filter((key) => key.status !== 'current'))),
-      /exactly one key must be current/,
+      /exactly one key of each algorithm must be current/,
     ],
-    ['two current keys', () => variant((copy) => (copy.keys[0]!.status = 'current')), /exactly one key must be current/],
+    ['two current keys', () => variant((copy) => (copy.keys[0]!.status = 'current')), /exactly one key of each algorithm must be current/],
+    ['no ES256 keys', () => variant((copy) => (copy.keys = copy.keys.filter((key) => key.alg !== 'ES256'))), /must hold ES256 keys/],
+    [
+      'an RSA key of 1024 bits',
+      () => variant((copy) => (jwkOf(copy, 3).n = Buffer.alloc(128, 1).toString('base64url'))),
+      /at least 2048 bits/,
+    ],
+    ['an RSA key under ES256', () => variant((copy) => (copy.keys[3]!.alg = 'ES256')), /wrong type for its algorithm/],
     ['duplicate kids', () => variant((copy) => (copy.keys[1]!.kid = copy.keys[0]!.kid)), /kids must be unique/],
-    ['a key of another type', () => variant((copy) => (jwkOf(copy, 0).kty = 'RSA')), /privateJwk\.kty/],
+    ['a key of an unknown type', () => variant((copy) => (jwkOf(copy, 0).kty = 'OKP')), /privateJwk\.kty/],
+    ['an EC key that claims to be RSA', () => variant((copy) => (jwkOf(copy, 0).kty = 'RSA')), /privateJwk\.n/],
     ['a key on another curve', () => variant((copy) => (jwkOf(copy, 1).crv = 'P-384')), /privateJwk\.crv/],
     ['a public key (no d)', () => variant((copy) => delete jwkOf(copy, 2).d), /privateJwk\.d\b/],
     ['an unknown status', () => variant((copy) => (copy.keys[2]!.status = 'retired')), /keys\[2\]\.status/],
@@ -194,27 +236,30 @@ describe('loadSigningKeys', () => {
     set = await rotateKeySet(await initialKeySet(NOW), LATER);
   });
 
-  it('holds the current key only: what the token function signs with', async () => {
+  it('holds the current key of each algorithm only: what the token function signs with', async () => {
     const loaded = await loadSigningKeys(set);
-    expect(Object.keys(loaded)).toEqual(['signing']);
-    expect(loaded.signing.kid).toBe(keyWith(set, 'current').kid);
+    expect(Object.keys(loaded)).toEqual(['current']);
+    expect([...loaded.current.keys()].sort()).toEqual(['ES256', 'RS256']);
+    expect(loaded.current.get('ES256')?.kid).toBe(keyWith(set, 'current').kid);
+    expect(loaded.current.get('RS256')?.kid).toBe(keyWith(set, 'current', 'RS256').kid);
   });
 
-  it('signs a JWT that verifies against the published public set', async () => {
+  it.each(['ES256', 'RS256'] as const)('signs a %s JWT that verifies against the published public set', async (alg) => {
     const loaded = await loadSigningKeys(set);
     const published = await loadVerificationKeys(publicKeySet(set));
+    const signer = loaded.current.get(alg)!;
 
-    const token = await signWith(loaded.signing.key, loaded.signing.kid);
+    const token = await signWith(signer.key, signer.kid, alg);
     const { protectedHeader, payload } = await verifyWith(published.jwks, token);
 
-    expect(protectedHeader).toEqual({ alg: 'ES256', kid: keyWith(set, 'current').kid, typ: 'at+jwt' });
+    expect(protectedHeader).toEqual({ alg, kid: keyWith(set, 'current', alg).kid, typ: 'at+jwt' });
     expect(payload).toMatchObject({ scope: 'openid' });
   });
 
-  it('returns frozen objects, the signing entry included (regression: the freeze was shallow)', async () => {
+  it('returns frozen objects, the signing entries included (regression: the freeze was shallow)', async () => {
     const loaded = await loadSigningKeys(set);
     expect(Object.isFrozen(loaded)).toBe(true);
-    expect(Object.isFrozen(loaded.signing)).toBe(true);
+    expect([...loaded.current.values()].every((entry) => Object.isFrozen(entry))).toBe(true);
   });
 
   it('refuses an invalid set without echoing key material', async () => {
@@ -226,20 +271,32 @@ describe('loadSigningKeys', () => {
       (caught: unknown) => caught as Error,
     );
 
-    expect(error?.message).toMatch(/^Invalid signing key set: .*exactly one key must be current/s);
+    expect(error?.message).toMatch(/^Invalid signing key set: .*exactly one key of each algorithm must be current/s);
     for (const material of keyMaterial(set)) expect(error?.message).not.toContain(material);
   });
 });
 
 describe('publicKeySet', () => {
-  it('is the public members only, next then current then previous, each with kid, alg and use', async () => {
+  it('is the public members only, next then current then previous, each with kid, alg and use, for both algorithms', async () => {
     const set = await rotateKeySet(await initialKeySet(NOW), LATER);
-    const publicJwk = (status: StoredKey['status']) => {
-      const { kid, privateJwk } = keyWith(set, status);
-      return { kty: 'EC', crv: 'P-256', x: privateJwk.x, y: privateJwk.y, kid, alg: 'ES256', use: 'sig' };
+    const publicJwk = (status: StoredKey['status'], alg: StoredKey['alg']) => {
+      const { kid, privateJwk } = keyWith(set, status, alg);
+      const jwk = privateJwk as Record<string, string>;
+      const material = alg === 'ES256' ? { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y } : { kty: 'RSA', n: jwk.n, e: jwk.e };
+      return { ...material, kid, alg, use: 'sig' };
     };
-    expect(publicKeySet(set)).toEqual({ keys: [publicJwk('next'), publicJwk('current'), publicJwk('previous')] });
-    expect(JSON.stringify(publicKeySet(set))).not.toContain('"d"');
+    const keys = publicKeySet(set).keys;
+    expect(keys.filter((key) => key.alg === 'ES256')).toEqual([
+      publicJwk('next', 'ES256'),
+      publicJwk('current', 'ES256'),
+      publicJwk('previous', 'ES256'),
+    ]);
+    expect(keys.filter((key) => key.alg === 'RS256')).toEqual([
+      publicJwk('next', 'RS256'),
+      publicJwk('current', 'RS256'),
+      publicJwk('previous', 'RS256'),
+    ]);
+    for (const member of ['"d"', '"p"', '"q"', '"dp"', '"dq"', '"qi"']) expect(JSON.stringify(publicKeySet(set))).not.toContain(member);
   });
 });
 
@@ -255,11 +312,15 @@ describe('loadVerificationKeys', () => {
     const stranger = await generateStoredKey('current', NOW);
 
     const old = await signWith(await importJWK({ ...previous.privateJwk }, SIGNING_ALGORITHM), previous.kid);
+    const previousRsa = keyWith(set, 'previous', 'RS256');
+    const oldRsa = await signWith(await importJWK({ ...previousRsa.privateJwk }, 'RS256'), previousRsa.kid, 'RS256');
     const forged = await signWith(await importJWK({ ...stranger.privateJwk }, SIGNING_ALGORITHM), stranger.kid);
     const forgedWithKnownKid = await signWith(await importJWK({ ...stranger.privateJwk }, SIGNING_ALGORITHM), previous.kid);
 
     expect([...loaded.verification.keys()].sort()).toEqual(set.keys.map((key) => key.kid).sort());
     await expect(verifyWith(loaded.jwks, old)).resolves.toMatchObject({ protectedHeader: { kid: previous.kid } });
+    await expect(verifyWith(loaded.jwks, oldRsa)).resolves.toMatchObject({ protectedHeader: { kid: previousRsa.kid, alg: 'RS256' } });
+    expect(loaded.verification.get(previousRsa.kid)?.alg).toBe('RS256');
     await expect(verifyWith(loaded.jwks, forged)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
     await expect(verifyWith(loaded.jwks, forgedWithKnownKid)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
   });

@@ -78,6 +78,20 @@ describe.each(SUPPORTED_LOCALES)('the %s texts', (locale) => {
     voiceIntro: (intro) => expect(intro(service)).toContain(service),
     voiceAgain: (text) => expect(text.trim()).not.toBe(''),
     voiceId: (voiceId) => expect(Object.values<string>(VoiceId)).toContain(voiceId),
+    login: (login) => {
+      // Every text present; every sentence that takes a value places it.
+      const placeholder = '\u2063value\u2063';
+      // An interface has no index signature, so Object.entries would type each text as `any`.
+      const texts = Object.entries(login) as Array<[string, string | ((value: string) => string)]>;
+      for (const [name, text] of texts) {
+        const rendered = typeof text === 'function' ? text(placeholder) : text;
+        expect({ name, empty: rendered.replace(placeholder, '').trim() === '' }).toEqual({ name, empty: false });
+        if (typeof text === 'function') expect({ name, placed: rendered.includes(placeholder) }).toEqual({ name, placed: true });
+        // Plain text: the page escapes it, so markup here would show as text.
+        expect({ name, markup: /[<>]/.test(rendered) }).toEqual({ name, markup: false });
+      }
+      expect(Object.keys(login).sort()).toEqual(Object.keys(LOCALES['en-US'].login).sort());
+    },
   };
 
   it.each(Object.keys(checks) as Array<keyof LocaleStrings>)('has %s', (field) => {

@@ -1,0 +1,59 @@
+/**
+ * Lambda: GET /idp/v1/account/authorize (the OAuth authorization endpoint) and the hosted login
+ * page's form posts to the same URL. Wiring only; the endpoint is lib/domain/authorize.ts and the
+ * page lib/domain/login-page.ts.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { IssuerDeps } from '../lib/deps';
+import { authorizeDeps } from '../lib/deps/authorize';
+import { continueAuthorization, startAuthorization, type AuthorizeDeps, type AuthorizeOutcome } from '../lib/domain/authorize';
+import { renderLoginPage } from '../lib/domain/login-page';
+import { FINISH_SEND_BUDGET_MS } from '../lib/adapters/aws';
+import { apiHandler, TIMEOUT_MARGIN_MS } from '../lib/http/handler';
+import { htmlResponse, redirectResponse, transactionCookie } from '../lib/http/html';
+import { issuerOf } from '../lib/http/issuer';
+import { header } from '../lib/http/request';
+
+export function createHandler(deps: () => AuthorizeDeps & IssuerDeps) {
+  return apiHandler({ methods: ['GET', 'POST'], body: ['form'], cors: () => undefined }, async (event, context) => {
+    const resolved = deps();
+    const issuer = issuerOf(resolved.issuer, event);
+    const outcome =
+      event.httpMethod === 'GET'
+        ? await startAuthorization(resolved, { query: queryOf(event), acceptLanguage: header(event, 'accept-language'), issuer })
+        : await continueAuthorization(resolved, {
+            fields: event.fields,
+            cookie: transactionCookie(event),
+            issuer,
+            // The page sends codes as otp/send does: the same source IP, the same deadline.
+            sourceIp: event.requestContext?.identity?.sourceIp,
+            timeLeft: { remainingMs: () => context.getRemainingTimeInMillis(), neededMs: FINISH_SEND_BUDGET_MS + TIMEOUT_MARGIN_MS },
+          });
+    return respond(event, outcome);
+  });
+}
+
+function respond(event: APIGatewayProxyEvent, outcome: AuthorizeOutcome): APIGatewayProxyResult {
+  if (outcome.kind === 'redirect') return redirectResponse(event, outcome.location, outcome.clearTransaction);
+  const cookie =
+    outcome.transaction === undefined
+      ? undefined
+      : outcome.transaction === null
+        ? ({ clear: true } as const)
+        : { set: outcome.transaction };
+  return htmlResponse(event, outcome.status, renderLoginPage(outcome.page), {
+    formTargets: outcome.formTargets,
+    cookie,
+    retryAfterSeconds: outcome.retryAfterSeconds,
+  });
+}
+
+/** Every value of every query parameter (API Gateway's multi-value form), so a repeated one is seen. */
+function queryOf(event: APIGatewayProxyEvent): Record<string, string[]> {
+  const query: Record<string, string[]> = {};
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) query[name] = [...(values ?? [])];
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) query[name] ??= value === undefined ? [] : [value];
+  return query;
+}
+
+export const handler = createHandler(authorizeDeps);

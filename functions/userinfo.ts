@@ -1,0 +1,22 @@
+/** Lambda: GET and POST /idp/v1/account/userinfo (OpenID Connect Core §5.3). Wiring only; see lib/domain/userinfo.ts. */
+import type { IssuerDeps } from '../lib/deps';
+import { userInfoDeps } from '../lib/deps/userinfo';
+import { userInfo, type UserInfoDeps } from '../lib/domain/userinfo';
+import { apiHandler } from '../lib/http/handler';
+import { issuerOf } from '../lib/http/issuer';
+import { header } from '../lib/http/request';
+import { jsonResponse } from '../lib/http/responses';
+
+export function createHandler(deps: () => UserInfoDeps & IssuerDeps) {
+  return apiHandler({ methods: ['GET', 'POST'], body: ['form'], cors: () => deps().config.stage.deployment.cors }, async (event) => {
+    const resolved = deps();
+    const response = await userInfo(resolved, {
+      authorization: header(event, 'authorization'),
+      fields: event.fields,
+      issuer: issuerOf(resolved.issuer, event),
+    });
+    return jsonResponse(200, response);
+  });
+}
+
+export const handler = createHandler(userInfoDeps);

@@ -1,0 +1,101 @@
+/**
+ * `grant_type=authorization_code` with a code from the hosted login page (RFC 6749 §4.1.3, with
+ * PKCE, RFC 7636 §4.5): only the standard parameters, `code`, `redirect_uri`, `client_id` and
+ * `code_verifier`. No `user_id`: the code names its user.
+ *
+ * Steps, top to bottom:
+ *   1. the parameters (invalid_request), the client (invalid_client);
+ *   2. the code: consumed by one conditional write if it exists and is unexpired (single use);
+ *   3. its binding: the same client and redirect URI, and the verifier's S256 is its challenge
+ *      (compared in constant time); anything else is `invalid_grant`. The code is spent either way:
+ *      a code presented with the wrong verifier is what an interceptor would do (RFC 7636 §1);
+ *   4. the per-user attempt limit for the code's user (the token endpoint's, with the failure cap);
+ *   5. the tokens: an access token as the client's settings say, and an ID token with `openid`.
+ *
+ * DynamoDB requests: 2 for a JWT client (the code, the attempt), plus the opaque token's write.
+ */
+import '../zod';
+import * as z from 'zod/mini';
+import type { ServiceConfig } from '../config';
+import { InvalidClientError, InvalidGrantError, InvalidRequestError } from '../errors';
+import { LOG_EVENTS } from '../log-events';
+import type { AttemptLimiter, AuthorizationCodeStore, Clock, Log } from '../ports';
+import type { Grant } from './access-tokens';
+import { countAttempt } from './attempts';
+import { authorizationCodeHash } from './authorization-codes';
+import { CODE_VERIFIER_PATTERN, digestsEqual, s256Challenge } from './codes';
+import { logHandleOf, type HmacKeys } from './hmac-keys';
+import { parseFields, textField } from './request-fields';
+import { issueTokens, type IssueTokensDeps, type TokenResponse } from './token-response';
+
+export interface AuthorizationCodeGrantDeps extends IssueTokensDeps {
+  readonly config: ServiceConfig;
+  readonly clock: Clock;
+  readonly limiter: AttemptLimiter;
+  readonly authorizationCodes: AuthorizationCodeStore;
+  readonly hmacKeys: () => Promise<HmacKeys>;
+  readonly log: Log;
+}
+
+const grantFields = z.object({
+  code: textField('code', 256),
+  client_id: textField('client_id', 64),
+  redirect_uri: textField('redirect_uri', 2048),
+  code_verifier: textField('code_verifier', 128),
+});
+
+export interface AuthorizationCodeRequest {
+  /** `?env_id=` of the token request, if any: it must be the code's environment. */
+  readonly environmentId: string | undefined;
+  readonly fields: Record<string, unknown>;
+  readonly issuer: string;
+}
+
+/** Exchanges an authorization code for the tokens. */
+export async function exchangeAuthorizationCode(
+  deps: AuthorizationCodeGrantDeps,
+  request: AuthorizationCodeRequest,
+): Promise<TokenResponse> {
+  const fields = parseFields(grantFields, request.fields);
+  if (!CODE_VERIFIER_PATTERN.test(fields.code_verifier)) {
+    throw new InvalidRequestError('code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 §4.1).');
+  }
+  const client = deps.config.client(fields.client_id);
+  if (client === undefined) throw new InvalidClientError('Unknown client.');
+  const keys = await deps.hmacKeys();
+  const now = deps.clock.now();
+
+  const record = await deps.authorizationCodes.consume(authorizationCodeHash(keys, fields.code), now);
+  const logFields = { client: client.id, grant: 'authorization_code' };
+  if (record === undefined) return refuse(deps, logFields, 'not_found_or_expired');
+  const environment = deps.config.environment(record.environmentId);
+  // The per-user attempt limit counts every request that presents a code of the user's, bound or not.
+  if (environment !== undefined) await countAttempt(deps, 'token', environment, record.userKey, now);
+  const bound =
+    record.clientId === client.id &&
+    record.redirectUri === fields.redirect_uri &&
+    digestsEqual(record.codeChallenge, s256Challenge(fields.code_verifier)) &&
+    (request.environmentId === undefined || request.environmentId === record.environmentId) &&
+    environment !== undefined &&
+    client.environments.includes(environment.id);
+  if (!bound || environment === undefined) return refuse(deps, { ...logFields, user: logHandleOf(record.userKey) }, 'binding');
+
+  const grant: Grant = {
+    issuer: request.issuer,
+    client,
+    environmentId: environment.id,
+    subject: record.subject,
+    channel: record.channel,
+    claims: record.claims,
+    scope: record.scope,
+    issuedAt: Math.floor(now / 1000),
+    authTime: record.authTime,
+    nonce: record.nonce,
+  };
+  return issueTokens(deps, grant, { ...logFields, environment: environment.id, user: logHandleOf(record.userKey) });
+}
+
+function refuse(deps: AuthorizationCodeGrantDeps, logFields: Record<string, unknown>, reason: string): never {
+  deps.log.info(LOG_EVENTS.grantRefused, { ...logFields, reason });
+  throw new InvalidGrantError({ detail: reason });
+}

@@ -1,0 +1,437 @@
+/**
+ * The hosted login page and the standard authorization-code flow, over HTTP as a browser without
+ * JavaScript sends them: the authorization endpoint's rules (RFC 6749 §4.1, OpenID Connect Core
+ * §3.1.2, RFC 9207), the page's steps and their attempt rules, the transaction cookie against
+ * tampering and replay, the authorization code's single use and binding (RFC 7636), the ID token
+ * (OIDC Core §3.1.3.6) and UserInfo (§5.3). A real browser and openid-client drive the same flow in
+ * test/browser/.
+ */
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
+import { atHash } from '../../lib/domain/id-tokens';
+import { capturedLogs, rememberSecret } from '../support/log-capture';
+import { logEntries, REDIRECT_URI, startTestService, uniqueEmail, uniquePhone, withLimits, type TestService } from '../support/harness';
+import { AUTHORIZE_PATH, csrfOf, LoginSession, type PageResponse } from '../support/login-flow';
+
+const TOKEN = '/idp/v1/account/token';
+
+let service: TestService;
+let jwks: { keys: JWK[] };
+beforeAll(async () => {
+  service = await startTestService();
+  jwks = (await service.get('/.well-known/jwks.json')).body as { keys: JWK[] };
+});
+afterAll(async () => service.stop());
+
+function exchangeForm(session: LoginSession, code: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    grant_type: 'authorization_code',
+    code,
+    client_id: session.clientId,
+    redirect_uri: REDIRECT_URI,
+    code_verifier: session.verifier,
+    ...extra,
+  };
+}
+
+async function tokensFor(session: LoginSession, redirect: PageResponse): Promise<Record<string, unknown>> {
+  const response = await service.postForm(TOKEN, exchangeForm(session, redirect.location?.searchParams.get('code') ?? ''));
+  expect(response.status).toBe(200);
+  for (const token of [response.body.access_token, response.body.id_token]) if (typeof token === 'string') rememberSecret(token);
+  return response.body;
+}
+
+describe('the authorization request', () => {
+  it('shows step 1: one input for an email or a phone, with the page’s security headers and a transaction cookie', async () => {
+    const session = new LoginSession(service);
+    const page = await session.start();
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'(;|$)/);
+    expect(csp).not.toContain('script-src');
+    expect(page.html).not.toContain('<script');
+    expect(page.html).toContain('name="user_id"');
+    expect(page.html).toMatch(/<label for="user_id">/);
+    expect(session.transactionCookie).toBeDefined();
+    expect(page.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Lax/);
+  });
+
+  it.each([
+    ['an unknown client', { client_id: 'nobody' }],
+    ['an unregistered redirect URI', { redirect_uri: 'https://attacker.example/callback' }],
+    ['no redirect URI', { redirect_uri: undefined }],
+  ])('answers %s with an error page, never a redirect (RFC 6749 §4.1.2.1)', async (_name, extra) => {
+    const page = await new LoginSession(service).start(extra);
+    expect(page.status).toBe(400);
+    expect(page.location).toBeUndefined();
+    expect(page.html).toContain('This sign-in link is not valid');
+  });
+
+  it.each([
+    ['no response_type', { response_type: undefined }, 'invalid_request'],
+    ['response_type token', { response_type: 'token' }, 'unsupported_response_type'],
+    ['no PKCE challenge', { code_challenge: undefined }, 'invalid_request'],
+    ['PKCE plain', { code_challenge_method: 'plain' }, 'invalid_request'],
+    ['a scope the client may not have', { scope: 'openid admin' }, 'invalid_scope'],
+    ['prompt=none (there is no session to reuse)', { prompt: 'none' }, 'login_required'],
+    ['a request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported'],
+  ])('redirects %s back to the client with error, state and iss (RFC 9207)', async (_name, extra, error) => {
+    const page = await new LoginSession(service).start(extra);
+    expect(page.status).toBe(302);
+    expect(Object.fromEntries(page.location?.searchParams ?? [])).toEqual({
+      error,
+      error_description: expect.any(String),
+      state: 'state-123',
+      iss: service.url,
+    });
+    expect(`${page.location?.origin}${page.location?.pathname}`).toBe(REDIRECT_URI);
+  });
+
+  it('refuses a repeated parameter (RFC 6749 §3.1)', async () => {
+    const session = new LoginSession(service);
+    const response = await fetch(`${session.authorizationUrl()}&scope=openid`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(new URL(response.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('is localised by ui_locales, then Accept-Language, and prefills login_hint', async () => {
+    const german = await new LoginSession(service).start({ ui_locales: 'xx de-DE', login_hint: 'a@example.com' });
+    expect(german.html).toContain('<html lang="de-DE">');
+    expect(german.html).toContain('value="a@example.com"');
+    const french = await new LoginSession(service).start({}, { 'Accept-Language': 'fr-CA,fr;q=0.9,en;q=0.5' });
+    expect(french.html).toContain('<html lang="fr-FR">');
+  });
+});
+
+describe('the whole flow: page, authorization code, tokens', () => {
+  it('signs a user in by email and hands the client a code it exchanges with PKCE and nothing else', async () => {
+    const session = new LoginSession(service);
+    const user = uniqueEmail('page');
+    const first = await session.start();
+    const second = await session.post(first, 'send', { user_id: user });
+    expect(second.status).toBe(200);
+    expect(second.html).toContain('autocomplete="one-time-code"');
+    expect(second.html).toContain('inputmode="numeric"');
+    expect(second.html).toMatch(/We sent a 6-digit code to .•••@example\.com\./);
+    expect(second.html).not.toContain(user);
+
+    const redirect = await session.post(second, 'verify', { code: await service.latestCode(user) });
+    expect(redirect.status).toBe(302);
+    expect(`${redirect.location?.origin}${redirect.location?.pathname}`).toBe(REDIRECT_URI);
+    const parameters = Object.fromEntries(redirect.location?.searchParams ?? []);
+    expect(parameters).toEqual({ code: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), state: 'state-123', iss: service.url });
+    expect(session.transactionCookie).toBeUndefined();
+
+    service.dynamodb.reset();
+    const tokens = await tokensFor(session, redirect);
+    // RFC 6749 §5.1; OIDC Core §3.1.3.3.
+    expect(tokens).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'openid email phone',
+      id_token: expect.any(String),
+    });
+    // The code consumed, the attempt counted: 2 requests for a JWT client.
+    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem']);
+
+    const idToken = await jwtVerify(tokens.id_token as string, createLocalJWKSet(jwks), {
+      issuer: service.url,
+      audience: 'local-web',
+      currentDate: new Date(service.clock.now()),
+    });
+    const access = await jwtVerify(tokens.access_token as string, createLocalJWKSet(jwks), {
+      issuer: service.url,
+      typ: 'at+jwt',
+      currentDate: new Date(service.clock.now()),
+    });
+    const now = Math.floor(service.clock.now() / 1000);
+    expect(idToken.payload).toEqual({
+      iss: service.url,
+      sub: access.payload.sub,
+      aud: 'local-web',
+      iat: now,
+      exp: now + 3600,
+      auth_time: now,
+      nonce: 'nonce-456',
+      amr: ['otp', 'email'],
+      at_hash: atHash(tokens.access_token as string, 'ES256'),
+      email: user,
+      email_verified: true,
+    });
+    expect(decodeProtectedHeader(tokens.id_token as string)).toEqual({ alg: 'ES256', typ: 'JWT', kid: expect.any(String) });
+    expect(access.payload).toMatchObject({ scope: 'openid email phone', email: user, auth_time: now });
+  });
+
+  it('signs an RS256 client’s ID token with RS256, and a phone user by SMS gets phone claims', async () => {
+    const session = new LoginSession(service, 'local-rs256');
+    const phone = uniquePhone();
+    const tokens = await tokensFor(session, await session.signIn(phone));
+    expect(decodeProtectedHeader(tokens.id_token as string).alg).toBe('RS256');
+    const { payload } = await jwtVerify(tokens.id_token as string, createLocalJWKSet(jwks), { currentDate: new Date(service.clock.now()) });
+    expect(payload).toMatchObject({ phone_number: phone, phone_number_verified: true, amr: ['otp', 'sms'] });
+    expect(payload).not.toHaveProperty('email');
+  });
+
+  it('calls a phone when the user chooses a voice call, and the amr says tel', async () => {
+    const session = new LoginSession(service);
+    const phone = uniquePhone();
+    const page = await session.post(await session.start(), 'send', { user_id: phone, channel: 'voice' });
+    expect(page.html).toContain('We are calling +1 •••');
+    expect((await service.outbox(phone))[0]?.channel).toBe('voice');
+    const redirect = await session.post(page, 'verify', { code: await service.latestCode(phone) });
+    const tokens = await tokensFor(session, redirect);
+    expect(
+      (await jwtVerify(tokens.id_token as string, createLocalJWKSet(jwks), { currentDate: new Date(service.clock.now()) })).payload.amr,
+    ).toEqual(['otp', 'tel']);
+  });
+
+  it('gives no ID token and no address without openid, email or phone in the scope', async () => {
+    const session = new LoginSession(service);
+    const tokens = await tokensFor(session, await session.signIn(uniqueEmail('plain'), { scope: undefined }));
+    expect(tokens).not.toHaveProperty('id_token');
+    expect(tokens).not.toHaveProperty('scope');
+    const { payload } = await jwtVerify(tokens.access_token as string, createLocalJWKSet(jwks), {
+      currentDate: new Date(service.clock.now()),
+    });
+    expect(payload).not.toHaveProperty('email');
+  });
+});
+
+describe('the authorization code', () => {
+  async function codeOf(session: LoginSession): Promise<string> {
+    return (await session.signIn(uniqueEmail('code'))).location?.searchParams.get('code') ?? '';
+  }
+
+  it('is single use: a replay is invalid_grant (RFC 6749 §4.1.2)', async () => {
+    const session = new LoginSession(service);
+    const code = await codeOf(session);
+    expect((await service.postForm(TOKEN, exchangeForm(session, code))).status).toBe(200);
+    expect((await service.postForm(TOKEN, exchangeForm(session, code))).body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it.each([
+    ['a wrong verifier (RFC 7636 §4.6)', { code_verifier: 'x'.repeat(43) }],
+    ['another redirect URI', { redirect_uri: 'http://localhost:3000/other' }],
+    ['another client', { client_id: 'local-opaque' }],
+  ])('is refused with %s, and spent', async (_name, extra) => {
+    const session = new LoginSession(service);
+    const code = await codeOf(session);
+    expect((await service.postForm(TOKEN, exchangeForm(session, code, extra))).body).toMatchObject({ error: 'invalid_grant' });
+    expect((await service.postForm(TOKEN, exchangeForm(session, code))).body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('dies after 60 s', async () => {
+    const session = new LoginSession(service);
+    const code = await codeOf(session);
+    service.clock.advanceSeconds(60);
+    expect((await service.postForm(TOKEN, exchangeForm(session, code))).body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('requires the verifier (public clients, RFC 7636 §4.5)', async () => {
+    const session = new LoginSession(service);
+    const { code_verifier, ...withoutVerifier } = exchangeForm(session, await codeOf(session));
+    expect((await service.postForm(TOKEN, withoutVerifier)).body).toMatchObject({ error: 'invalid_request' });
+  });
+});
+
+describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () => {
+  it('costs none for the page, the same as otp/send for step 1, and the token endpoint’s check plus the code’s write for step 2', async () => {
+    const session = new LoginSession(service);
+    const user = uniqueEmail('page-budget');
+    service.dynamodb.reset();
+    const first = await session.start();
+    expect(service.dynamodb.operations()).toEqual([]);
+    const second = await session.post(first, 'send', { user_id: user });
+    expect(second.status).toBe(200);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem']);
+    const code = await service.latestCode(user);
+    service.dynamodb.reset();
+    const wrong = await session.post(second, 'verify', { code: code === '000000' ? '000001' : '000000' });
+    expect(wrong.status).toBe(400);
+    // The token endpoint's failure: the attempt, the guess, the failure count.
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+    service.dynamodb.reset();
+    const redirect = await session.post(wrong, 'verify', { code });
+    expect(redirect.status).toBe(302);
+    // After a failure the success also ends the user's failure run, as at the token endpoint.
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem', 'PutItem']);
+
+    const clean = new LoginSession(service);
+    const cleanUser = uniqueEmail('page-budget-clean');
+    const sent = await clean.post(await clean.start(), 'send', { user_id: cleanUser });
+    const cleanCode = await service.latestCode(cleanUser);
+    service.dynamodb.reset();
+    expect((await clean.post(sent, 'verify', { code: cleanCode })).status).toBe(302);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
+  });
+
+  it('exchanges an authorization code in 2 requests for a JWT client (the attempt, the code’s consumption), 3 for an opaque one', async () => {
+    for (const [clientId, expected] of [
+      ['local-web', ['DeleteItem', 'UpdateItem']],
+      ['local-opaque', ['DeleteItem', 'UpdateItem', 'PutItem']],
+    ] as const) {
+      const session = new LoginSession(service, clientId);
+      const redirect = await session.signIn(uniqueEmail(`exchange-budget-${clientId}`));
+      service.dynamodb.reset();
+      await tokensFor(session, redirect);
+      expect({ clientId, operations: service.dynamodb.operations() }).toEqual({ clientId, operations: expected });
+    }
+  });
+});
+
+describe('step 2’s rules: the token endpoint’s, on the page', () => {
+  it('says a wrong code is wrong, and after 3 wrong codes that the code is dead', async () => {
+    const session = new LoginSession(service);
+    const user = uniqueEmail('wrong');
+    const page = await session.post(await session.start(), 'send', { user_id: user });
+    const code = await service.latestCode(user);
+    const wrong = (offset: number) => String((Number(code) + offset) % 1_000_000).padStart(6, '0');
+    for (const offset of [1, 2, 3]) {
+      const answer = await session.post(page, 'verify', { code: wrong(offset) });
+      expect(answer.status).toBe(400);
+      expect(answer.html).toContain('That code is not correct');
+      expect(answer.html).toMatch(/<input id="code"[^>]*aria-describedby="destination code-error"[^>]*aria-invalid="true"/);
+    }
+    const dead = await session.post(page, 'verify', { code });
+    expect(dead.html).toContain('This code can no longer be used');
+  });
+
+  it('shows the block with its retry time once the per-user limit is reached (429, Retry-After)', async () => {
+    const limited = await startTestService({ config: withLimits({ token: { maxAttempts: 2 } }) });
+    try {
+      const session = new LoginSession(limited);
+      const user = uniqueEmail('blocked');
+      const page = await session.post(await session.start(), 'send', { user_id: user });
+      for (let index = 0; index < 2; index += 1) await session.post(page, 'verify', { code: '000000' });
+      const blocked = await session.post(page, 'verify', { code: '000000' });
+      expect(blocked.status).toBe(429);
+      expect(blocked.headers.get('retry-after')).toBe('300');
+      expect(blocked.html).toContain('Too many attempts. Try again in 5 minutes.');
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('resends a code, and the old one no longer works', async () => {
+    const session = new LoginSession(service);
+    const user = uniqueEmail('resend');
+    const page = await session.post(await session.start(), 'send', { user_id: user });
+    const first = await service.latestCode(user);
+    const resent = await session.post(page, 'resend');
+    expect(resent.html).toContain('A new code is on its way.');
+    const second = await service.latestCode(user);
+    if (first !== second) expect((await session.post(resent, 'verify', { code: first })).status).toBe(400);
+    expect((await session.post(resent, 'verify', { code: second })).status).toBe(302);
+  });
+
+  it('never says whether an address is known: every valid address gets the same step 2', async () => {
+    const session = new LoginSession(service);
+    const answer = await session.post(await session.start(), 'send', { user_id: 'never-seen-before@example.com' });
+    expect(answer.status).toBe(200);
+    expect(answer.html).toContain('We sent a 6-digit code');
+  });
+
+  it('asks again for an address that is neither an email nor an international phone number', async () => {
+    const session = new LoginSession(service);
+    const answer = await session.post(await session.start(), 'send', { user_id: 'not an address' });
+    expect(answer.status).toBe(400);
+    expect(answer.html).toContain('Enter an email address, or a phone number');
+    expect(answer.html).toMatch(/aria-describedby="user_id-hint user_id-error"/);
+  });
+});
+
+describe('the transaction: CSRF, tampering, replay', () => {
+  it('refuses a form without the transaction’s CSRF token (and shows the expired page, no redirect)', async () => {
+    const session = new LoginSession(service);
+    const page = await session.start();
+    const forged = { ...page, html: page.html.replace(csrfOf(page.html), 'forged-token') };
+    const answer = await session.post(forged, 'send', { user_id: uniqueEmail('csrf') });
+    expect(answer.status).toBe(400);
+    expect(answer.location).toBeUndefined();
+    expect(answer.html).toContain('This sign-in page has expired');
+  });
+
+  it('refuses a tampered cookie, and one from another session', async () => {
+    const session = new LoginSession(service);
+    const page = await session.start();
+    const cookie = session.transactionCookie as string;
+    session.transactionCookie = `${cookie.slice(0, -4)}AAAA`;
+    expect((await session.post(page, 'send', { user_id: uniqueEmail('tamper') })).html).toContain('This sign-in page has expired');
+
+    const other = new LoginSession(service);
+    await other.start();
+    session.transactionCookie = other.transactionCookie;
+    expect((await session.post(page, 'send', { user_id: uniqueEmail('swap') })).status).toBe(400);
+  });
+
+  it('refuses a cookie older than 10 minutes', async () => {
+    const session = new LoginSession(service);
+    const page = await session.start();
+    service.clock.advanceSeconds(601);
+    expect((await session.post(page, 'send', { user_id: uniqueEmail('old') })).html).toContain('This sign-in page has expired');
+  });
+
+  it('gives no second authorization code for a replayed step 2 (the one-time code is spent)', async () => {
+    const session = new LoginSession(service);
+    const user = uniqueEmail('replay');
+    const page = await session.post(await session.start(), 'send', { user_id: user });
+    const savedCookie = session.transactionCookie;
+    const code = await service.latestCode(user);
+    expect((await session.post(page, 'verify', { code })).status).toBe(302);
+    session.transactionCookie = savedCookie;
+    const replay = await session.post(page, 'verify', { code });
+    expect(replay.status).toBe(400);
+    expect(replay.location).toBeUndefined();
+  });
+
+  it('keeps the user’s address only encrypted in the cookie, never in clear', async () => {
+    const session = new LoginSession(service);
+    const user = uniqueEmail('sealed');
+    await session.post(await session.start(), 'send', { user_id: user });
+    expect(Buffer.from(session.transactionCookie ?? '', 'base64url').toString('latin1')).not.toContain(user);
+    expect(session.transactionCookie).toMatch(/^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+  });
+});
+
+describe('UserInfo (OpenID Connect Core §5.3)', () => {
+  it('answers the subject and the granted claims, for a JWT (header) and an opaque token (form body)', async () => {
+    const session = new LoginSession(service);
+    const user = uniqueEmail('userinfo');
+    const tokens = await tokensFor(session, await session.signIn(user));
+    const header = await service.get('/idp/v1/account/userinfo', { Authorization: `Bearer ${tokens.access_token as string}` });
+    expect(header.status).toBe(200);
+    const sub = (await jwtVerify(tokens.access_token as string, createLocalJWKSet(jwks), { currentDate: new Date(service.clock.now()) }))
+      .payload.sub;
+    expect(header.body).toEqual({ sub, email: user, email_verified: true });
+
+    const opaque = new LoginSession(service, 'local-opaque');
+    const opaqueTokens = await tokensFor(opaque, await opaque.signIn(user));
+    const body = await service.postForm('/idp/v1/account/userinfo', { access_token: opaqueTokens.access_token as string });
+    expect(body.body).toEqual({ sub: expect.any(String), email: user, email_verified: true });
+  });
+
+  it('refuses a token without openid (403 insufficient_scope) and a bad one (401 invalid_token)', async () => {
+    const session = new LoginSession(service);
+    const tokens = await tokensFor(session, await session.signIn(uniqueEmail('no-openid'), { scope: 'email' }));
+    const noOpenid = await service.get('/idp/v1/account/userinfo', { Authorization: `Bearer ${tokens.access_token as string}` });
+    expect(noOpenid.status).toBe(403);
+    expect(noOpenid.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    const bad = await service.get('/idp/v1/account/userinfo', { Authorization: 'Bearer not-a-token' });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+});
+
+it('logs the page’s decisions with ids only', async () => {
+  const user = uniqueEmail('page-logs');
+  const session = new LoginSession(service);
+  await session.signIn(user);
+  expect(logEntries(capturedLogs(), 'authorization granted').length).toBeGreaterThan(0);
+  expect(capturedLogs().join('\n')).not.toContain(user);
+  expect(AUTHORIZE_PATH).toBe('/idp/v1/account/authorize');
+});

@@ -1,0 +1,116 @@
+/**
+ * The hosted login page driven over HTTP as a browser without JavaScript would: GET the
+ * authorization URL, keep the transaction cookie, read the CSRF token from the form, post the
+ * forms, and stop at the redirect to the client. For tests of the endpoint's rules; a real
+ * browser drives it in test/browser/.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { REDIRECT_URI, type TestService } from './harness';
+import { rememberSecret } from './log-capture';
+
+export const AUTHORIZE_PATH = '/idp/v1/account/authorize';
+
+export interface PageResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly html: string;
+  /** The redirect's target, for a 302. */
+  readonly location: URL | undefined;
+}
+
+/** A PKCE pair (RFC 7636 §4.1–4.2). */
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** One browser's session with the page: its cookie jar holds the transaction cookie. */
+export class LoginSession {
+  private cookie: string | undefined;
+  readonly verifier: string;
+  readonly challenge: string;
+  constructor(
+    private readonly service: TestService,
+    readonly clientId = 'local-web',
+  ) {
+    ({ verifier: this.verifier, challenge: this.challenge } = pkce());
+  }
+
+  /** The standard authorization request, with `extra` added (or removed when undefined). */
+  authorizationUrl(extra: Record<string, string | undefined> = {}): string {
+    const parameters: Record<string, string | undefined> = {
+      response_type: 'code',
+      client_id: this.clientId,
+      redirect_uri: REDIRECT_URI,
+      scope: 'openid email phone',
+      state: 'state-123',
+      nonce: 'nonce-456',
+      code_challenge: this.challenge,
+      code_challenge_method: 'S256',
+      ...extra,
+    };
+    const query = new URLSearchParams(Object.entries(parameters).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    return `${this.service.url}${AUTHORIZE_PATH}?${query.toString()}`;
+  }
+
+  async start(extra: Record<string, string | undefined> = {}, headers: Record<string, string> = {}): Promise<PageResponse> {
+    return this.request(this.authorizationUrl(extra), { headers });
+  }
+
+  /** Posts the page's form with `action` and `fields`, with the CSRF token of `page` unless given. */
+  async post(page: PageResponse, action: string, fields: Record<string, string> = {}): Promise<PageResponse> {
+    const body = new URLSearchParams({ csrf: csrfOf(page.html), action, ...fields });
+    return this.request(`${this.service.url}${AUTHORIZE_PATH}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+    });
+  }
+
+  /** The whole page flow for `userId`: start, send, read the code, verify. Returns the redirect. */
+  async signIn(userId: string, extra: Record<string, string | undefined> = {}): Promise<PageResponse> {
+    const first = await this.start(extra);
+    const second = await this.post(first, 'send', { user_id: userId });
+    if (second.status !== 200) throw new Error(`send answered ${second.status}`);
+    return this.post(second, 'verify', { code: await this.service.latestCode(userId) });
+  }
+
+  /** The transaction cookie as the jar holds it (for tampering tests). */
+  get transactionCookie(): string | undefined {
+    return this.cookie;
+  }
+
+  set transactionCookie(value: string | undefined) {
+    this.cookie = value;
+  }
+
+  private async request(url: string, init: RequestInit): Promise<PageResponse> {
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: {
+        ...(init.headers as Record<string, string>),
+        ...(this.cookie === undefined ? {} : { Cookie: `idp_login=${this.cookie}` }),
+      },
+    });
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie !== null) {
+      const value = /^idp_login=([^;]*)/.exec(setCookie)?.[1] ?? '';
+      this.cookie = /Max-Age=0/.test(setCookie) || value === '' ? undefined : value;
+    }
+    const location = response.headers.get('location');
+    const html = await response.text();
+    if (location !== null) {
+      const code = new URL(location).searchParams.get('code');
+      if (code !== null) rememberSecret(code);
+    }
+    return { status: response.status, headers: response.headers, html, location: location === null ? undefined : new URL(location) };
+  }
+}
+
+/** The CSRF token of a page's form. */
+export function csrfOf(html: string): string {
+  const token = /name="csrf" value="([^"]*)"/.exec(html)?.[1];
+  if (token === undefined) throw new Error('the page has no CSRF token');
+  return token;
+}
