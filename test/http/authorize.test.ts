@@ -102,8 +102,11 @@ describe('the authorization request', () => {
     const german = await new LoginSession(service).start({ ui_locales: 'xx de-DE', login_hint: 'a@example.com' });
     expect(german.html).toContain('<html lang="de-DE">');
     expect(german.html).toContain('value="a@example.com"');
-    const french = await new LoginSession(service).start({}, { 'Accept-Language': 'fr-CA,fr;q=0.9,en;q=0.5' });
-    expect(french.html).toContain('<html lang="fr-FR">');
+    // fr-CA has texts of its own since the 22 locales; a region without its own gets its language's.
+    const canadian = await new LoginSession(service).start({}, { 'Accept-Language': 'fr-CA,fr;q=0.9,en;q=0.5' });
+    expect(canadian.html).toContain('<html lang="fr-CA">');
+    const belgian = await new LoginSession(service).start({}, { 'Accept-Language': 'fr-BE,fr;q=0.9,en;q=0.5' });
+    expect(belgian.html).toContain('<html lang="fr-FR">');
   });
 });
 
