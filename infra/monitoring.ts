@@ -5,7 +5,7 @@
  *
  * Every event is counted; a few also give metrics from fields of their lines (`FIELD_METRICS`):
  * the SMS fraud guards' refusals by guard and country, and how full each environment's daily SMS
- * and voice budget is (docs/decisions/007-sms-fraud-guards.md).
+ * and voice budget is (docs/decisions/008-sms-fraud-guards.md).
  */
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';

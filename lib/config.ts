@@ -61,7 +61,7 @@ const failureCapSchema = z._default(
 /**
  * The most sends a guard's window can count. Each window remembers one time per send it counts
  * (lib/adapters/dynamodb/send-guards.ts): 100 keeps the update expression within DynamoDB's 4 KB
- * limit on expressions and the item near 1 KB (one write unit). docs/decisions/007-sms-fraud-guards.md.
+ * limit on expressions and the item near 1 KB (one write unit). docs/decisions/008-sms-fraud-guards.md.
  */
 export const MAX_WINDOW_SENDS = 100;
 
@@ -77,7 +77,7 @@ const SEND_PER_IP = Object.freeze({ maxSends: 10, windowSeconds: 3600 });
 /**
  * The per-destination-prefix guard's defaults: 20 sends an hour to one block of numbers, a block
  * being the country calling code and the first 6 digits of the national number (a NANP exchange,
- * NPA-NXX, of 10,000 numbers). Why these numbers: docs/decisions/007-sms-fraud-guards.md.
+ * NPA-NXX, of 10,000 numbers). Why these numbers: docs/decisions/008-sms-fraud-guards.md.
  */
 const SEND_PER_PREFIX = Object.freeze({ digits: 6, maxSends: 20, windowSeconds: 3600 });
 /** The daily budget's default: 1,000 SMS and voice messages per environment per UTC day. */
@@ -112,7 +112,7 @@ const environmentSchema = z.strictObject({
        * may get SMS and voice codes; any other number is answered 403 `destination_not_allowed`.
        * Empty (the default): no SMS or voice codes in this environment. Premium-rate, shared-cost,
        * UAN, voicemail and pager numbers, and the international networks +881/+882/+883, are
-       * refused whatever this lists (docs/decisions/007-sms-fraud-guards.md).
+       * refused whatever this lists (docs/decisions/008-sms-fraud-guards.md).
        */
       allowedCountries: z._default(z.array(phoneCountry()), (): PhoneCountry[] => []),
     }),
@@ -170,7 +170,7 @@ const environmentSchema = z.strictObject({
        */
       dailyPhoneBudget: z._default(
         z.strictObject({
-          /** Messages per UTC day; never exceeded (docs/decisions/007-sms-fraud-guards.md). */
+          /** Messages per UTC day; never exceeded (docs/decisions/008-sms-fraud-guards.md). */
           maxMessages: z._default(int(1, 100_000_000), DAILY_PHONE_BUDGET.maxMessages),
         }),
         () => ({ ...DAILY_PHONE_BUDGET }),

@@ -17,7 +17,7 @@ export const LOG_EVENTS = {
   /** A failed send's code could not be discarded (its 502 stands). Fields: environment, client, error. */
   discardFailed: 'discard failed',
   /**
-   * An SMS or voice send was refused by a fraud guard (docs/decisions/007-sms-fraud-guards.md):
+   * An SMS or voice send was refused by a fraud guard (docs/decisions/008-sms-fraud-guards.md):
    * `guard` destination (403), ip or prefix (429), budget (503). Fields: environment, channel,
    * guard, country (ISO 3166-1 alpha-2, or 001 for a number of no country), and by guard: reason
    * (destination: country | number_type), source (ip: the network's log handle), prefix and range

@@ -74,7 +74,7 @@ export interface AttemptLimiter {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fraud guards on SMS and voice sends (docs/decisions/007-sms-fraud-guards.md)
+// Fraud guards on SMS and voice sends (docs/decisions/008-sms-fraud-guards.md)
 
 /** Whose sends a guard's window counts: a source network or a destination prefix, per environment. */
 export interface SendWindowKey {

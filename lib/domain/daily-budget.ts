@@ -1,6 +1,6 @@
 /**
  * The daily budget of SMS and voice messages per environment, as a pure model the DynamoDB
- * adapter implements (docs/decisions/007-sms-fraud-guards.md).
+ * adapter implements (docs/decisions/008-sms-fraud-guards.md).
  *
  * One counter for every send of an environment would be one hot item: DynamoDB serves at most
  * 1,000 write units a second on one partition, and one item never spans partitions. So the day's
@@ -55,7 +55,7 @@ export function budgetRetryAfter(now: number): number {
  * How full a shard is, in whole percent (rounded down). Sends pick shards at random, so every
  * shard fills at about the same pace and one shard's fill estimates the budget's: what the 80%
  * alarm reads (it fires when the fullest shard reaches 80%: early by the shards' random
- * imbalance, never late; docs/decisions/007-sms-fraud-guards.md).
+ * imbalance, never late; docs/decisions/008-sms-fraud-guards.md).
  */
 export function usedPercent(sentInShard: number, shardCap: number): number {
   return Math.floor((100 * sentInShard) / shardCap);

@@ -1,6 +1,6 @@
 /**
  * Where an SMS or voice code would go, as the fraud guards see it
- * (docs/decisions/007-sms-fraud-guards.md): the number's country and type by libphonenumber's
+ * (docs/decisions/008-sms-fraud-guards.md): the number's country and type by libphonenumber's
  * metadata, and the block of numbers it belongs to.
  *
  * Only for numbers that `normalisePhone` (lib/domain/identity.ts) accepted: valid, E.164.
@@ -83,7 +83,7 @@ export function prefixOf(destination: Destination, digits: number): string {
  * A coarse range for logs: the calling code and the first 3 digits of the national number, e.g.
  * `+44 762` (an area code or a mobile operator's range: a million numbers in a 10-digit plan).
  * Enough for an operator to see where a sweep goes, far from any person's number; the space keeps
- * it from reading as a phone number. docs/decisions/007-sms-fraud-guards.md.
+ * it from reading as a phone number. docs/decisions/008-sms-fraud-guards.md.
  */
 export function rangeOf(destination: Destination): string {
   return `+${destination.callingCode} ${destination.nationalNumber.slice(0, 3)}`;

@@ -1,6 +1,6 @@
 /**
  * The fraud guards every SMS and voice send passes, after the per-recipient attempt limit and
- * before a code is stored (docs/decisions/007-sms-fraud-guards.md). SMS pumping asks for codes to
+ * before a code is stored (docs/decisions/008-sms-fraud-guards.md). SMS pumping asks for codes to
  * numbers whose operators pay the attacker per message, rotating through many numbers so that the
  * per-recipient limit never trips; each guard closes one way around it:
  *

@@ -19,7 +19,7 @@
  * guards' three counters (source, prefix, budget shard): five (four for a client with an API key,
  * which is not counted per source). A refused attempt is one (two when it
  * starts a block); a send refused by a guard makes the attempt and the counters taken before the
- * refusal (docs/decisions/007-sms-fraud-guards.md); a failed delivery adds the write that puts back
+ * refusal (docs/decisions/008-sms-fraud-guards.md); a failed delivery adds the write that puts back
  * the last delivered code (more only when other sends for the same user change the slot at the
  * same moment).
  */

@@ -317,7 +317,7 @@ describe('failures', () => {
     const code = await service.latestCode(NO_VOICE_PHONE);
     service.dynamodb.reset();
     expect((await service.post(SEND, smsSend(NO_VOICE_PHONE, { method: 'voice_with_otp' }))).status).toBe(502);
-    // The attempt, the fraud guards' three counters (docs/decisions/007-sms-fraud-guards.md), the
+    // The attempt, the fraud guards' three counters (docs/decisions/008-sms-fraud-guards.md), the
     // code, and the write that puts the earlier code back.
     expect(service.dynamodb.operations()).toEqual(Array(6).fill('UpdateItem'));
     const exchange = await service.post('/idp/v1/account/token', {

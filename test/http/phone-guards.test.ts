@@ -1,5 +1,5 @@
 /**
- * The SMS fraud guards as a client sees them (docs/decisions/007-sms-fraud-guards.md): over HTTP
+ * The SMS fraud guards as a client sees them (docs/decisions/008-sms-fraud-guards.md): over HTTP
  * through the local runtime, against DynamoDB Local and the SMS/voice capture, with the injected
  * clock. Each guard at its boundary; sends from 127.0.0.2 and 127.0.0.3 counted apart (the local
  * server hands the socket's peer address to the handler as API Gateway's `sourceIp`); a refused

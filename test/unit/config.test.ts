@@ -90,7 +90,7 @@ function unfrozenPaths(value: unknown, path = '$'): string[] {
 const SPEC_LIMITS: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
 /** NIST SP 800-63B §5.2.2: at most 100 consecutive failures, here over a rolling day. */
 const FAILURE_CAP = { maxConsecutive: 100, windowSeconds: 86_400 };
-/** The SMS fraud guards' defaults (docs/decisions/007-sms-fraud-guards.md). */
+/** The SMS fraud guards' defaults (docs/decisions/008-sms-fraud-guards.md). */
 const GUARD_DEFAULTS = {
   sendPerIp: { maxSends: 10, windowSeconds: 3600 },
   sendPerPrefix: { digits: 6, maxSends: 20, windowSeconds: 3600 },

@@ -1,5 +1,5 @@
 /**
- * The fraud guards' counters in DynamoDB (docs/decisions/007-sms-fraud-guards.md): one
+ * The fraud guards' counters in DynamoDB (docs/decisions/008-sms-fraud-guards.md): one
  * conditional UpdateItem per counter taken, so they are race-safe without a read, as the attempt
  * limit is (attempt-limiter.ts).
  *

@@ -1,5 +1,5 @@
 /**
- * The SMS fraud guards' counters against DynamoDB Local (docs/decisions/007-sms-fraud-guards.md):
+ * The SMS fraud guards' counters against DynamoDB Local (docs/decisions/008-sms-fraud-guards.md):
  * each window at its boundaries with injected times, exactly N of 50 concurrent sends, a sliding
  * window equal to its model over random sequences; the daily budget never above its cap under
  * concurrency, its shards, its day; and the requests each costs, counted on the wire.
