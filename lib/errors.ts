@@ -186,14 +186,27 @@ export class DestinationNotAllowedError extends IdpError {
   }
 }
 
-/** 429: the attempt limit was reached; `Retry-After` says when the block lifts (RFC 9110 §10.2.3). */
+/**
+ * 429: the attempt limit was reached (`Retry-After` says when the block lifts, RFC 9110 §10.2.3),
+ * or a fraud guard's window of SMS and voice sends (per source IP, per block of numbers) is full
+ * (`Retry-After` says when it has room again).
+ */
 export class TooManyRequestsError extends IdpError {
   readonly error = 'too_many_requests';
   readonly statusCode = 429;
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many attempts. Try again in ${retryAfterSeconds} seconds.`, {
+  /** What was counted: the user's attempts, or the SMS and voice sends a fraud guard counts. */
+  readonly limit: 'attempts' | 'phone_sends';
+  constructor(
+    readonly retryAfterSeconds: number,
+    options: { limit?: 'attempts' | 'phone_sends'; detail?: string } = {},
+  ) {
+    const limit = options.limit ?? 'attempts';
+    const what = limit === 'attempts' ? 'Too many attempts.' : 'Too many codes by SMS or voice call were requested.';
+    super(`${what} Try again in ${retryAfterSeconds} seconds.`, {
+      detail: options.detail,
       headers: { 'Retry-After': String(retryAfterSeconds) },
     });
+    this.limit = limit;
   }
 }
 
@@ -208,18 +221,26 @@ export class DeliveryFailedError extends IdpError {
 
 /**
  * 503: a dependency (DynamoDB, Secrets Manager) is down or throttling (`Retry-After: 1`), or, with
- * its own description and `retryAfterSeconds`, a capacity of the service is spent for a while (the
- * day's SMS and voice budget, until the next UTC day).
+ * `phoneBudgetSpent`, the day's SMS and voice budget of the environment is spent (`Retry-After`
+ * until the next UTC day; email still works, and the description says so).
  */
 export class TemporarilyUnavailableError extends IdpError {
   readonly error = 'temporarily_unavailable';
   readonly statusCode = 503;
-  constructor(options: { detail?: string; cause?: unknown; description?: string; retryAfterSeconds?: number } = {}) {
-    const { description, retryAfterSeconds, ...rest } = options;
-    super(description ?? 'The service is temporarily unavailable. Try again shortly.', {
-      ...rest,
-      headers: { 'Retry-After': String(retryAfterSeconds ?? 1) },
-    });
+  /** What is unavailable: the service, or only codes by SMS and voice call. */
+  readonly unavailable: 'service' | 'phone_sends';
+  readonly retryAfterSeconds: number;
+  constructor(options: { detail?: string; cause?: unknown; phoneBudgetSpent?: { readonly retryAfterSeconds: number } } = {}) {
+    const { phoneBudgetSpent, ...rest } = options;
+    const retryAfterSeconds = phoneBudgetSpent?.retryAfterSeconds ?? 1;
+    super(
+      phoneBudgetSpent === undefined
+        ? 'The service is temporarily unavailable. Try again shortly.'
+        : 'Codes by SMS and voice call are unavailable until the next UTC day. Codes by email still work.',
+      { ...rest, headers: { 'Retry-After': String(retryAfterSeconds) } },
+    );
+    this.unavailable = phoneBudgetSpent === undefined ? 'service' : 'phone_sends';
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

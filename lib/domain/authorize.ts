@@ -20,12 +20,20 @@
  * No single sign-on: every authorization request asks for a code.
  *
  * DynamoDB requests (docs/decisions/007-hosted-login.md): showing the page, none; sending a code,
- * the send's (attempt, code); checking a code, the token endpoint's (attempt, guess; a failure
+ * the send's (attempt, code; for SMS and voice also the fraud guards' counters,
+ * docs/decisions/008-sms-fraud-guards.md); checking a code, the token endpoint's (attempt, guess; a failure
  * count on a wrong code), plus the authorization code's PutItem on success.
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
-import { DeliveryFailedError, IdpError, InvalidGrantError, TemporarilyUnavailableError, TooManyRequestsError } from '../errors';
+import {
+  DeliveryFailedError,
+  DestinationNotAllowedError,
+  IdpError,
+  InvalidGrantError,
+  TemporarilyUnavailableError,
+  TooManyRequestsError,
+} from '../errors';
 import { LOG_EVENTS } from '../log-events';
 import { LOCALES, type Locale } from '../locales';
 import type { AuthorizationCodeStore } from '../ports';
@@ -345,10 +353,16 @@ function pageFailure(
 ): { status: number; message: string; retryAfterSeconds?: number } {
   if (error instanceof TooManyRequestsError) {
     const retryIn = new Intl.RelativeTimeFormat(locale, { numeric: 'always' }).format(...relativeTime(error.retryAfterSeconds));
-    return { status: 429, message: strings.blocked(retryIn), retryAfterSeconds: error.retryAfterSeconds };
+    const message = error.limit === 'phone_sends' ? strings.tooManySends(retryIn) : strings.blocked(retryIn);
+    return { status: 429, message, retryAfterSeconds: error.retryAfterSeconds };
   }
   if (error instanceof DeliveryFailedError) return { status: 502, message: strings.deliveryFailed };
-  if (error instanceof TemporarilyUnavailableError) return { status: 503, message: strings.unavailable, retryAfterSeconds: 1 };
+  if (error instanceof TemporarilyUnavailableError) {
+    const message = error.unavailable === 'phone_sends' ? strings.phoneUnavailable : strings.unavailable;
+    return { status: 503, message, retryAfterSeconds: error.retryAfterSeconds };
+  }
+  // The fraud guards' refusals (docs/decisions/008-sms-fraud-guards.md) say what still works, never why.
+  if (error instanceof DestinationNotAllowedError) return { status: 403, message: strings.destinationNotAllowed };
   if (error instanceof IdpError && error.statusCode < 500) return { status: error.statusCode, message: strings.invalidUserId };
   throw error;
 }

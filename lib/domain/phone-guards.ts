@@ -93,7 +93,7 @@ export async function guardPhoneSend(deps: PhoneGuardDeps, send: PhoneSend): Pro
     );
     if (!bySource.allowed) {
       refused('ip', { source: logHandleOf(sourceKey) });
-      throw new TooManyRequestsError(bySource.retryAfterSeconds);
+      throw new TooManyRequestsError(bySource.retryAfterSeconds, { limit: 'phone_sends', detail: 'per source IP' });
     }
   }
 
@@ -105,7 +105,7 @@ export async function guardPhoneSend(deps: PhoneGuardDeps, send: PhoneSend): Pro
   );
   if (!byPrefix.allowed) {
     refused('prefix', { prefix: logHandleOf(prefixKey), range: rangeOf(destination) });
-    throw new TooManyRequestsError(byPrefix.retryAfterSeconds);
+    throw new TooManyRequestsError(byPrefix.retryAfterSeconds, { limit: 'phone_sends', detail: 'per destination prefix' });
   }
 
   const budget = await deps.guards.spendBudget(environment.id, limits.dailyPhoneBudget, now);
@@ -124,8 +124,7 @@ export async function guardPhoneSend(deps: PhoneGuardDeps, send: PhoneSend): Pro
 /** 503 until the next UTC day: email keeps working, so the description says so. */
 function budgetSpent(now: number): TemporarilyUnavailableError {
   return new TemporarilyUnavailableError({
-    description: 'Codes by SMS and voice call are unavailable until the next UTC day. Codes by email still work.',
-    retryAfterSeconds: budgetRetryAfter(now),
+    phoneBudgetSpent: { retryAfterSeconds: budgetRetryAfter(now) },
     detail: 'daily SMS and voice budget spent',
   });
 }

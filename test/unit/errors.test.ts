@@ -116,6 +116,14 @@ const cases: Expectation[] = [
     headers: { 'Retry-After': '17' },
   },
   {
+    make: () => new TooManyRequestsError(17, { limit: 'phone_sends', detail: 'per source IP' }),
+    name: 'TooManyRequestsError',
+    statusCode: 429,
+    error: 'too_many_requests',
+    description: 'Too many codes by SMS or voice call were requested. Try again in 17 seconds.',
+    headers: { 'Retry-After': '17' },
+  },
+  {
     make: () => new DeliveryFailedError({ detail: 'SES throttled' }),
     name: 'DeliveryFailedError',
     statusCode: 502,
@@ -133,11 +141,7 @@ const cases: Expectation[] = [
   },
   {
     make: () =>
-      new TemporarilyUnavailableError({
-        detail: 'daily SMS and voice budget spent',
-        description: 'Codes by SMS and voice call are unavailable until the next UTC day. Codes by email still work.',
-        retryAfterSeconds: 3600,
-      }),
+      new TemporarilyUnavailableError({ detail: 'daily SMS and voice budget spent', phoneBudgetSpent: { retryAfterSeconds: 3600 } }),
     name: 'TemporarilyUnavailableError',
     statusCode: 503,
     error: 'temporarily_unavailable',
@@ -253,6 +257,28 @@ describe('TooManyRequestsError', () => {
     expect(error.headers).toEqual({ 'Retry-After': String(seconds) });
     expect(error.retryAfterSeconds).toBe(seconds);
     expect(error.description).toContain(String(seconds));
+    expect(error.limit).toBe('attempts');
+  });
+
+  it("tells a fraud guard's refusal from the attempt limit (the login page words them apart)", () => {
+    const error = new TooManyRequestsError(60, { limit: 'phone_sends' });
+    expect(error.limit).toBe('phone_sends');
+    expect(error.retryAfterSeconds).toBe(60);
+  });
+});
+
+describe('TemporarilyUnavailableError', () => {
+  it('is the service, retry in a second, unless the phone budget is spent', () => {
+    const service = new TemporarilyUnavailableError({ detail: 'DynamoDB down' });
+    const budget = new TemporarilyUnavailableError({ phoneBudgetSpent: { retryAfterSeconds: 7200 } });
+    expect({ unavailable: service.unavailable, retryAfterSeconds: service.retryAfterSeconds }).toEqual({
+      unavailable: 'service',
+      retryAfterSeconds: 1,
+    });
+    expect({ unavailable: budget.unavailable, retryAfterSeconds: budget.retryAfterSeconds }).toEqual({
+      unavailable: 'phone_sends',
+      retryAfterSeconds: 7200,
+    });
   });
 });
 
