@@ -3,7 +3,8 @@
  * through the local runtime, against DynamoDB Local and the SMS/voice capture, with the injected
  * clock. Each guard at its boundary; sends from 127.0.0.2 and 127.0.0.3 counted apart (the local
  * server hands the socket's peer address to the handler as API Gateway's `sourceIp`); a refused
- * send stores no code and sends nothing; the requests of every path, counted on the wire.
+ * send stores no code and sends nothing; the requests of every path, counted on the wire; the
+ * hosted login page's sends pass the same guards, and the page says each refusal in its language.
  */
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
@@ -13,8 +14,11 @@ import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
 import { nextUtcDayStart } from '../../lib/domain/daily-budget';
 import { userKeyOf } from '../../lib/domain/hmac-keys';
 import { TIMEOUT_MARGIN_MS } from '../../lib/http/handler';
+import { escapeHtml } from '../../lib/domain/markup';
+import { LOCALES } from '../../lib/locales';
 import { LOG_EVENTS } from '../../lib/log-events';
 import { apiEvent, lambdaContext } from '../support/api-event';
+import { LoginSession, type PageResponse } from '../support/login-flow';
 import { capturedLogs } from '../support/log-capture';
 import {
   LOCAL_API_KEY,
@@ -38,7 +42,7 @@ function expectTooMany(response: TestResponse, retryAfter: number): void {
   expect(response.status).toBe(429);
   expect(response.body).toEqual({
     error: 'too_many_requests',
-    error_description: `Too many attempts. Try again in ${retryAfter} seconds.`,
+    error_description: `Too many codes by SMS or voice call were requested. Try again in ${retryAfter} seconds.`,
   });
   expect(response.headers.get('retry-after')).toBe(String(retryAfter));
 }
@@ -348,5 +352,102 @@ describe('the deadline before a code is stored (regression: the guards’ writes
     const user = uniquePhone();
     expect((await sendWith(user, FINISH_SEND_BUDGET_MS + TIMEOUT_MARGIN_MS + 2000)).statusCode).toBe(200);
     expect(await service.outbox(user)).toHaveLength(1);
+  });
+});
+
+describe('the hosted login page: its SMS and voice sends pass the same guards, and it words each refusal', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({
+      config: withLimits({ sendPerIp: { maxSends: 2, windowSeconds: 3600 }, sendPerPrefix: { maxSends: 3, windowSeconds: 3600 } }),
+    });
+  });
+  afterAll(async () => service.stop());
+
+  /** Step 1 of the page for `user`, from `from`, in `uiLocales`. */
+  async function sendFromPage(user: string, options: { from?: string; uiLocales?: string; channel?: string } = {}): Promise<PageResponse> {
+    const session = new LoginSession(service, 'local-web', { from: options.from ?? '127.0.5.1' });
+    const first = await session.start(options.uiLocales === undefined ? {} : { ui_locales: options.uiLocales });
+    return session.post(first, 'send', { user_id: user, ...(options.channel === undefined ? {} : { channel: options.channel }) });
+  }
+
+  /** The page's error paragraph, as the page escapes it. */
+  const shows = (page: PageResponse, text: string) => expect(page.html).toContain(`>${escapeHtml(text)}</p>`);
+
+  it.each([
+    ['en-US', '+447624123460'],
+    ['de-DE', '+19005550124'],
+    ['ja-JP', '+8816311234568'],
+  ] as const)(
+    'in %s, a number the environment does not allow (%s): 403, the localised refusal, no code, nothing sent',
+    async (locale, user) => {
+      const page = await sendFromPage(user, { uiLocales: locale, from: '127.0.5.2' });
+
+      expect(page.status).toBe(403);
+      expect(page.html).toContain(`<html lang="${locale}">`);
+      shows(page, LOCALES[locale].login.destinationNotAllowed);
+      // Still step 1, with the number kept for the user to correct.
+      expect(page.html).toContain(`value="${user}"`);
+      expect(await hasLiveCode(service, user)).toBe(false);
+      expect(await service.outbox(user)).toEqual([]);
+    },
+  );
+
+  it('counts its sends by the browser’s source IP, with otp/send’s from the same IP; another IP counts apart', async () => {
+    // Two SMS and voice sends an hour per IP: one by the page, one by otp/send.
+    expect((await sendFromPage(uniquePhone(), { from: '127.0.5.3' })).status).toBe(200);
+    expect((await service.post(SEND_PATH, sendBody(uniquePhone()), { from: '127.0.5.3' })).status).toBe(200);
+    service.clock.advanceSeconds(600);
+
+    const refused = await sendFromPage(uniquePhone(), { from: '127.0.5.3', channel: 'voice', uiLocales: 'fr-FR' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('3000');
+    const retryIn = new Intl.RelativeTimeFormat('fr-FR', { numeric: 'always' }).format(50, 'minute');
+    shows(refused, LOCALES['fr-FR'].login.tooManySends(retryIn));
+    expect(refused.html).toContain('Réessayez dans 50 minutes ou utilisez une adresse e-mail.');
+
+    // 127.0.5.4 has its own window; email is not counted at all.
+    expect((await sendFromPage(uniquePhone(), { from: '127.0.5.4' })).status).toBe(200);
+    expect((await sendFromPage(uniqueEmail('page'), { from: '127.0.5.3' })).status).toBe(200);
+  });
+
+  it('a sweep through one block of numbers by the page from many IPs: 3 pass, then the localised 429', async () => {
+    const statuses: number[] = [];
+    let last: PageResponse | undefined;
+    for (let index = 0; index < 4; index += 1) {
+      last = await sendFromPage(inBlock('415777', index), { from: `127.0.6.${index + 1}` });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    shows(last as PageResponse, LOCALES['en-US'].login.tooManySends('in 60 minutes'));
+    expect((last as PageResponse).html).toContain('Too many codes have been requested. Try again in 60 minutes, or use an email address.');
+  });
+});
+
+describe('the hosted login page when the day’s budget is spent', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({ config: withLimits({ dailyPhoneBudget: { maxMessages: 1 } }) });
+    // Two hours before the end of a UTC day.
+    service.clock.set(nextUtcDayStart(service.clock.now()) - 7_200_000);
+  });
+  afterAll(async () => service.stop());
+
+  it('answers 503 with Retry-After until the next UTC day and the localised text; email still works', async () => {
+    const session = () => new LoginSession(service, 'local-web', { from: '127.0.7.1' });
+    const send = async (user: string, uiLocales = 'en-US') => {
+      const browser = session();
+      return browser.post(await browser.start({ ui_locales: uiLocales }), 'send', { user_id: user });
+    };
+    expect((await send(uniquePhone())).status).toBe(200);
+
+    const user = uniquePhone();
+    const refused = await send(user, 'pt-BR');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('7200');
+    expect(refused.html).toContain(`>${escapeHtml(LOCALES['pt-BR'].login.phoneUnavailable)}</p>`);
+    expect(await service.outbox(user)).toEqual([]);
+
+    expect((await send(uniqueEmail('budget-page'))).status).toBe(200);
   });
 });

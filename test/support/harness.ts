@@ -196,26 +196,35 @@ export function codeIn(text: string): string | undefined {
 }
 
 /** A POST from a given local address (node:http binds it; fetch cannot without undici's Agent). */
-function postFrom(url: string, localAddress: string, headers: Record<string, string>, body: string): Promise<TestResponse> {
+async function postFrom(url: string, localAddress: string, headers: Record<string, string>, body: string): Promise<TestResponse> {
+  return toTestResponse(await fetchFrom(url, localAddress, { method: 'POST', headers, body }));
+}
+
+/**
+ * A request from a given local address, answered as `fetch` would with `redirect: 'manual'` (the
+ * local server sees `localAddress` as the source IP; see `TestService.post`).
+ */
+export function fetchFrom(
+  url: string,
+  localAddress: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Response> {
+  const headers = { ...init.headers, ...(init.body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(init.body)) }) };
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      url,
-      { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, localAddress, agent: false },
-      (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('end', () => {
-          const responseHeaders = new Headers();
-          for (const [name, value] of Object.entries(incoming.headers)) {
-            for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeaders.append(name, one);
-          }
-          resolve(toTestResponse(new Response(Buffer.concat(chunks), { status: incoming.statusCode ?? 0, headers: responseHeaders })));
-        });
-        incoming.on('error', reject);
-      },
-    );
+    const outgoing = httpRequest(url, { method: init.method ?? 'GET', headers, localAddress, agent: false }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(incoming.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeaders.append(name, one);
+        }
+        resolve(new Response(Buffer.concat(chunks), { status: incoming.statusCode ?? 0, headers: responseHeaders }));
+      });
+      incoming.on('error', reject);
+    });
     outgoing.on('error', reject);
-    outgoing.end(body);
+    outgoing.end(init.body);
   });
 }
 
