@@ -95,7 +95,10 @@ export type WindowDecision =
 export type BudgetDecision =
   | {
       readonly allowed: true;
-      /** Messages the shard that paid for this one has spent today (this one included), and its cap. */
+      /**
+       * Messages the shard this one was leased from had spent or leased when it was (this one's
+       * lease included), and its cap: how full the budget is, as of the container's last lease.
+       */
       readonly sentInShard: number;
       readonly shardCap: number;
     }
@@ -103,7 +106,8 @@ export type BudgetDecision =
 
 /**
  * The counters of the fraud guards. Must be race-safe: of any number of concurrent sends, a window
- * counts at most `maxSends`, and a day's budget spends at most `maxMessages`.
+ * counts at most `maxSends`, and a day's budget spends at most `maxMessages` (a container may
+ * lease messages ahead, docs/decisions/008-sms-fraud-guards.md: never more than the budget).
  */
 export interface SendGuards {
   /**
@@ -111,11 +115,15 @@ export interface SendGuards {
    * the last `windowSeconds`); a refused send is not counted.
    */
   countSend(key: SendWindowKey, window: SendWindowConfig, now: number): Promise<WindowDecision>;
-  /** Spends one message of the environment's budget for `now`'s UTC day, if any is left. */
+  /**
+   * Spends one message of the environment's budget for `now`'s UTC day, if any is left: from the
+   * container's lease, else from a new lease.
+   */
   spendBudget(environmentId: string, budget: DailyBudgetConfig, now: number): Promise<BudgetDecision>;
   /**
    * True when this container already knows `now`'s day's budget is spent (it has met every shard
-   * spent): a send can be refused without touching any counter. False says nothing.
+   * spent and holds no leased message): a send can be refused without touching any counter.
+   * False says nothing.
    */
   budgetKnownSpent(environmentId: string, budget: DailyBudgetConfig, now: number): boolean;
 }

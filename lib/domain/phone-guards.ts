@@ -18,11 +18,12 @@
  * eats the day's budget (else whoever is refused could starve everyone's SMS), and a send refused
  * for its prefix spends the sender's own IP quota, never a prefix's for a sender over its IP limit
  * (else one IP could keep a victim's number block refused). Once this container knows the budget
- * is spent, a send is refused before any counter.
+ * is spent (every shard met spent, no leased message left), a send is refused before any counter.
  *
- * DynamoDB requests: none for a refused destination or a known-spent budget; then one per counter
- * taken (3 for an allowed send, 2 for an API-key client's), one more per spent shard met (each
- * container meets each spent shard of a day once).
+ * DynamoDB requests: none for a refused destination or a known-spent budget; then one per window
+ * taken (2 for an allowed send, 1 for an API-key client's), and for the budget none when the
+ * container's lease pays, else one (a new lease), plus one per shard met with less left than the
+ * lease asked and one per spent shard met (each container meets each spent shard of a day once).
  */
 import type { EnvironmentConfig } from '../config';
 import { DestinationNotAllowedError, TemporarilyUnavailableError, TooManyRequestsError } from '../errors';

@@ -6,12 +6,13 @@
  * send stores no code and sends nothing; the requests of every path, counted on the wire; the
  * hosted login page's sends pass the same guards, and the page says each refusal in its language.
  */
-import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { createHandler as createSendHandler } from '../../functions/otp-send';
 import { FINISH_SEND_BUDGET_MS } from '../../lib/adapters/aws';
 import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
-import { nextUtcDayStart } from '../../lib/domain/daily-budget';
+import { budgetShardItemKey, type DynamoDbSendGuards } from '../../lib/adapters/dynamodb/send-guards';
+import { nextUtcDayStart, shardCapsOf, utcDayOf } from '../../lib/domain/daily-budget';
 import { userKeyOf } from '../../lib/domain/hmac-keys';
 import { TIMEOUT_MARGIN_MS } from '../../lib/http/handler';
 import { escapeHtml } from '../../lib/domain/markup';
@@ -274,6 +275,54 @@ describe('the daily budget', () => {
   });
 });
 
+describe('the daily budget in leases (1,000 a day: leases of up to 10) at its edge', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => service.stop());
+
+  it('20 concurrent sends with 10 messages left: never more than 10 sent, and what is not sent is held by the container, not lost', async () => {
+    // A busy container (its leases at their largest), then the day all but spent: 1, 2, 3, 4 left.
+    for (let index = 0; index < 16; index += 1) {
+      expect((await service.post(SEND_PATH, sendBody(uniquePhone()), { from: `127.0.8.${index + 1}` })).status).toBe(200);
+    }
+    const guards = service.deps.guards as DynamoDbSendGuards;
+    const heldBefore = guards.heldMessages('local', service.clock.now());
+    const client = new DynamoDBClient({
+      endpoint: service.services.dynamodbEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const day = utcDayOf(service.clock.now());
+    try {
+      for (const [shard, cap] of shardCapsOf(1000).entries()) {
+        const Item = { pk: { S: budgetShardItemKey('local', day, shard) }, sent: { N: String(cap - (shard + 1)) } };
+        await client.send(new PutItemCommand({ TableName: service.services.tableName, Item }));
+      }
+    } finally {
+      client.destroy();
+    }
+    const left = 10 + heldBefore;
+
+    const users = Array.from({ length: 20 }, () => uniquePhone());
+    const responses = await Promise.all(
+      users.map((user, index) => service.post(SEND_PATH, sendBody(user), { from: `127.0.9.${index + 1}` })),
+    );
+
+    const sent = responses.filter((response) => response.status === 200).length;
+    expect(sent).toBeLessThanOrEqual(left);
+    expect(sent + guards.heldMessages('local', service.clock.now())).toBe(left);
+    for (const response of responses.filter((candidate) => candidate.status !== 200)) {
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe(
+        String(Math.floor((nextUtcDayStart(service.clock.now()) - service.clock.now()) / 1000)),
+      );
+    }
+    expect(await smsMessagesTo(service, users)).toBe(sent);
+  });
+});
+
 describe('DynamoDB requests of each path, counted on the wire', () => {
   let service: TestService;
   beforeAll(async () => {
@@ -291,18 +340,63 @@ describe('DynamoDB requests of each path, counted on the wire', () => {
     expect(await requestsOf(() => service.post(SEND_PATH, sendBody(uniqueEmail('wire'))), 200)).toEqual([UPDATE, UPDATE]);
   });
 
-  it('SMS and voice: the attempt, the source, the prefix, the budget shard and the code (5); 4 for a client with an API key', async () => {
-    const sms = () => service.post(SEND_PATH, sendBody(inBlock('305555', 1)), { from: '127.0.4.1' });
-    expect(await requestsOf(sms, 200)).toEqual(Array(5).fill(UPDATE));
-    const voice = () =>
-      service.post(SEND_PATH, sendBody(inBlock('305556', 1), 'local-web', { method: 'voice_with_otp' }), { from: '127.0.4.2' });
-    expect(await requestsOf(voice, 200)).toEqual(Array(5).fill(UPDATE));
-    const backend = () =>
-      service.post(SEND_PATH, sendBody(inBlock('305557', 1), 'local-backend'), {
-        from: '127.0.4.3',
-        headers: { Authorization: `Bearer ${LOCAL_API_KEY}` },
-      });
-    expect(await requestsOf(backend, 200)).toEqual(Array(4).fill(UPDATE));
+  /** An SMS send from an address and to a block of numbers of its own (the windows here allow one each). */
+  let fresh = 0;
+  const freshSms =
+    (extra: Record<string, unknown> = {}, clientId = 'local-web', headers: Record<string, string> = {}) =>
+    () => {
+      fresh += 1;
+      const user = inBlock(String(305_200 + fresh), 1);
+      return service.post(SEND_PATH, sendBody(user, clientId, extra), { from: `127.0.10.${fresh}`, headers });
+    };
+
+  it('SMS and voice: 4 requests (attempt, source, prefix, code) when the container’s lease pays, 5 when it takes one (the budget shard too)', async () => {
+    // The default budget (1,000 a day) leases up to 10: a busy container's leases grow 1, 2, 4, 8,
+    // 10, so of its first 26 sends 7 take a lease, and then one in 10.
+    const requests: number[] = [];
+    for (let index = 0; index < 26; index += 1) {
+      const operations = await requestsOf(index % 2 === 0 ? freshSms() : freshSms({ method: 'voice_with_otp' }), 200);
+      expect(operations.every((operation) => operation === UPDATE)).toBe(true);
+      requests.push(operations.length);
+    }
+    expect(requests).toEqual([5, 5, 4, 5, 4, 4, 4, 5, 4, 4, 4, 4, 4, 4, 4, 5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5]);
+    // Steady state: 9 sends in 10 at 4, the tenth at 5 (4.1 on average).
+
+    // A client with an API key is not counted per source: one request fewer. The lease taken by
+    // the 26th send pays the next 9 sends; the 10th takes a lease.
+    const backend = freshSms({}, 'local-backend', { Authorization: `Bearer ${LOCAL_API_KEY}` });
+    const backendRequests: number[] = [];
+    for (let index = 0; index < 10; index += 1) backendRequests.push((await requestsOf(backend, 200)).length);
+    expect(backendRequests).toEqual([3, 3, 3, 3, 3, 3, 3, 3, 3, 4]);
+  });
+
+  it('the hosted login page’s SMS send: the same requests as otp/send’s (none to show the page)', async () => {
+    const session = new LoginSession(service, 'local-web', { from: '127.0.10.250' });
+    const leasePays = (service.deps.guards as DynamoDbSendGuards).heldMessages('local', service.clock.now()) > 0;
+    service.dynamodb.reset();
+    const first = await session.start();
+    expect(service.dynamodb.operations()).toEqual([]);
+    expect((await session.post(first, 'send', { user_id: inBlock('305400', 1) })).status).toBe(200);
+    expect(service.dynamodb.operations()).toEqual(Array(leasePays ? 4 : 5).fill(UPDATE));
+  });
+
+  it('a quiet container (SMS sends 5 minutes apart) leases one message at a time: 5 requests each, nothing held', async () => {
+    const quiet = await startTestService({ config: withLimits({ sendPerIp: { maxSends: 1 }, sendPerPrefix: { maxSends: 1 } }) });
+    try {
+      const requests: number[] = [];
+      for (let index = 0; index < 3; index += 1) {
+        quiet.clock.advanceSeconds(300);
+        quiet.dynamodb.reset();
+        expect(
+          (await quiet.post(SEND_PATH, sendBody(inBlock(String(305_300 + index), 1)), { from: `127.0.4.${200 + index}` })).status,
+        ).toBe(200);
+        requests.push(quiet.dynamodb.operations().length);
+      }
+      expect(requests).toEqual([5, 5, 5]);
+      expect((quiet.deps.guards as DynamoDbSendGuards).heldMessages('local', quiet.clock.now())).toBe(0);
+    } finally {
+      await quiet.stop();
+    }
   });
 
   it('refused: for its destination 1 (the attempt), for its source 2, for its prefix 3; nothing after the refusal', async () => {

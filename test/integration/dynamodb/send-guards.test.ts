@@ -2,11 +2,12 @@
  * The SMS fraud guards' counters against DynamoDB Local (docs/decisions/008-sms-fraud-guards.md):
  * each window at its boundaries with injected times, exactly N of 50 concurrent sends, a sliding
  * window equal to its model over random sequences; the daily budget never above its cap under
- * concurrency, its shards, its day; and the requests each costs, counted on the wire.
+ * concurrency, its shards, its day, its leases (sized by a container's recent sends, every
+ * message either sent or held by a container); and the requests each costs, counted on the wire.
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import {
   budgetShardItemKey,
   DynamoDbSendGuards,
@@ -14,7 +15,7 @@ import {
   windowUpdateExpression,
 } from '../../../lib/adapters/dynamodb/send-guards';
 import { MAX_WINDOW_SENDS, type DailyBudgetConfig, type SendWindowConfig } from '../../../lib/config';
-import { nextUtcDayStart, shardCapsOf, utcDayOf } from '../../../lib/domain/daily-budget';
+import { LEASE_RATE_WINDOW_MS, maxLeaseOf, nextUtcDayStart, shardCapsOf, utcDayOf } from '../../../lib/domain/daily-budget';
 import type { SendWindowKey, WindowDecision } from '../../../lib/ports';
 import { futureBase } from '../../support/fake-clock';
 import { createTestTable, type TestTable } from '../../support/table';
@@ -259,7 +260,8 @@ describe('the daily budget: never more than maxMessages per UTC day', () => {
 
   it('spreads the day over its shards (random picks: the point of sharding), each kept a day past its own', async () => {
     const environment = newEnvironment();
-    const max = 400;
+    // Under 200: leases of one message, so each send picks its shard.
+    const max = 199;
     for (let index = 0; index < 100; index += 1) await guards.spendBudget(environment, budget(max), T0);
     const day = utcDayOf(T0);
     const items = await Promise.all(shardCapsOf(max).map((_, shard) => rawItem(budgetShardItemKey(environment, day, shard))));
@@ -289,4 +291,179 @@ describe('the daily budget: never more than maxMessages per UTC day', () => {
     // The next day is another budget.
     expect(container.budgetKnownSpent(environment, budget(10), nextUtcDayStart(LATE))).toBe(false);
   });
+});
+
+describe('the daily budget in leases: 4 requests for most SMS sends, never above the cap', () => {
+  const budget = (maxMessages: number): DailyBudgetConfig => ({ maxMessages });
+  const LATE = nextUtcDayStart(T0) - 60_000;
+  const container = () => new DynamoDbSendGuards(table.documents, table.name);
+
+  /** Sets every shard of `environment`'s day to `sent` messages (a day already under way). */
+  async function fillShards(environment: string, maxMessages: number, sent: (cap: number, shard: number) => number, now = LATE) {
+    const day = utcDayOf(now);
+    await Promise.all(
+      shardCapsOf(maxMessages).map((cap, shard) =>
+        table.client.send(
+          new PutItemCommand({
+            TableName: table.name,
+            Item: { pk: { S: budgetShardItemKey(environment, day, shard) }, sent: { N: String(sent(cap, shard)) } },
+          }),
+        ),
+      ),
+    );
+  }
+
+  async function shardCounts(environment: string, maxMessages: number, now = LATE): Promise<number[]> {
+    const day = utcDayOf(now);
+    return Promise.all(
+      shardCapsOf(maxMessages).map(async (_, shard) => Number((await rawItem(budgetShardItemKey(environment, day, shard)))?.sent?.N ?? 0)),
+    );
+  }
+
+  /** The requests each of `count` sends of one container costs, one after the other. */
+  async function requestsPerSend(adapter: DynamoDbSendGuards, environment: string, maxMessages: number, times: readonly number[]) {
+    const requests: number[] = [];
+    for (const time of times) {
+      table.proxy.reset();
+      expect((await adapter.spendBudget(environment, budget(maxMessages), time)).allowed).toBe(true);
+      requests.push(table.proxy.operations().length);
+    }
+    return requests;
+  }
+
+  it('a busy container leases 1, 2, 4, 8, then 10 messages: a write on sends 1, 2, 4, 8, 16, 26, 36 of 40, none on the others', async () => {
+    const requests = await requestsPerSend(container(), newEnvironment(), 1000, Array(40).fill(T0));
+    const writes = requests.flatMap((count, index) => (count === 1 ? [index + 1] : []));
+    expect(writes).toEqual([1, 2, 4, 8, 16, 26, 36]);
+    expect(requests.every((count) => count <= 1)).toBe(true);
+  });
+
+  it('a quiet container (a send every 5 minutes) leases one message at a time: nothing to lose when it ends', async () => {
+    const adapter = container();
+    const environment = newEnvironment();
+    const times = Array.from({ length: 6 }, (_, index) => T0 + index * LEASE_RATE_WINDOW_MS);
+    expect(await requestsPerSend(adapter, environment, 1000, times)).toEqual(Array(6).fill(1));
+    expect(adapter.heldMessages(environment, times.at(-1) as number)).toBe(0);
+  });
+
+  it('a budget under 200 leases one message at a time, however busy: the exact counter', async () => {
+    expect(await requestsPerSend(container(), newEnvironment(), 199, Array(12).fill(T0))).toEqual(Array(12).fill(1));
+  });
+
+  it('counts leased messages as spent in the shard, and holds them in the container until spent', async () => {
+    const adapter = container();
+    const environment = newEnvironment();
+    await requestsPerSend(adapter, environment, 1000, Array(8).fill(T0)); // leases 1 + 2 + 4 + 8 = 15
+    expect((await shardCounts(environment, 1000, T0)).reduce((sum, count) => sum + count, 0)).toBe(15);
+    expect(adapter.heldMessages(environment, T0)).toBe(7);
+  });
+
+  it('takes what a shard has left when it has fewer than the lease asks: two writes, then the container spends them', async () => {
+    const adapter = container();
+    const environment = newEnvironment();
+    await requestsPerSend(adapter, environment, 1000, Array(16).fill(LATE)); // warm: the next lease asks 10
+    await fillShards(environment, 1000, (cap) => cap - 3);
+    const before = adapter.heldMessages(environment, LATE);
+    for (let index = 0; index < before; index += 1) await adapter.spendBudget(environment, budget(1000), LATE);
+
+    table.proxy.reset();
+    expect((await adapter.spendBudget(environment, budget(1000), LATE)).allowed).toBe(true);
+    // The lease of 10 does not fit; the refusal says 3 are left; a lease of 3.
+    expect(table.proxy.operations()).toEqual(['UpdateItem', 'UpdateItem']);
+    expect(adapter.heldMessages(environment, LATE)).toBe(2);
+  });
+
+  it('is not known spent while the container holds leased messages, and spends them after every shard is spent', async () => {
+    const adapter = container();
+    const environment = newEnvironment();
+    await requestsPerSend(adapter, environment, 1000, Array(8).fill(LATE)); // holds 7
+    await fillShards(environment, 1000, (cap) => cap);
+    expect(adapter.budgetKnownSpent(environment, budget(1000), LATE)).toBe(false);
+    for (let index = 0; index < 7; index += 1) expect((await adapter.spendBudget(environment, budget(1000), LATE)).allowed).toBe(true);
+    expect(await adapter.spendBudget(environment, budget(1000), LATE)).toEqual({ allowed: false });
+    expect(adapter.budgetKnownSpent(environment, budget(1000), LATE)).toBe(true);
+  });
+
+  it('drops yesterday’s unspent lease at the UTC day’s end: that day’s undershoot, never today’s overshoot', async () => {
+    const adapter = container();
+    const environment = newEnvironment();
+    await requestsPerSend(adapter, environment, 1000, Array(8).fill(LATE));
+    expect(adapter.heldMessages(environment, LATE)).toBe(7);
+    const tomorrow = nextUtcDayStart(LATE);
+    expect(adapter.heldMessages(environment, tomorrow)).toBe(0);
+    table.proxy.reset();
+    expect(await adapter.spendBudget(environment, budget(1000), tomorrow)).toMatchObject({ allowed: true });
+    expect(table.proxy.operations()).toEqual(['UpdateItem']);
+    expect((await shardCounts(environment, 1000, tomorrow)).reduce((sum, count) => sum + count, 0)).toBe(1);
+  });
+
+  it('20 concurrent sends at the edge over 3 busy containers: never more than the messages left, and every one either sent or held', async () => {
+    const environment = newEnvironment();
+    const adapters = [container(), container(), container()];
+    // Each container busy (its next lease asks 10), then the day all but spent: 1, 2, 3 and 4 left.
+    for (const adapter of adapters) await requestsPerSend(adapter, environment, 1000, Array(16).fill(LATE));
+    const held = () => adapters.reduce((sum, adapter) => sum + adapter.heldMessages(environment, LATE), 0);
+    for (const adapter of adapters)
+      while (adapter.heldMessages(environment, LATE) > 0) await adapter.spendBudget(environment, budget(1000), LATE);
+    await fillShards(environment, 1000, (cap, shard) => cap - (shard + 1));
+
+    const decisions = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => (adapters[index % 3] as DynamoDbSendGuards).spendBudget(environment, budget(1000), LATE)),
+    );
+
+    const sent = decisions.filter((decision) => decision.allowed).length;
+    expect(await shardCounts(environment, 1000)).toEqual(shardCapsOf(1000));
+    expect(sent).toBeLessThanOrEqual(10);
+    expect(sent + held()).toBe(10);
+  });
+
+  it('never spends more than the budget, and every message taken from a shard is sent or held (random budgets, days under way, containers, concurrency)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 3000 }),
+        fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 4, maxLength: 4 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 4 }),
+        async (maxMessages, leftPerShard, containers, bursts) => {
+          const environment = newEnvironment();
+          const adapters = Array.from({ length: containers }, () => container());
+          const caps = shardCapsOf(maxMessages);
+          await fillShards(environment, maxMessages, (cap, shard) => Math.max(0, cap - (leftPerShard[shard] as number)));
+          const left = (await shardCounts(environment, maxMessages)).reduce(
+            (sum, count, shard) => sum + (caps[shard] as number) - count,
+            0,
+          );
+
+          let sent = 0;
+          let refused = 0;
+          // Bursts of concurrent sends, spread over the containers.
+          for (const burst of bursts) {
+            const decisions = await Promise.all(
+              Array.from({ length: burst }, (_, index) =>
+                (adapters[index % containers] as DynamoDbSendGuards).spendBudget(environment, budget(maxMessages), LATE),
+              ),
+            );
+            sent += decisions.filter((decision) => decision.allowed).length;
+            refused += decisions.filter((decision) => !decision.allowed).length;
+          }
+
+          const counts = await shardCounts(environment, maxMessages);
+          const held = adapters.reduce((sum, adapter) => sum + adapter.heldMessages(environment, LATE), 0);
+          counts.forEach((count, shard) => expect(count).toBeLessThanOrEqual(caps[shard] as number));
+          const taken = counts.reduce(
+            (sum, count, shard) => sum + count - Math.max(0, (caps[shard] as number) - (leftPerShard[shard] as number)),
+            0,
+          );
+          expect(sent).toBeLessThanOrEqual(left);
+          expect(sent + held).toBe(taken);
+          // A refusal only once every shard is spent (what is left is in other containers' leases).
+          if (refused > 0) expect(taken).toBe(left);
+          // A container never holds more than its largest lease less the message that took it.
+          for (const adapter of adapters) expect(adapter.heldMessages(environment, LATE)).toBeLessThan(maxLeaseOf(maxMessages));
+        },
+      ),
+      { numRuns: 20 },
+    );
+    // Up to 20 runs of 4 bursts of concurrent writes on a shared 2-core machine.
+  }, 180_000);
 });

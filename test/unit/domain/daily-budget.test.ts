@@ -1,5 +1,15 @@
 import fc from 'fast-check';
-import { BUDGET_SHARDS, budgetRetryAfter, nextUtcDayStart, shardCapsOf, usedPercent, utcDayOf } from '../../../lib/domain/daily-budget';
+import {
+  BUDGET_SHARDS,
+  budgetRetryAfter,
+  leaseSizeOf,
+  MAX_LEASE,
+  maxLeaseOf,
+  nextUtcDayStart,
+  shardCapsOf,
+  usedPercent,
+  utcDayOf,
+} from '../../../lib/domain/daily-budget';
 
 const DAY = Date.UTC(2026, 10, 22);
 
@@ -34,6 +44,56 @@ describe('shardCapsOf', () => {
         expect(caps.length).toBe(Math.min(BUDGET_SHARDS, maxMessages));
         expect(Math.min(...caps)).toBeGreaterThanOrEqual(1);
         expect(Math.max(...caps) - Math.min(...caps)).toBeLessThanOrEqual(1);
+      }),
+    );
+  });
+});
+
+describe('maxLeaseOf: the most one lease takes', () => {
+  it.each([
+    [1, 1],
+    [199, 1],
+    [200, 2],
+    [999, 9],
+    [1000, 10],
+    [100_000_000, MAX_LEASE],
+  ])('of a budget of %i is %i', (maxMessages, lease) => {
+    expect(maxLeaseOf(maxMessages)).toBe(lease);
+  });
+
+  it('never lets a lease cost the day more than 1% of its budget when its container ends holding it (all but one unspent)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100_000_000 }), (maxMessages) => {
+        const lease = maxLeaseOf(maxMessages);
+        expect(lease).toBeGreaterThanOrEqual(1);
+        expect(lease).toBeLessThanOrEqual(MAX_LEASE);
+        // A budget under 200 leases 1 (exact); any other strands under 1% per container.
+        if (maxMessages < 200) expect(lease).toBe(1);
+        else expect((lease - 1) / maxMessages).toBeLessThan(0.01);
+      }),
+    );
+  });
+});
+
+describe('leaseSizeOf: a container leases one more than it sent in the last 5 minutes', () => {
+  it.each([
+    [1000, 0, 1],
+    [1000, 1, 2],
+    [1000, 9, 10],
+    [1000, 500, 10],
+    [150, 500, 1],
+    [300, 7, 3],
+  ])('with a budget of %i after %i recent sends: %i', (maxMessages, recent, size) => {
+    expect(leaseSizeOf(maxMessages, recent)).toBe(size);
+  });
+
+  it('never leases more than the container sent recently plus one, nor more than the budget allows', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100_000_000 }), fc.nat(1000), (maxMessages, recent) => {
+        const size = leaseSizeOf(maxMessages, recent);
+        expect(size).toBeGreaterThanOrEqual(1);
+        expect(size - 1).toBeLessThanOrEqual(recent);
+        expect(size).toBeLessThanOrEqual(maxLeaseOf(maxMessages));
       }),
     );
   });
