@@ -36,7 +36,8 @@ import { TemporarilyUnavailableError } from '../errors';
  *
  * The longest request is `otp/send` whose delivery fails, on a cold container: the HMAC secret
  * (1 Secrets Manager call), the attempt (1 DynamoDB write), for SMS and voice the fraud guards'
- * counters (3 writes, and at a day's end up to 3 more for spent budget shards), then the code, the
+ * counters (2 windows, and a lease of the day's budget when the container's is spent: 3 writes,
+ * at a day's end a few more for spent budget shards), then the code, the
  * delivery and the write that restores the previous code, one after another
  * (lib/domain/send-code.ts). Those last three are what must never be cut short (a stored code
  * must get its delivery, and a failed one its restore): at most 3.5 + 4 + 3.5 = 11 s
@@ -44,7 +45,8 @@ import { TemporarilyUnavailableError } from '../errors';
  * handler's margin) is left, or answers 503 having stored nothing. Everything before it is then
  * bounded by the function's timeout, whatever it adds up to: email 4 + 3.5 = 7.5 s, which always
  * leaves 11.5 s of the API functions' 20 s (lib/routes.ts `API_TIMEOUT_SECONDS`, itself inside API
- * Gateway's 29 s); SMS 4 + 4 × 3.5 = 18 s, which would not, and is answered 503 instead. The token
+ * Gateway's 29 s); SMS 4 + 4 × 3.5 = 18 s (14.5 s when the lease pays), which would not, and is
+ * answered 503 instead. The token
  * endpoint's worst is 2 secrets (the HMAC secret and the signing keys) and 2 writes, or 1 secret
  * and 3 writes (lib/domain/exchange-code.ts): at most 2 × 4 + 2 × 3.5 = 15 s.
  * test/unit/adapters/client-settings.test.ts checks these sums.

@@ -15,13 +15,14 @@
  * The attempt limit counts per recipient mailbox (`mailboxOf`: `alice+x@` is `alice@`), while the
  * code stays bound to the exact address it was sent to.
  *
- * DynamoDB requests: the attempt and the code, two writes by key; an SMS or voice send adds the
- * guards' three counters (source, prefix, budget shard): five (four for a client with an API key,
- * which is not counted per source). A refused attempt is one (two when it
- * starts a block); a send refused by a guard makes the attempt and the counters taken before the
- * refusal (docs/decisions/008-sms-fraud-guards.md); a failed delivery adds the write that puts back
- * the last delivered code (more only when other sends for the same user change the slot at the
- * same moment).
+ * DynamoDB requests: the attempt and the code, two writes by key. An SMS or voice send adds the
+ * guards' two windows (source, prefix): four, when the container's lease of the day's budget pays
+ * (9 sends in 10 of a busy container), five when it takes a lease; one fewer for a client with an
+ * API key, which is not counted per source (docs/decisions/008-sms-fraud-guards.md, measured in
+ * test/http/phone-guards.test.ts). A refused attempt is one (two when it starts a block); a send
+ * refused by a guard makes the attempt and the counters taken before the refusal; a failed
+ * delivery adds the write that puts back the last delivered code (more only when other sends for
+ * the same user change the slot at the same moment).
  */
 import { randomUUID } from 'node:crypto';
 import '../zod';

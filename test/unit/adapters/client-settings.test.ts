@@ -56,9 +56,12 @@ describe('AWS client settings', () => {
     expect(beforeStoring + FINISH_SEND_BUDGET_MS + TIMEOUT_MARGIN_MS).toBeLessThanOrEqual(API_TIMEOUT.toMilliseconds());
   });
 
-  it('an SMS send may not (regression: the fraud guards’ 3 writes took the worst case to 29 s): hence the deadline before storing a code', () => {
-    const beforeStoring = callBudgetMs(SECRETS_MANAGER_CLIENT_SETTINGS) + 4 * callBudgetMs(DYNAMODB_CLIENT_SETTINGS);
-    expect(beforeStoring + FINISH_SEND_BUDGET_MS).toBeGreaterThan(API_TIMEOUT.toMilliseconds());
+  it('an SMS send may not (regression: the fraud guards’ writes took the worst case to 29 s): hence the deadline before storing a code', () => {
+    // The attempt and the two windows, and a budget lease unless the container's lease pays.
+    for (const writes of [3, 4]) {
+      const beforeStoring = callBudgetMs(SECRETS_MANAGER_CLIENT_SETTINGS) + writes * callBudgetMs(DYNAMODB_CLIENT_SETTINGS);
+      expect(beforeStoring + FINISH_SEND_BUDGET_MS).toBeGreaterThan(API_TIMEOUT.toMilliseconds());
+    }
   });
 
   it('the longest token exchange fits too: 2 secrets + 2 writes, or 1 secret + 3 writes', () => {
