@@ -62,7 +62,8 @@ export const FUNCTIONS = {
   authorize: {
     name: 'authorize',
     description: 'GET|POST /idp/v1/account/authorize: the hosted login page (the OAuth authorization endpoint)',
-    // The attempts, the code, a wrong try and a failure count (UpdateItem), the authorization code (PutItem).
+    // The attempts, the SMS fraud guards' counters (send-guards.ts), the code, a wrong try and a
+    // failure count (UpdateItem), the authorization code (PutItem).
     table: ['UpdateItem', 'PutItem'],
     secrets: ['hmac'],
     delivery: ['email', 'sms', 'voice'],
