@@ -505,6 +505,23 @@ describe('the hosted login page: its SMS and voice sends pass the same guards, a
     expect((await sendFromPage(uniqueEmail('page'), { from: '127.0.5.3' })).status).toBe(200);
   });
 
+  it('refuses a resend over the IP’s limit on step 2, where the delivered code still signs the user in', async () => {
+    const session = new LoginSession(service, 'local-web', { from: '127.0.5.9' });
+    const user = uniquePhone();
+    const sent = await session.post(await session.start(), 'send', { user_id: user });
+    const resent = await session.post(sent, 'resend');
+    expect(resent.html).toContain('A new code is on its way.');
+    const code = await service.latestCode(user);
+
+    const refused = await session.post(resent, 'resend');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('3600');
+    shows(refused, LOCALES['en-US'].login.tooManySends('in 60 minutes'));
+    expect(refused.html).toContain('<input id="code"');
+    expect(await service.outbox(user)).toHaveLength(2);
+    expect((await session.post(refused, 'verify', { code })).status).toBe(302);
+  });
+
   it('a sweep through one block of numbers by the page from many IPs: 3 pass, then the localised 429', async () => {
     const statuses: number[] = [];
     let last: PageResponse | undefined;
