@@ -27,8 +27,9 @@ export const LOG_EVENTS = {
   phoneSendRefused: 'phone send refused',
   /**
    * An SMS or voice send spent one message of the day's budget. Fields: environment, channel,
-   * country, usedPercent (how full the shard that paid is: an estimate of the budget's). Metric:
-   * the highest usedPercent by environment, alarmed at 80.
+   * country, usedPercent (how full the shard of the container's last lease was when leased, leased
+   * messages counting as spent: an estimate of the budget's, early, never late). Metric: the
+   * highest usedPercent by environment, alarmed at 80.
    */
   phoneBudgetSpent: 'phone budget spent',
   /** The hosted login page was shown for an authorization request. Fields: client, environment. */
