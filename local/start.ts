@@ -5,8 +5,10 @@
  *
  * Ports: PORT (API, 3000), DYNAMODB_PORT (8000), SES_PORT (8005), CAPTURE_PORT (8006).
  */
+import { readFileSync } from 'node:fs';
+import { parseStageConfig } from '../lib/config';
 import { ROUTES } from '../lib/routes';
-import { startApiServer, type LocalHandler } from './api-server';
+import { preflightsOf, startApiServer, type LocalHandler } from './api-server';
 import { JAVA_HINT } from './java';
 import { devRoutes, lambdaEnvironment, startLocalServices } from './stack';
 
@@ -29,7 +31,13 @@ async function main(): Promise<void> {
     const module = (await import(`../functions/${route.functionName}`)) as { handler: LocalHandler };
     routes[route.path] = module.handler;
   }
-  const api = await startApiServer({ port: apiPort, routes, devRoutes: devRoutes(services) });
+  const stage = parseStageConfig(JSON.parse(readFileSync(services.configFile, 'utf8')), services.configFile);
+  const api = await startApiServer({
+    port: apiPort,
+    routes,
+    devRoutes: devRoutes(services),
+    preflights: preflightsOf(stage.deployment.cors, ROUTES),
+  });
 
   console.log(
     [

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { buildServiceConfig, parseStageConfig, type StageConfig } from '../../lib/config';
 import { createDeps, type Deps } from '../../lib/deps';
 import { ROUTES } from '../../lib/routes';
-import { startApiServer, type LocalHandler } from '../../local/api-server';
+import { preflightsOf, startApiServer, type LocalHandler } from '../../local/api-server';
 import type { CaptureServerOptions } from '../../local/capture';
 import { LOCAL_AWS } from '../../local/dynamodb';
 import type { OutboxMessage } from '../../local/outbox';
@@ -129,7 +129,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const module = (await import(`../../functions/${route.functionName}`)) as { createHandler(deps: () => Deps): LocalHandler };
     routes[route.path] = module.createHandler(() => deps);
   }
-  const api = await startApiServer({ routes, devRoutes: devRoutes(services) });
+  const api = await startApiServer({ routes, devRoutes: devRoutes(services), preflights: preflightsOf(stage.deployment?.cors, ROUTES) });
 
   const service: TestService = {
     url: api.url,
