@@ -103,7 +103,10 @@ describe('the authorization request', () => {
     expect(german.html).toContain('<html lang="de-DE">');
     expect(german.html).toContain('value="a@example.com"');
     const french = await new LoginSession(service).start({}, { 'Accept-Language': 'fr-CA,fr;q=0.9,en;q=0.5' });
-    expect(french.html).toContain('<html lang="fr-FR">');
+    // fr-CA is one of the service's locales (Accept-Language's first choice); fr-BE falls back to its language's first, fr-FR.
+    expect(french.html).toContain('<html lang="fr-CA">');
+    const belgian = await new LoginSession(service).start({}, { 'Accept-Language': 'fr-BE,en;q=0.5' });
+    expect(belgian.html).toContain('<html lang="fr-FR">');
   });
 });
 
