@@ -17,6 +17,9 @@ export type LocalHandler = (event: APIGatewayProxyEvent, context: Context) => Pr
 /** A local-only route answered by the server itself (the dev outbox). */
 export type DevRoute = (url: URL, request: IncomingMessage) => Promise<{ status: number; body: unknown }>;
 
+/** A local-only page the server answers itself, writing the whole response (the demo client, local/demo-client.ts). */
+export type PageRoute = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<void>;
+
 export interface ApiServerOptions {
   readonly host?: string;
   readonly port?: number;
@@ -26,6 +29,8 @@ export interface ApiServerOptions {
   readonly devRoutes?: Readonly<Record<string, DevRoute>>;
   /** API Gateway resource path → its CORS preflight, where the stage allows browsers (answered here, as API Gateway does). */
   readonly preflights?: Readonly<Record<string, Preflight>>;
+  /** Pages answered locally, beside the API (the demo client's `/`, `/login`, `/callback`). */
+  readonly pages?: Readonly<Record<string, PageRoute>>;
 }
 
 export type ApiServer = Listening;
@@ -62,6 +67,12 @@ async function handle(options: ApiServerOptions, request: IncomingMessage, respo
       return writeJson(response, 405, { error: 'method_not_allowed', error_description: 'GET only.' }, { Allow: 'GET' });
     const result = await dev(url, request);
     return writeJson(response, result.status, result.body);
+  }
+  const page = options.pages?.[url.pathname];
+  if (page !== undefined) {
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return writeJson(response, 405, { error: 'method_not_allowed', error_description: 'GET only.' }, { Allow: 'GET' });
+    return page(request, response, url);
   }
   const handler = options.routes[url.pathname];
   if (handler === undefined) {

@@ -7,12 +7,20 @@
  *   1. the parameters (invalid_request), the client (invalid_client);
  *   2. the code: consumed by one conditional write if it exists and is unexpired (single use);
  *   3. its binding: the same client and redirect URI, and the verifier's S256 is its challenge
- *      (compared in constant time); anything else is `invalid_grant`. The code is spent either way:
- *      a code presented with the wrong verifier is what an interceptor would do (RFC 7636 §1);
- *   4. the per-user attempt limit for the code's user (the token endpoint's, with the failure cap);
- *   5. the tokens: an access token as the client's settings say, and an ID token with `openid`.
+ *      (compared in constant time); anything else is `invalid_grant`, after counting the request
+ *      against the per-user attempt limit of the code's user (the token endpoint's). The code is
+ *      spent either way: a code presented with the wrong verifier is what an interceptor would do
+ *      (RFC 7636 §1);
+ *   4. the tokens: an access token as the client's settings say, and an ID token with `openid`.
  *
- * DynamoDB requests: 2 for a JWT client (the code, the attempt), plus the opaque token's write.
+ * A bound exchange is not counted again: it completes the login whose code check the page
+ * already counted against the same limit, and a 128-bit code is nothing to guess. Counted, it
+ * would be refused (429, the code spent, the user blocked) after a user needed the limit's 5
+ * checks on the page, so a login the page had just completed failed at the client (regression
+ * test in test/http/authorize.test.ts).
+ *
+ * DynamoDB requests: 1 for a JWT client (the code), plus the opaque token's write; 2 for a refusal
+ * of a code that exists (the code, the attempt).
  */
 import '../zod';
 import * as z from 'zod/mini';
@@ -69,8 +77,6 @@ export async function exchangeAuthorizationCode(
   const logFields = { client: client.id, grant: 'authorization_code' };
   if (record === undefined) return refuse(deps, logFields, 'not_found_or_expired');
   const environment = deps.config.environment(record.environmentId);
-  // The per-user attempt limit counts every request that presents a code of the user's, bound or not.
-  if (environment !== undefined) await countAttempt(deps, 'token', environment, record.userKey, now);
   const bound =
     record.clientId === client.id &&
     record.redirectUri === fields.redirect_uri &&
@@ -78,7 +84,11 @@ export async function exchangeAuthorizationCode(
     (request.environmentId === undefined || request.environmentId === record.environmentId) &&
     environment !== undefined &&
     client.environments.includes(environment.id);
-  if (!bound || environment === undefined) return refuse(deps, { ...logFields, user: logHandleOf(record.userKey) }, 'binding');
+  if (!bound || environment === undefined) {
+    // A code of the user's presented by someone who cannot complete it counts against the user's limit.
+    if (environment !== undefined) await countAttempt(deps, 'token', environment, record.userKey, now);
+    return refuse(deps, { ...logFields, user: logHandleOf(record.userKey) }, 'binding');
+  }
 
   const grant: Grant = {
     issuer: request.issuer,

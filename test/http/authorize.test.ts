@@ -103,7 +103,10 @@ describe('the authorization request', () => {
     expect(german.html).toContain('<html lang="de-DE">');
     expect(german.html).toContain('value="a@example.com"');
     const french = await new LoginSession(service).start({}, { 'Accept-Language': 'fr-CA,fr;q=0.9,en;q=0.5' });
-    expect(french.html).toContain('<html lang="fr-FR">');
+    // fr-CA is one of the service's locales (Accept-Language's first choice); fr-BE falls back to its language's first, fr-FR.
+    expect(french.html).toContain('<html lang="fr-CA">');
+    const belgian = await new LoginSession(service).start({}, { 'Accept-Language': 'fr-BE,en;q=0.5' });
+    expect(belgian.html).toContain('<html lang="fr-FR">');
   });
 });
 
@@ -136,8 +139,8 @@ describe('the whole flow: page, authorization code, tokens', () => {
       scope: 'openid email phone',
       id_token: expect.any(String),
     });
-    // The code consumed, the attempt counted: 2 requests for a JWT client.
-    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem']);
+    // The code consumed: 1 request for a JWT client (the page counted the attempt when it checked the code).
+    expect(service.dynamodb.operations()).toEqual(['DeleteItem']);
 
     const idToken = await jwtVerify(tokens.id_token as string, createLocalJWKSet(jwks), {
       issuer: service.url,
@@ -270,10 +273,10 @@ describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () =
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
   });
 
-  it('exchanges an authorization code in 2 requests for a JWT client (the attempt, the code’s consumption), 3 for an opaque one', async () => {
+  it('exchanges an authorization code in 1 request for a JWT client (the code’s consumption), 2 for an opaque one (+ the token)', async () => {
     for (const [clientId, expected] of [
-      ['local-web', ['DeleteItem', 'UpdateItem']],
-      ['local-opaque', ['DeleteItem', 'UpdateItem', 'PutItem']],
+      ['local-web', ['DeleteItem']],
+      ['local-opaque', ['DeleteItem', 'PutItem']],
     ] as const) {
       const session = new LoginSession(service, clientId);
       const redirect = await session.signIn(uniqueEmail(`exchange-budget-${clientId}`));
@@ -312,6 +315,45 @@ describe('step 2’s rules: the token endpoint’s, on the page', () => {
       expect(blocked.status).toBe(429);
       expect(blocked.headers.get('retry-after')).toBe('300');
       expect(blocked.html).toContain('Too many attempts. Try again in 5 minutes.');
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('regression: a login that needed all 5 code checks of the per-user limit on the page is not refused at the exchange (it was 429, the code spent)', async () => {
+    // 3 wrong codes, the right one too late (dead), a new code, the right one: 5 checks, the limit.
+    const session = new LoginSession(service);
+    const user = uniqueEmail('five-checks');
+    const page = await session.post(await session.start(), 'send', { user_id: user });
+    const code = await service.latestCode(user);
+    for (const offset of [1, 2, 3]) {
+      expect((await session.post(page, 'verify', { code: String((Number(code) + offset) % 1_000_000).padStart(6, '0') })).status).toBe(400);
+    }
+    expect((await session.post(page, 'verify', { code })).html).toContain('This code can no longer be used');
+    const resent = await session.post(page, 'resend');
+    const redirect = await session.post(resent, 'verify', { code: await service.latestCode(user) });
+    expect(redirect.status).toBe(302);
+
+    const exchanged = await service.postForm(TOKEN, exchangeForm(session, redirect.location?.searchParams.get('code') ?? ''));
+    expect(exchanged.status).toBe(200);
+    if (typeof exchanged.body.access_token === 'string') rememberSecret(exchanged.body.access_token);
+    // The limit still holds for the page: a sixth check in the minute is refused.
+    const again = new LoginSession(service);
+    const next = await again.post(await again.start(), 'send', { user_id: user });
+    expect((await again.post(next, 'verify', { code: await service.latestCode(user) })).status).toBe(429);
+  });
+
+  it('counts a refused exchange of an existing code against its user’s limit (a code presented without its verifier’s match)', async () => {
+    const limited = await startTestService({ config: withLimits({ token: { maxAttempts: 1 } }) });
+    try {
+      const session = new LoginSession(limited);
+      const user = uniqueEmail('unbound');
+      const redirect = await session.signIn(user);
+      const code = redirect.location?.searchParams.get('code') ?? '';
+      const refused = await limited.postForm(TOKEN, exchangeForm(session, code, { code_verifier: 'x'.repeat(43) }));
+      // The page's check was the user's 1 attempt of the minute; the unbound exchange is the second.
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ error: 'too_many_requests' });
     } finally {
       await limited.stop();
     }

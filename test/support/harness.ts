@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { buildServiceConfig, parseStageConfig, type StageConfig } from '../../lib/config';
 import { createDeps, type Deps } from '../../lib/deps';
 import { ROUTES } from '../../lib/routes';
-import { preflightsOf, startApiServer, type LocalHandler } from '../../local/api-server';
+import { preflightsOf, startApiServer, type LocalHandler, type PageRoute } from '../../local/api-server';
 import type { CaptureServerOptions } from '../../local/capture';
 import { LOCAL_AWS } from '../../local/dynamodb';
 import type { OutboxMessage } from '../../local/outbox';
@@ -61,6 +61,13 @@ export interface TestServiceOptions {
    * request counts of the budget tests flaky.
    */
   readonly dynamodbRequestTimeoutMs?: number;
+  /**
+   * The API server's port (default: any free one). The browser tests pick a free port first,
+   * because the demo client's redirect URI, registered in the configuration, names it.
+   */
+  readonly port?: number;
+  /** Pages the server answers beside the API (the demo client's `/`, `/login`, `/callback`). */
+  readonly pages?: Readonly<Record<string, PageRoute>>;
 }
 
 export interface TestService {
@@ -129,7 +136,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const module = (await import(`../../functions/${route.functionName}`)) as { createHandler(deps: () => Deps): LocalHandler };
     routes[route.path] = module.createHandler(() => deps);
   }
-  const api = await startApiServer({ routes, devRoutes: devRoutes(services), preflights: preflightsOf(stage.deployment?.cors, ROUTES) });
+  const api = await startApiServer({
+    routes,
+    devRoutes: devRoutes(services),
+    preflights: preflightsOf(stage.deployment?.cors, ROUTES),
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.pages === undefined ? {} : { pages: options.pages }),
+  });
 
   const service: TestService = {
     url: api.url,
