@@ -117,7 +117,7 @@ describe('npm start', () => {
     const [message] = await outbox('alice@example.com');
     const code = codeIn(message?.text ?? '');
     expect(code).toMatch(/^\d{6}$/);
-    rememberSecret(code as string);
+    rememberSecret(code);
     const store = (await (await fetch(`http://127.0.0.1:${started.ports.SES_PORT}/store`)).json()) as {
       emails: Array<{ body: { text: string } }>;
     };
@@ -137,7 +137,7 @@ describe('npm start', () => {
     expect(response.status).toBe(200);
     const [message] = await outbox('+14155552671');
     expect(message).toMatchObject({ channel: 'sms', to: '+14155552671' });
-    rememberSecret(codeIn(message?.text ?? '') as string);
+    rememberSecret(codeIn(message?.text ?? ''));
   });
 
   it('serves the README example by voice call', async () => {
@@ -152,7 +152,7 @@ describe('npm start', () => {
     expect(response.status).toBe(200);
     const [message] = await outbox('+14155552671');
     expect(message).toMatchObject({ channel: 'voice', to: '+14155552671' });
-    rememberSecret(codeIn(message?.text ?? '') as string);
+    rememberSecret(codeIn(message?.text ?? ''));
   });
 
   it('serves the README example with the Bearer API key of local-backend', async () => {
