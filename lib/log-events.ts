@@ -12,6 +12,11 @@ export const LOG_EVENTS = {
    * (`reason: failure_cap`). Fields: operation (send | token), environment, user, reason, blockStarted.
    */
   attemptRefused: 'attempt refused',
+  /**
+   * The exchange of a hosted-login authorization code met a full attempt window: completed (its
+   * code check on the page was counted), but not recorded. Fields: operation, environment, user.
+   */
+  attemptNotRecorded: 'attempt not recorded',
   /** A user's run of consecutive failed exchanges reached the cap: the token endpoint refuses them until the run's window passes. Fields: environment, user, failures. */
   failureCapReached: 'failure cap reached',
   /** A failed send's code could not be discarded (its 502 stands). Fields: environment, client, error. */

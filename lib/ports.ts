@@ -67,6 +67,12 @@ export type AttemptDecision =
  */
 export interface AttemptLimiter {
   recordAttempt(key: AttemptKey, limit: LimitConfig, now: number, cap?: FailureCapConfig): Promise<AttemptDecision>;
+  /**
+   * Records an attempt where the window has room, and otherwise records nothing: never refuses,
+   * never starts a block. For a request that must complete once an earlier, counted attempt has
+   * earned it (the exchange of a hosted-login authorization code). Returns whether it was recorded.
+   */
+  noteAttempt(key: AttemptKey, limit: LimitConfig, now: number): Promise<boolean>;
   /** Counts one failed exchange into the user's current run (or starts a new one); returns the run. */
   recordFailure(key: AttemptKey, cap: FailureCapConfig, now: number): Promise<FailureRun>;
   /** Ends the user's failure run (a successful exchange). */

@@ -13,14 +13,16 @@
  *      (RFC 7636 §1);
  *   4. the tokens: an access token as the client's settings say, and an ID token with `openid`.
  *
- * A bound exchange is not counted again: it completes the login whose code check the page
- * already counted against the same limit, and a 128-bit code is nothing to guess. Counted, it
- * would be refused (429, the code spent, the user blocked) after a user needed the limit's 5
- * checks on the page, so a login the page had just completed failed at the client (regression
- * test in test/http/authorize.test.ts).
+ * A bound exchange is counted against the same limit (the issue's rule: these are token
+ * endpoint requests for the code's user), but never refused by it: it completes a login whose code
+ * check on the page was itself counted, and a 256-bit code is nothing to guess. Refused, a user who
+ * needed the limit's 5 checks on the page got a redirect whose exchange was then the 6th attempt:
+ * 429, the code spent, the user blocked, a login the page had just completed failed at the client
+ * (regression test in test/http/authorize.test.ts). So it is recorded while the window has room,
+ * and past the limit it is neither recorded nor refused, and starts no block (`noteAttempt`).
  *
- * DynamoDB requests: 1 for a JWT client (the code), plus the opaque token's write; 2 for a refusal
- * of a code that exists (the code, the attempt).
+ * DynamoDB requests: 2 for a JWT client (the code, the attempt), plus the opaque token's write;
+ * 2 for a refusal of a code that exists (the code, the attempt), 3 when that starts a block.
  */
 import '../zod';
 import * as z from 'zod/mini';
@@ -29,7 +31,7 @@ import { InvalidClientError, InvalidGrantError, InvalidRequestError } from '../e
 import { LOG_EVENTS } from '../log-events';
 import type { AttemptLimiter, AuthorizationCodeStore, Clock, Log } from '../ports';
 import type { Grant } from './access-tokens';
-import { countAttempt } from './attempts';
+import { countAttempt, noteAttempt } from './attempts';
 import { authorizationCodeHash } from './authorization-codes';
 import { CODE_VERIFIER_PATTERN, digestsEqual, s256Challenge } from './codes';
 import { logHandleOf, type HmacKeys } from './hmac-keys';
@@ -89,6 +91,8 @@ export async function exchangeAuthorizationCode(
     if (environment !== undefined) await countAttempt(deps, 'token', environment, record.userKey, now);
     return refuse(deps, { ...logFields, user: logHandleOf(record.userKey) }, 'binding');
   }
+
+  await noteAttempt(deps, environment, record.userKey, now);
 
   const grant: Grant = {
     issuer: request.issuer,

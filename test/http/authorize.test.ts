@@ -139,8 +139,8 @@ describe('the whole flow: page, authorization code, tokens', () => {
       scope: 'openid email phone',
       id_token: expect.any(String),
     });
-    // The code consumed: 1 request for a JWT client (the page counted the attempt when it checked the code).
-    expect(service.dynamodb.operations()).toEqual(['DeleteItem']);
+    // The code consumed, the attempt counted: 2 requests for a JWT client.
+    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem']);
 
     const idToken = await jwtVerify(tokens.id_token as string, createLocalJWKSet(jwks), {
       issuer: service.url,
@@ -273,10 +273,10 @@ describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () =
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
   });
 
-  it('exchanges an authorization code in 1 request for a JWT client (the code’s consumption), 2 for an opaque one (+ the token)', async () => {
+  it('exchanges an authorization code in 2 requests for a JWT client (the code’s consumption, the attempt), 3 for an opaque one (+ the token)', async () => {
     for (const [clientId, expected] of [
-      ['local-web', ['DeleteItem']],
-      ['local-opaque', ['DeleteItem', 'PutItem']],
+      ['local-web', ['DeleteItem', 'UpdateItem']],
+      ['local-opaque', ['DeleteItem', 'UpdateItem', 'PutItem']],
     ] as const) {
       const session = new LoginSession(service, clientId);
       const redirect = await session.signIn(uniqueEmail(`exchange-budget-${clientId}`));
@@ -288,7 +288,7 @@ describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () =
 });
 
 describe('step 2’s rules: the token endpoint’s, on the page', () => {
-  it('says a wrong code is wrong, and after 3 wrong codes that the code is dead', async () => {
+  it('says a wrong code is wrong, and on the 3rd wrong code at once that the code is dead', async () => {
     const session = new LoginSession(service);
     const user = uniqueEmail('wrong');
     const page = await session.post(await session.start(), 'send', { user_id: user });
@@ -297,7 +297,8 @@ describe('step 2’s rules: the token endpoint’s, on the page', () => {
     for (const offset of [1, 2, 3]) {
       const answer = await session.post(page, 'verify', { code: wrong(offset) });
       expect(answer.status).toBe(400);
-      expect(answer.html).toContain('That code is not correct');
+      // Regression: the 3rd said "Check it and try again" although it had spent the code's last try.
+      expect(answer.html).toContain(offset < 3 ? 'That code is not correct' : 'This code can no longer be used');
       expect(answer.html).toMatch(/<input id="code"[^>]*aria-describedby="destination code-error"[^>]*aria-invalid="true"/);
     }
     const dead = await session.post(page, 'verify', { code });
@@ -334,13 +335,35 @@ describe('step 2’s rules: the token endpoint’s, on the page', () => {
     const redirect = await session.post(resent, 'verify', { code: await service.latestCode(user) });
     expect(redirect.status).toBe(302);
 
+    service.dynamodb.reset();
     const exchanged = await service.postForm(TOKEN, exchangeForm(session, redirect.location?.searchParams.get('code') ?? ''));
     expect(exchanged.status).toBe(200);
     if (typeof exchanged.body.access_token === 'string') rememberSecret(exchanged.body.access_token);
+    // The attempt's one conditional write found the window full: nothing recorded, no block started.
+    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem']);
+    expect(capturedLogs().filter((line) => line.includes('"attempt not recorded"'))).not.toEqual([]);
     // The limit still holds for the page: a sixth check in the minute is refused.
     const again = new LoginSession(service);
     const next = await again.post(await again.start(), 'send', { user_id: user });
     expect((await again.post(next, 'verify', { code: await service.latestCode(user) })).status).toBe(429);
+  });
+
+  it('counts a bound exchange against its user’s limit while the window has room (these are token endpoint requests for the user)', async () => {
+    const limited = await startTestService({ config: withLimits({ token: { maxAttempts: 2 } }) });
+    try {
+      const session = new LoginSession(limited);
+      const user = uniqueEmail('counted-exchange');
+      const redirect = await session.signIn(user);
+      const exchanged = await limited.postForm(TOKEN, exchangeForm(session, redirect.location?.searchParams.get('code') ?? ''));
+      expect(exchanged.status).toBe(200);
+      if (typeof exchanged.body.access_token === 'string') rememberSecret(exchanged.body.access_token);
+      // The page's check and the exchange: 2 of 2. Uncounted, this check would be the second and pass.
+      const again = new LoginSession(limited);
+      const next = await again.post(await again.start(), 'send', { user_id: user });
+      expect((await again.post(next, 'verify', { code: await limited.latestCode(user) })).status).toBe(429);
+    } finally {
+      await limited.stop();
+    }
   });
 
   it('counts a refused exchange of an existing code against its user’s limit (a code presented without its verifier’s match)', async () => {
