@@ -10,9 +10,11 @@
  *      (compared in constant time); anything else is `invalid_grant`. The code is spent either way:
  *      a code presented with the wrong verifier is what an interceptor would do (RFC 7636 §1);
  *   4. the per-user attempt limit for the code's user (the token endpoint's, with the failure cap);
- *   5. the tokens: an access token as the client's settings say, and an ID token with `openid`.
+ *   5. the tokens: an access token as the client's settings say, a refresh token (a new family)
+ *      when the client has them, and an ID token with `openid`.
  *
- * DynamoDB requests: 2 for a JWT client (the code, the attempt), plus the opaque token's write.
+ * DynamoDB requests: 2 for a JWT client without refresh tokens (the code, the attempt), plus one
+ * write for an opaque token's record, the family, or both (one transaction).
  */
 import '../zod';
 import * as z from 'zod/mini';
@@ -24,7 +26,7 @@ import type { Grant } from './access-tokens';
 import { countAttempt } from './attempts';
 import { authorizationCodeHash } from './authorization-codes';
 import { CODE_VERIFIER_PATTERN, digestsEqual, s256Challenge } from './codes';
-import { logHandleOf, type HmacKeys } from './hmac-keys';
+import { logHandleOf } from './hmac-keys';
 import { parseFields, textField } from './request-fields';
 import { issueTokens, type IssueTokensDeps, type TokenResponse } from './token-response';
 
@@ -33,7 +35,6 @@ export interface AuthorizationCodeGrantDeps extends IssueTokensDeps {
   readonly clock: Clock;
   readonly limiter: AttemptLimiter;
   readonly authorizationCodes: AuthorizationCodeStore;
-  readonly hmacKeys: () => Promise<HmacKeys>;
   readonly log: Log;
 }
 
@@ -92,7 +93,12 @@ export async function exchangeAuthorizationCode(
     authTime: record.authTime,
     nonce: record.nonce,
   };
-  return issueTokens(deps, grant, { ...logFields, environment: environment.id, user: logHandleOf(record.userKey) });
+  return issueTokens(
+    deps,
+    grant,
+    { userKey: record.userKey, now },
+    { ...logFields, environment: environment.id, user: logHandleOf(record.userKey) },
+  );
 }
 
 function refuse(deps: AuthorizationCodeGrantDeps, logFields: Record<string, unknown>, reason: string): never {
