@@ -54,6 +54,13 @@ describe('introspecting an opaque token', () => {
     });
   });
 
+  it('reads its record and, for a token issued with a refresh token family, the family (revoked with it, RFC 7009 §2.1): 2 requests', async () => {
+    const token = await tokenFor('local-opaque', uniqueEmail('family'));
+    service.dynamodb.reset();
+    expect(await service.postForm(INTROSPECT, { token }, AUTH)).toMatchObject({ body: { active: true } });
+    expect(service.dynamodb.operations()).toEqual(['GetItem', 'GetItem']);
+  });
+
   it('answers inactive once it has expired, though the item is still in the table (the clock, not TTL, decides)', async () => {
     const token = await tokenFor('local-opaque', uniqueEmail('expiring'));
     service.clock.advanceSeconds(3600);

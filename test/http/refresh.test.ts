@@ -300,6 +300,19 @@ describe('the reuse interval (reuseIntervalSeconds: a retry that lost its respon
     expect((await refresh(service, second.body.refresh_token)).status).toBe(200);
   });
 
+  it('answers a retry in 2 DynamoDB requests (the read, the attempt): nothing to rotate; 3 for an opaque token (+ its record)', async () => {
+    for (const [clientId, expected] of [
+      ['local-web', ['GetItem', 'UpdateItem']],
+      ['local-opaque', ['GetItem', 'UpdateItem', 'PutItem']],
+    ] as const) {
+      const first = await login(service, clientId);
+      await refresh(service, first.body.refresh_token, clientId);
+      service.dynamodb.reset();
+      expect((await refresh(service, first.body.refresh_token, clientId)).status).toBe(200);
+      expect({ clientId, operations: service.dynamodb.operations() }).toEqual({ clientId, operations: expected });
+    }
+  });
+
   it('treats the retry as reuse once the interval has passed (10 s after the rotation)', async () => {
     const first = await login(service);
     const second = await refresh(service, first.body.refresh_token);
