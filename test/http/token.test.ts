@@ -22,12 +22,19 @@ const GRANT_REFUSED = { error: 'invalid_grant', error_description: 'The code is 
 let service: TestService;
 beforeAll(async () => {
   // A second environment that local-web may also use: a code is bound to the one it was sent in.
+  // And an opaque client without refresh tokens.
   service = await startTestService({
-    config: (config) => ({
-      ...config,
-      environments: [...config.environments, { ...config.environments[0]!, id: 'second' }],
-      clients: config.clients.map((client) => (client.id === 'local-web' ? { ...client, environments: ['local', 'second'] } : client)),
-    }),
+    config: (config) => {
+      const { refreshTokens: _none, ...opaque } = config.clients.find((client) => client.id === 'local-opaque')!;
+      return {
+        ...config,
+        environments: [...config.environments, { ...config.environments[0]!, id: 'second' }],
+        clients: [
+          ...config.clients.map((client) => (client.id === 'local-web' ? { ...client, environments: ['local', 'second'] } : client)),
+          { ...opaque, id: 'plain-opaque' },
+        ],
+      };
+    },
   });
 });
 afterAll(async () => service.stop());
@@ -194,6 +201,18 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
     service.dynamodb.reset();
     expect((await exchange(failing, real === '000000' ? '000001' : '000000')).status).toBe(400);
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+  });
+
+  it('makes exactly three for an opaque token without refresh tokens: the attempt, the guess, the token', async () => {
+    const user = uniqueEmail('plain-opaque-budget');
+    await service.post(SEND, { auth_type: 'email', client_id: 'plain-opaque', redirect_uri: REDIRECT_URI, user_id: user });
+    const code = await service.latestCode(user);
+    service.dynamodb.reset();
+    const response = await exchange(user, code, { client_id: 'plain-opaque' });
+    expect(response.status).toBe(200);
+    expect(response.body).not.toHaveProperty('refresh_token');
+    rememberSecret(response.body.access_token as string);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
   });
 
   it('does the same work whether or not the user has a live code, so timing does not tell (regression: one request fewer without a code)', async () => {
