@@ -299,9 +299,17 @@ export interface RefreshTokenStore {
 
 /** Revoked access tokens (RFC 7009): JWTs by `jti` until they expire, and every token of a revoked family. */
 export interface RevocationStore {
-  /** Records a JWT access token as revoked until `expiresAt` (epoch seconds), when it dies anyway. */
-  revokeAccessToken(jti: string, clientId: string, expiresAt: number): Promise<void>;
-  /** Whether an access token was revoked, by its `jti` or through its family: one read (both in one batch). */
+  /**
+   * Records a JWT access token of `clientId`'s as revoked until `expiresAt` (epoch seconds), when
+   * it dies anyway; with its family, in the family (if it is still there, and `clientId`'s).
+   */
+  revokeAccessToken(token: {
+    readonly jti: string;
+    readonly clientId: string;
+    readonly expiresAt: number;
+    readonly familyKey?: string | undefined;
+  }): Promise<void>;
+  /** Whether an access token was revoked, by its `jti` or with its family: one read, of its family if it has one. */
   isRevoked(token: { readonly jti?: string | undefined; readonly familyKey?: string | undefined }): Promise<boolean>;
 }
 

@@ -9,7 +9,7 @@
  * DynamoDB actions on the table, as IAM names them (`dynamodb:<action>`). A TransactWriteItems
  * request has no action of its own: IAM authorises each of its writes by its own action.
  */
-export type TableAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 /**
  * The service's secrets: the HMAC master key, the signing key set (private keys: the token
  * function only), and its public half (what the verifying functions read).
@@ -52,15 +52,16 @@ export const FUNCTIONS = {
     name: 'introspect',
     description: 'POST /idp/v1/account/introspect: token introspection for resource servers',
     // An opaque token by its hash; JWTs are verified with public keys only; whether either was
-    // revoked (its jti, its refresh token family: both in one BatchGetItem).
-    table: ['GetItem', 'BatchGetItem'],
+    // revoked (its refresh token family's item, or a JWT's own revocation item).
+    table: ['GetItem'],
     secrets: ['verificationKeys'],
     delivery: [],
   },
   revoke: {
     name: 'revoke',
     description: 'POST /idp/v1/account/revoke: token revocation (RFC 7009)',
-    // A refresh token's family (UpdateItem), a JWT's jti (PutItem), an opaque token (DeleteItem).
+    // A refresh token's family, or a JWT's jti in its family (UpdateItem), a JWT's jti without a
+    // family (PutItem), an opaque token (DeleteItem).
     // The HMAC key finds a refresh token's family; the public keys verify a JWT.
     table: ['UpdateItem', 'PutItem', 'DeleteItem'],
     secrets: ['hmac', 'verificationKeys'],
@@ -78,7 +79,7 @@ export const FUNCTIONS = {
     name: 'userinfo',
     description: 'GET|POST /idp/v1/account/userinfo: the claims an access token was granted (OpenID Connect)',
     // An opaque token by its hash, and whether a token was revoked, as introspection reads them.
-    table: ['GetItem', 'BatchGetItem'],
+    table: ['GetItem'],
     secrets: ['verificationKeys'],
     delivery: [],
   },

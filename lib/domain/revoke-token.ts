@@ -22,8 +22,8 @@
  *      another client's (§2.2: "invalid tokens do not cause an error response").
  *
  * DynamoDB requests: one conditional write for a refresh token or an opaque token (whether or not
- * it exists), one write for a live JWT of the caller's, none for anything that is not a live JWT
- * of ours.
+ * it exists), one write for a live JWT of the caller's (its family's item when it has one, else an
+ * item of its own), none for anything that is not a live JWT of ours.
  */
 import '../zod';
 import * as z from 'zod/mini';
@@ -77,7 +77,14 @@ export async function revokeToken(deps: RevokeDeps, request: RevokeRequest): Pro
   if (isJwtShaped(token)) {
     const found = await verifyJwtAccessToken(deps, token, request.issuer);
     const mine = found !== undefined && found.response.client_id === client.id;
-    if (mine) await deps.revocations.revokeAccessToken(found.response.jti, client.id, found.response.exp);
+    if (mine) {
+      await deps.revocations.revokeAccessToken({
+        jti: found.response.jti,
+        clientId: client.id,
+        expiresAt: found.response.exp,
+        familyKey: found.familyKey,
+      });
+    }
     deps.log.info(LOG_EVENTS.tokenRevoked, { client: client.id, kind: 'access_token', format: 'jwt', revoked: mine });
     return {};
   }

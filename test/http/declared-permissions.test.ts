@@ -66,7 +66,7 @@ it('every operation uses exactly the table actions its function declares', async
   await as('introspect', () =>
     service.postForm('/idp/v1/account/introspect', { token: opaque }, { Authorization: `Bearer ${LOCAL_API_KEY}` }),
   );
-  // introspect: a JWT issued with a refresh token family (its jti and its family in one batch).
+  // introspect: a JWT issued with a refresh token family (the family says whether it was revoked).
   const jwt = await service.signIn(uniqueEmail('permissions'));
   await as('introspect', () =>
     service.postForm(
@@ -92,13 +92,31 @@ it('every operation uses exactly the table actions its function declares', async
     rememberSecret(refreshed.body.refresh_token as string);
   });
 
-  // revoke: a refresh token's family, a JWT's jti, an opaque token.
+  // revoke: a refresh token's family, a JWT's jti (in its family, and on its own for a client
+  // without refresh tokens), an opaque token.
   const revoke = (token: unknown, clientId: string) =>
     service.postForm('/idp/v1/account/revoke', { token: token as string, client_id: clientId });
   const other = await service.signIn(uniqueEmail('permissions'));
   await as('revoke', () => revoke(other.body.refresh_token, 'local-web'));
   await as('revoke', () => revoke(other.body.access_token, 'local-web'));
   await as('revoke', () => revoke(opaque, 'local-opaque'));
+  const backendUser = uniqueEmail('permissions');
+  await service.post(
+    '/idp/v1/otp/send',
+    { auth_type: 'email', client_id: 'local-backend', redirect_uri: REDIRECT_URI, user_id: backendUser },
+    {
+      headers: { Authorization: `Bearer ${LOCAL_API_KEY}` },
+    },
+  );
+  const backend = await exchange(backendUser, await service.latestCode(backendUser), 'local-backend');
+  rememberSecret(backend.body.access_token as string);
+  await as('revoke', () =>
+    service.postForm(
+      '/idp/v1/account/revoke',
+      { token: backend.body.access_token as string },
+      { Authorization: `Bearer ${LOCAL_API_KEY}` },
+    ),
+  );
   // authorize: the page, a send, a wrong code, the right code (the authorization code).
   const session = new LoginSession(service, 'local-opaque');
   const user = uniqueEmail('permissions');
@@ -124,7 +142,7 @@ it('every operation uses exactly the table actions its function declares', async
     viaPage = response.body.access_token as string;
     rememberSecret(viaPage);
   });
-  // userinfo: an opaque token by its hash (and its family), a JWT (its jti and its family in one batch).
+  // userinfo: an opaque token by its hash (and its family), a JWT (its family).
   await as('userinfo', () => service.get('/idp/v1/account/userinfo', { Authorization: `Bearer ${viaPage}` }));
   const jwtSession = new LoginSession(service, 'local-web');
   const jwtRedirect = await jwtSession.signIn(uniqueEmail('permissions'));

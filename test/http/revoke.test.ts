@@ -125,10 +125,10 @@ describe('an opaque access token', () => {
 });
 
 describe('a JWT access token', () => {
-  it('is recorded as revoked until it expires: introspection says inactive; one write; a local verifier still accepts it until exp', async () => {
+  it('is recorded as revoked until it expires, in its refresh token family: introspection says inactive; one write; a local verifier still accepts it until exp', async () => {
     const first = await login();
     expect(await operationsOf(() => revoke(first.body.access_token, 'local-web', {}, { token_type_hint: 'access_token' }))).toEqual([
-      'PutItem',
+      'UpdateItem',
     ]);
     expect(await introspect(first.body.access_token)).toEqual({ active: false });
     // UserInfo: 401 invalid_token for the revoked token (an active one without openid would get 403).
@@ -143,13 +143,21 @@ describe('a JWT access token', () => {
     expect(await introspect(next.body.access_token)).toMatchObject({ active: true });
   });
 
-  it('of a confidential client, which authenticates with client_secret_basic or its Bearer API key', async () => {
+  it('of a confidential client (no refresh tokens), which authenticates with client_secret_basic or its Bearer API key: one write of its own', async () => {
     for (const headers of [{ Authorization: basic('local-backend', LOCAL_API_KEY) }, { Authorization: `Bearer ${LOCAL_API_KEY}` }]) {
       const token = await backendLogin();
       expect(await introspect(token)).toMatchObject({ active: true, client_id: 'local-backend' });
-      expect((await revoke(token, undefined, headers)).status).toBe(200);
+      expect(await operationsOf(() => revoke(token, undefined, headers))).toEqual(['PutItem']);
       expect(await introspect(token)).toEqual({ active: false });
     }
+  });
+
+  it('revoked alone leaves the other access tokens of its family active', async () => {
+    const first = await login();
+    const second = await refresh(first.body.refresh_token);
+    expect((await revoke(first.body.access_token, 'local-web')).status).toBe(200);
+    expect(await introspect(first.body.access_token)).toEqual({ active: false });
+    expect(await introspect(second.body.access_token)).toMatchObject({ active: true });
   });
 
   it('that is expired, tampered with or not ours is left alone, with no request at all', async () => {

@@ -1,14 +1,17 @@
 /**
- * Revoked access tokens (RFC 7009) in DynamoDB:
- * - a revoked JWT access token: `revoked#<jti>`, kept (TTL) until the token expires, when it is
- *   dead anyway; the JWT itself is never stored;
- * - a revoked refresh token family (lib/adapters/dynamodb/refresh-token-store.ts): every access
- *   token issued with it names it (`sid`, or the opaque record's family), and is revoked with it.
- * A check reads both in one strongly consistent request (BatchGetItem when there are two keys), so
- * a revocation counts from the moment its write returns.
+ * Revoked access tokens (RFC 7009) in DynamoDB, so that every check is one strongly consistent
+ * GetItem of one item, by key:
+ * - an access token issued with a refresh token family (a JWT's `sid`, an opaque record's
+ *   `family`): the family item (lib/adapters/dynamodb/refresh-token-store.ts) says it all. The
+ *   family revoked: every token of it is. A JWT of it revoked alone: its `jti` joins the family's
+ *   `revoked_jtis` (a string set), which the family's TTL outlives (it is kept a day past its last
+ *   usable moment, and an access token lives at most a day);
+ * - a JWT without a family: `revoked#<jti>`, kept (TTL) until the token expires, when it is dead
+ *   anyway. The JWT itself is never stored.
+ * (A revoked opaque token has no record left: lib/adapters/dynamodb/token-store.ts.)
  */
-import { BatchGetCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TemporarilyUnavailableError } from '../../errors';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RevocationStore } from '../../ports';
 import { storageFailure } from './client';
 import { familyItemKey } from './refresh-token-store';
@@ -18,60 +21,68 @@ export function revokedItemKey(jti: string): string {
   return `revoked#${jti}`;
 }
 
+const REVOKED_JTIS = 'revoked_jtis';
+
 export class DynamoDbRevocationStore implements RevocationStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
 
-  async revokeAccessToken(jti: string, clientId: string, expiresAt: number): Promise<void> {
+  async revokeAccessToken(token: { jti: string; clientId: string; expiresAt: number; familyKey?: string | undefined }): Promise<void> {
     try {
-      // Idempotent: revoking twice writes the same item again.
+      if (token.familyKey === undefined) {
+        // Idempotent: revoking twice writes the same item again.
+        await this.client.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: {
+              pk: revokedItemKey(token.jti),
+              client_id: token.clientId,
+              exp: token.expiresAt,
+              [TABLE_DEFINITION.timeToLiveAttribute]: token.expiresAt,
+            },
+          }),
+        );
+        return;
+      }
       await this.client.send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: this.tableName,
-          Item: { pk: revokedItemKey(jti), client_id: clientId, exp: expiresAt, [TABLE_DEFINITION.timeToLiveAttribute]: expiresAt },
+          Key: { pk: familyItemKey(token.familyKey) },
+          UpdateExpression: 'ADD #revoked_jtis :jti',
+          // Only the family's own client's tokens; a family that is gone (TTL) has no live token left.
+          ConditionExpression: 'attribute_exists(pk) AND #client_id = :client',
+          ExpressionAttributeNames: { '#revoked_jtis': REVOKED_JTIS, '#client_id': 'client_id' },
+          ExpressionAttributeValues: { ':jti': new Set([token.jti]), ':client': token.clientId },
         }),
       );
     } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return;
       throw storageFailure(error, 'revoke access token');
     }
   }
 
   async isRevoked(token: { readonly jti?: string | undefined; readonly familyKey?: string | undefined }): Promise<boolean> {
-    const keys = [
-      ...(token.jti === undefined ? [] : [revokedItemKey(token.jti)]),
-      ...(token.familyKey === undefined ? [] : [familyItemKey(token.familyKey)]),
-    ];
-    const items = await this.read(keys);
-    // A revoked JWT has its item; a family is revoked when it says so (a live one is read too).
-    return items.some((item) => String(item.pk).startsWith('revoked#') || item.revoked_at !== undefined);
+    if (token.familyKey !== undefined) {
+      const family = await this.read(familyItemKey(token.familyKey), `revoked_at, ${REVOKED_JTIS}`);
+      if (family === undefined) return false;
+      const revokedJtis = family[REVOKED_JTIS] as Set<string> | undefined;
+      return family.revoked_at !== undefined || (token.jti !== undefined && revokedJtis?.has(token.jti) === true);
+    }
+    if (token.jti === undefined) return false;
+    return (await this.read(revokedItemKey(token.jti), 'pk')) !== undefined;
   }
 
-  private async read(keys: readonly string[]): Promise<Array<Record<string, unknown>>> {
-    if (keys.length === 0) return [];
-    let answer: { Responses?: Record<string, Array<Record<string, unknown>>>; UnprocessedKeys?: Record<string, unknown> };
+  private async read(pk: string, projection: string): Promise<Record<string, unknown> | undefined> {
     try {
-      if (keys.length === 1) {
-        const { Item } = await this.client.send(
-          new GetCommand({ TableName: this.tableName, Key: { pk: keys[0] }, ConsistentRead: true, ProjectionExpression: 'pk, revoked_at' }),
-        );
-        return Item === undefined ? [] : [Item];
-      }
-      answer = await this.client.send(
-        new BatchGetCommand({
-          RequestItems: {
-            [this.tableName]: { Keys: keys.map((pk) => ({ pk })), ConsistentRead: true, ProjectionExpression: 'pk, revoked_at' },
-          },
-        }),
+      // Strongly consistent: a revocation counts from the moment its write returned.
+      const { Item } = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true, ProjectionExpression: projection }),
       );
+      return Item;
     } catch (error) {
       throw storageFailure(error, 'check revocation');
     }
-    // Two small items are left unprocessed only when DynamoDB is throttling: a 503, rather than a guess.
-    if (Object.keys(answer.UnprocessedKeys ?? {}).length > 0) {
-      throw new TemporarilyUnavailableError({ detail: 'DynamoDB check revocation: BatchGetItem left keys unprocessed' });
-    }
-    return answer.Responses?.[this.tableName] ?? [];
   }
 }
