@@ -29,10 +29,17 @@ export const LOG_EVENTS = {
   authorizationGranted: 'authorization granted',
   /** UserInfo answered for a token. Fields: client, environment. */
   userInfoServed: 'userinfo served',
-  /** A code was exchanged for a token. Fields: environment, client, format, user. */
+  /** Tokens were issued (a code exchanged, a refresh). Fields: environment, client, format, user, family (with refresh tokens). */
   tokenIssued: 'token issued',
   /** A token request was refused with invalid_grant. Fields: reason (private), client, user. */
   grantRefused: 'grant refused',
+  /**
+   * A spent refresh token was presented again: its family is revoked (RFC 9700 §4.14.2). Fields:
+   * client, environment, user, family (a handle, never a token), generation.
+   */
+  refreshTokenReused: 'refresh token reused',
+  /** A revocation request (RFC 7009) was answered. Fields: client, kind (refresh_token | access_token), family (refresh tokens), revoked. */
+  tokenRevoked: 'token revoked',
   /** A resource server introspected a token. Fields: caller (client id), active. */
   tokenIntrospected: 'token introspected',
   /** Any 5xx the service answered. */

@@ -11,7 +11,8 @@
  *      against the per-user attempt limit of the code's user (the token endpoint's). The code is
  *      spent either way: a code presented with the wrong verifier is what an interceptor would do
  *      (RFC 7636 §1);
- *   4. the tokens: an access token as the client's settings say, and an ID token with `openid`.
+ *   4. the tokens: an access token as the client's settings say, a refresh token (a new family)
+ *      when the client has them, and an ID token with `openid`.
  *
  * A bound exchange is counted against the same limit (the issue's rule: these are token
  * endpoint requests for the code's user), but never refused by it: it completes a login whose code
@@ -21,8 +22,8 @@
  * (regression test in test/http/authorize.test.ts). So it is recorded while the window has room,
  * and past the limit it is neither recorded nor refused, and starts no block (`noteAttempt`).
  *
- * DynamoDB requests: 2 for a JWT client (the code, the attempt), plus the opaque token's write;
- * 2 for a refusal of a code that exists (the code, the attempt), 3 when that starts a block.
+ * DynamoDB requests: 2 for a JWT client without refresh tokens (the code, the attempt), plus one
+ * write for an opaque token's record, the family, or both (one transaction); 2 for a refusal of a code that exists (the code, the attempt), 3 when that starts a block.
  */
 import '../zod';
 import * as z from 'zod/mini';
@@ -34,7 +35,7 @@ import type { Grant } from './access-tokens';
 import { countAttempt, noteAttempt } from './attempts';
 import { authorizationCodeHash } from './authorization-codes';
 import { CODE_VERIFIER_PATTERN, digestsEqual, s256Challenge } from './codes';
-import { logHandleOf, type HmacKeys } from './hmac-keys';
+import { logHandleOf } from './hmac-keys';
 import { parseFields, textField } from './request-fields';
 import { issueTokens, type IssueTokensDeps, type TokenResponse } from './token-response';
 
@@ -43,7 +44,6 @@ export interface AuthorizationCodeGrantDeps extends IssueTokensDeps {
   readonly clock: Clock;
   readonly limiter: AttemptLimiter;
   readonly authorizationCodes: AuthorizationCodeStore;
-  readonly hmacKeys: () => Promise<HmacKeys>;
   readonly log: Log;
 }
 
@@ -106,7 +106,12 @@ export async function exchangeAuthorizationCode(
     authTime: record.authTime,
     nonce: record.nonce,
   };
-  return issueTokens(deps, grant, { ...logFields, environment: environment.id, user: logHandleOf(record.userKey) });
+  return issueTokens(
+    deps,
+    grant,
+    { userKey: record.userKey, now },
+    { ...logFields, environment: environment.id, user: logHandleOf(record.userKey) },
+  );
 }
 
 function refuse(deps: AuthorizationCodeGrantDeps, logFields: Record<string, unknown>, reason: string): never {

@@ -102,7 +102,12 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
     issuedAt: Math.floor(now / 1000),
     authTime: Math.floor(now / 1000),
   };
-  return issueTokens(deps, grant, { environment: environment.id, client: client.id, user: logHandleOf(counted.userKey) });
+  return issueTokens(
+    deps,
+    grant,
+    { userKey: counted.userKey, now },
+    { environment: environment.id, client: client.id, user: logHandleOf(counted.userKey) },
+  );
 }
 
 /** A code check whose attempt was counted: what `checkCode` needs of it. */

@@ -6,7 +6,9 @@
  * - `code`: the digest a one-time code is stored as;
  * - `subject`: the `sub` of access tokens, stable for one user across logins (per environment);
  * - `authorizationCode`: the keyed hash an authorization code is stored under;
- * - `loginTransaction`: the key that encrypts the hosted login page's transaction cookie.
+ * - `loginTransaction`: the key that encrypts the hosted login page's transaction cookie;
+ * - `refreshToken`: the keyed hash a refresh token is stored as, and its family's key;
+ * - `refreshSuccessor`: derives a refresh token's successor from it (lib/domain/refresh-tokens.ts).
  *
  * Rotating the master secret therefore changes every `sub` and resets every counter and code:
  * see docs/operations/key-rotation.md.
@@ -22,6 +24,10 @@ export interface HmacKeys {
   readonly authorizationCode: Buffer;
   /** Encrypts the hosted login page's transaction cookie (lib/domain/login-transaction.ts). */
   readonly loginTransaction: Buffer;
+  /** The keyed hash refresh tokens are stored as, and the key of their family (lib/domain/refresh-tokens.ts). */
+  readonly refreshToken: Buffer;
+  /** Derives a refresh token's successor from the token (lib/domain/refresh-tokens.ts). */
+  readonly refreshSuccessor: Buffer;
 }
 
 /** The master secret must carry at least 256 bits. */
@@ -42,6 +48,8 @@ export function deriveHmacKeys(secret: Buffer): HmacKeys {
     subject: derive('subject'),
     authorizationCode: derive('authorization-code'),
     loginTransaction: derive('login-transaction'),
+    refreshToken: derive('refresh-token'),
+    refreshSuccessor: derive('refresh-successor'),
   });
 }
 

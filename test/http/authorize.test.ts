@@ -36,7 +36,9 @@ function exchangeForm(session: LoginSession, code: string, extra: Record<string,
 async function tokensFor(session: LoginSession, redirect: PageResponse): Promise<Record<string, unknown>> {
   const response = await service.postForm(TOKEN, exchangeForm(session, redirect.location?.searchParams.get('code') ?? ''));
   expect(response.status).toBe(200);
-  for (const token of [response.body.access_token, response.body.id_token]) if (typeof token === 'string') rememberSecret(token);
+  for (const token of [response.body.access_token, response.body.id_token, response.body.refresh_token]) {
+    if (typeof token === 'string') rememberSecret(token);
+  }
   return response.body;
 }
 
@@ -138,9 +140,11 @@ describe('the whole flow: page, authorization code, tokens', () => {
       expires_in: 3600,
       scope: 'openid email phone',
       id_token: expect.any(String),
+      // local-web is issued refresh tokens (test/http/refresh.test.ts).
+      refresh_token: expect.stringMatching(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/),
     });
-    // The code consumed, the attempt counted: 2 requests for a JWT client.
-    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem']);
+    // The code consumed, the attempt counted, the refresh token family started.
+    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem', 'PutItem']);
 
     const idToken = await jwtVerify(tokens.id_token as string, createLocalJWKSet(jwks), {
       issuer: service.url,
@@ -273,10 +277,11 @@ describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () =
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
   });
 
-  it('exchanges an authorization code in 2 requests for a JWT client (the code’s consumption, the attempt), 3 for an opaque one (+ the token)', async () => {
+  it('exchanges an authorization code in 2 requests for a JWT client (the attempt, the code’s consumption), 3 with refresh tokens or an opaque token (one write: the family, the token, or both in one transaction)', async () => {
     for (const [clientId, expected] of [
-      ['local-web', ['DeleteItem', 'UpdateItem']],
-      ['local-opaque', ['DeleteItem', 'UpdateItem', 'PutItem']],
+      ['local-backend', ['DeleteItem', 'UpdateItem']],
+      ['local-web', ['DeleteItem', 'UpdateItem', 'PutItem']],
+      ['local-opaque', ['DeleteItem', 'UpdateItem', 'TransactWriteItems']],
     ] as const) {
       const session = new LoginSession(service, clientId);
       const redirect = await session.signIn(uniqueEmail(`exchange-budget-${clientId}`));
@@ -340,7 +345,7 @@ describe('step 2’s rules: the token endpoint’s, on the page', () => {
     expect(exchanged.status).toBe(200);
     if (typeof exchanged.body.access_token === 'string') rememberSecret(exchanged.body.access_token);
     // The attempt's one conditional write found the window full: nothing recorded, no block started.
-    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem']);
+    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem', 'PutItem']);
     expect(capturedLogs().filter((line) => line.includes('"attempt not recorded"'))).not.toEqual([]);
     // The limit still holds for the page: a sixth check in the minute is refused.
     const again = new LoginSession(service);

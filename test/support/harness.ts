@@ -87,7 +87,7 @@ export interface TestService {
   latestCode(userId: string): Promise<string>;
   /**
    * The whole API flow for one user: send a code, read it from the outbox, exchange it. Returns the
-   * token response (its access token remembered as a secret the logs must not show).
+   * token response (its tokens remembered as secrets the logs must not show).
    */
   signIn(userId: string, options?: { clientId?: string; environmentId?: string }): Promise<TestResponse>;
   stop(): Promise<void>;
@@ -185,7 +185,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       const sent = await service.post(`${SEND_PATH}${query}`, sendBody(userId, clientId));
       if (sent.status !== 200) throw new Error(`otp/send answered ${sent.status}: ${sent.text}`);
       const response = await service.post(`${TOKEN_PATH}${query}`, exchangeBody(userId, await service.latestCode(userId), clientId));
-      if (typeof response.body.access_token === 'string') rememberSecret(response.body.access_token);
+      for (const token of [response.body.access_token, response.body.refresh_token, response.body.id_token]) {
+        if (typeof token === 'string') rememberSecret(token);
+      }
       return response;
     },
     async stop() {
