@@ -223,7 +223,7 @@ export class Monitoring extends Construct {
       graph('API errors', [stageMetric('4XXError'), api5xx]),
       graph('API latency (p50, p99)', [stageMetric('Latency', 'p50'), stageMetric('Latency', 'p99')]),
       graph('Codes', [eventMetrics.codeSent, eventMetrics.deliveryFailed]),
-      graph('Tokens', [eventMetrics.tokenIssued, eventMetrics.grantRefused]),
+      graph('Tokens', [eventMetrics.tokenIssued, eventMetrics.grantRefused, eventMetrics.refreshTokenReused, eventMetrics.tokenRevoked]),
       graph('Refused and failed', [
         eventMetrics.attemptRefused,
         eventMetrics.failureCapReached,

@@ -19,7 +19,7 @@ const hostname = () => z.string().check(z.regex(DNS_NAME, 'a lower-case DNS name
 
 /**
  * Deployment-only settings, read by the CDK stack. Every field has a default, so a stage file may
- * omit the section (config/local.json does).
+ * omit any of them (config/local.json gives only `cors`, which the local runtime reads too).
  */
 export const deploymentSchema = z.strictObject({
   /** AWS account (12 digits) the stage must be deployed to; absent: the CLI's. Pin it for production so wrong credentials fail. */

@@ -39,6 +39,9 @@ const limitSchema = (defaults: Readonly<{ maxAttempts: number; windowSeconds: nu
 
 const SPEC_LIMITS = Object.freeze({ maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 });
 
+/** Refresh token lifetimes (`refreshTokens`): Auth0's and Okta's defaults for idle and absolute lifetime. */
+const REFRESH_DEFAULTS = Object.freeze({ idleSeconds: 30 * 86_400, absoluteSeconds: 90 * 86_400, reuseIntervalSeconds: 0 });
+
 /**
  * NIST SP 800-63B §5.2.2: at most 100 consecutive failed attempts on one account. The per-minute
  * limit alone lets a patient attacker make 7,200 guesses a day; this cap bounds them per rolling run.
@@ -234,6 +237,29 @@ const clientSchema = z.strictObject({
   apiKeySha256: z._default(z.array(sha256Hex), (): string[] => []),
   /** Whether this client's API keys may call the introspection endpoint (RFC 7662). */
   mayIntrospect: z._default(z.boolean(), false),
+  /**
+   * Refresh tokens (RFC 6749 §6), in families with rotation and reuse detection
+   * (docs/decisions/009-refresh-token-families.md). Absent: code exchanges return no refresh token.
+   * Rotation is always on: every refresh spends the presented token and returns its successor
+   * (OAuth 2.1 §4.3.1 and RFC 9700 §4.14.2 require it of public clients, and only public clients,
+   * those without API keys, may have refresh tokens: RFC 6749 §6 requires a client with
+   * credentials to authenticate when it refreshes, and the token endpoint authenticates no client).
+   */
+  refreshTokens: z.optional(
+    z.strictObject({
+      /** A refresh token unused for this long dies (default 30 days). */
+      idleSeconds: z._default(int(300, 365 * 86_400), REFRESH_DEFAULTS.idleSeconds),
+      /** The whole family (every token from one login) dies this long after the login, however used (default 90 days). */
+      absoluteSeconds: z._default(int(300, 365 * 86_400), REFRESH_DEFAULTS.absoluteSeconds),
+      /**
+       * Reuse interval (Auth0's name; Okta's grace period): for this long after a rotation, the
+       * token just spent may be presented again and gets the same successor (a retry that lost
+       * its response, two tabs refreshing at once) instead of revoking the family. Default 0: any
+       * second presentation is reuse.
+       */
+      reuseIntervalSeconds: z._default(int(0, 60), REFRESH_DEFAULTS.reuseIntervalSeconds),
+    }),
+  ),
 });
 
 /**
@@ -307,6 +333,21 @@ export function checkStageReferences(
           message: `the client is not allowed in environment "${environment}"`,
         });
       }
+    }
+    if (client.refreshTokens !== undefined && client.apiKeySha256.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'refreshTokens'],
+        message:
+          'refresh tokens are for public clients (no apiKeySha256): a client with credentials must authenticate to refresh (RFC 6749 §6)',
+      });
+    }
+    if (client.refreshTokens !== undefined && client.refreshTokens.idleSeconds > client.refreshTokens.absoluteSeconds) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'refreshTokens', 'idleSeconds'],
+        message: 'the idle lifetime cannot be longer than the absolute one',
+      });
     }
     if ((client.sendRequiresApiKey || client.mayIntrospect) && client.apiKeySha256.length === 0) {
       ctx.addIssue({

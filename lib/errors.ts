@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'invalid_grant'
   | 'unauthorized_client'
   | 'unsupported_grant_type'
+  | 'invalid_scope'
   | 'invalid_token'
   | 'insufficient_scope'
   | 'not_found'
@@ -116,12 +117,31 @@ export class InvalidClientError extends IdpError {
   }
 }
 
-/** 400: the code is invalid, expired, used, replaced, or bound to something else. Never says which. */
+/** The fixed `error_description` of an invalid_grant, by what was presented. */
+const INVALID_GRANT_DESCRIPTIONS = {
+  code: 'The code is invalid, expired, or was already used.',
+  refresh_token: 'The refresh token is invalid, expired, revoked, or was already used.',
+} as const;
+
+/**
+ * 400: the code (or refresh token) is invalid, expired, used, replaced, revoked, or bound to
+ * something else. Never says which.
+ */
 export class InvalidGrantError extends IdpError {
   readonly error = 'invalid_grant';
   readonly statusCode = 400;
-  constructor(options: { detail?: string } = {}) {
-    super('The code is invalid, expired, or was already used.', options);
+  constructor(options: { detail?: string; presented?: keyof typeof INVALID_GRANT_DESCRIPTIONS } = {}) {
+    const { presented = 'code', ...rest } = options;
+    super(INVALID_GRANT_DESCRIPTIONS[presented], rest);
+  }
+}
+
+/** 400: a refresh asked for a scope the original grant did not include (RFC 6749 §5.2, §6). */
+export class InvalidScopeError extends IdpError {
+  readonly error = 'invalid_scope';
+  readonly statusCode = 400;
+  constructor() {
+    super('The requested scope exceeds the scope originally granted.');
   }
 }
 
@@ -131,12 +151,12 @@ export class UnauthorizedClientError extends IdpError {
   readonly statusCode = 400;
 }
 
-/** 400: grant_type is not `authorization_code`. */
+/** 400: grant_type is neither `authorization_code` nor `refresh_token`. */
 export class UnsupportedGrantTypeError extends IdpError {
   readonly error = 'unsupported_grant_type';
   readonly statusCode = 400;
   constructor() {
-    super("grant_type must be 'authorization_code'.");
+    super("grant_type must be 'authorization_code' or 'refresh_token'.");
   }
 }
 

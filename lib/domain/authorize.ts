@@ -330,6 +330,7 @@ async function verify(context: PageContext, user: UserIdentity, rawCode: unknown
   } catch (error) {
     let message: string;
     if (error instanceof InvalidGrantError) {
+      // A wrong code on its last try says at once that the code is dead (codeDead), not "try again".
       message = error.detail === 'malformed' ? strings.invalidCode : error.detail === 'wrong_code' ? strings.wrongCode : strings.codeDead;
     } else {
       const failure = pageFailure(error, strings, transaction.locale);

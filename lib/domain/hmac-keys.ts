@@ -9,6 +9,8 @@
  * - `loginTransaction`: the key that encrypts the hosted login page's transaction cookie;
  * - `guard`: keys the SMS fraud guards' counters on an HMAC of the source network and of the
  *   destination prefix (an IP address is personal data too: never a key or a log field in clear).
+ * - `refreshToken`: the keyed hash a refresh token is stored as, and its family's key;
+ * - `refreshSuccessor`: derives a refresh token's successor from it (lib/domain/refresh-tokens.ts).
  *
  * Rotating the master secret therefore changes every `sub` and resets every counter and code:
  * see docs/operations/key-rotation.md.
@@ -26,6 +28,10 @@ export interface HmacKeys {
   readonly loginTransaction: Buffer;
   /** Keys the fraud guards' counters (lib/domain/phone-guards.ts). */
   readonly guard: Buffer;
+  /** The keyed hash refresh tokens are stored as, and the key of their family (lib/domain/refresh-tokens.ts). */
+  readonly refreshToken: Buffer;
+  /** Derives a refresh token's successor from the token (lib/domain/refresh-tokens.ts). */
+  readonly refreshSuccessor: Buffer;
 }
 
 /** The master secret must carry at least 256 bits. */
@@ -47,6 +53,8 @@ export function deriveHmacKeys(secret: Buffer): HmacKeys {
     authorizationCode: derive('authorization-code'),
     loginTransaction: derive('login-transaction'),
     guard: derive('guard-key'),
+    refreshToken: derive('refresh-token'),
+    refreshSuccessor: derive('refresh-successor'),
   });
 }
 

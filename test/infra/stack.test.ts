@@ -14,6 +14,7 @@ import { TABLE_DEFINITION } from '../../lib/adapters/dynamodb/table';
 import { LOG_EVENTS } from '../../lib/log-events';
 import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec, type SecretName } from '../../lib/routes';
 import { CREATE_REQUIRE_BANNER } from '../../infra/bundling';
+import { preflightsOf, startApiServer } from '../../local/api-server';
 import {
   DELIVERY_ACTIONS,
   LOG_ACTIONS,
@@ -91,6 +92,57 @@ function resourcePaths(json: TemplateJson): Map<string, string> {
   };
   for (const id of resources.keys()) paths.set(id, pathOf(id));
   return paths;
+}
+
+/** The API path of an `AWS::ApiGateway::Resource`, from its PathPart up through its parents. */
+function resourcePath(json: TemplateJson, reference: unknown): string {
+  if (typeof reference !== 'object' || reference === null || !('Ref' in reference)) return '';
+  const resource = json.Resources[(reference as { Ref: string }).Ref];
+  if (resource === undefined) throw new Error(`no resource ${JSON.stringify(reference)}`);
+  return `${resourcePath(json, property(resource, 'ParentId'))}/${property<string>(resource, 'PathPart')}`;
+}
+
+/** The CORS headers of an answer, lower-cased (what a browser reads of a preflight). */
+function corsHeadersOf(headers: Headers): Record<string, string> {
+  return Object.fromEntries([...headers].filter(([name]) => name.startsWith('access-control-') || name === 'vary'));
+}
+
+/**
+ * What API Gateway answers to a preflight from `origin`, read from the OPTIONS method's mock
+ * integration: its status and static header values, and the one template shape CDK's
+ * addCorsPreflight writes (for every allowed origin after the first, an override of
+ * Access-Control-Allow-Origin with the request's Origin). Any other template fails here.
+ */
+function gatewayPreflight(method: { Properties?: Record<string, unknown> }, origin: string | undefined) {
+  const integration = property<{
+    IntegrationResponses: Array<{
+      StatusCode: string;
+      ResponseParameters: Record<string, string>;
+      ResponseTemplates?: Record<string, string>;
+    }>;
+  }>(method, 'Integration');
+  expect(integration.IntegrationResponses).toHaveLength(1);
+  const [response] = integration.IntegrationResponses;
+  const headers: Record<string, string> = {};
+  for (const [key, value] of Object.entries(response?.ResponseParameters ?? {})) {
+    expect(value).toMatch(/^'[^']*'$/);
+    headers[key.replace('method.response.header.', '').toLowerCase()] = value.slice(1, -1);
+  }
+  const template = response?.ResponseTemplates?.['application/json'];
+  if (template !== undefined) {
+    const lines = template.split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      '#set($origin = $input.params().header.get("Origin"))',
+      '#if($origin == "")',
+      '  #set($origin = $input.params().header.get("origin"))',
+      '#end',
+    ]);
+    expect(lines.slice(5)).toEqual(['  #set($context.responseOverride.header.Access-Control-Allow-Origin = $origin)', '#end']);
+    const others = [...(lines[4] ?? '').matchAll(/\$origin == "([^"]*)"/g)].map((match) => match[1]);
+    expect(lines[4]).toBe(`#if(${others.map((other) => `$origin == "${other}"`).join(' || ')})`);
+    if (origin !== undefined && others.includes(origin)) headers['access-control-allow-origin'] = origin;
+  }
+  return { status: Number(response?.StatusCode), headers };
 }
 
 describe.each(STAGES)('stage %s', (stageName) => {
@@ -450,6 +502,39 @@ describe.each(STAGES)('stage %s', (stageName) => {
       const options = ofType(stage().json, 'AWS::ApiGateway::Method').filter(([, method]) => property(method, 'HttpMethod') === 'OPTIONS');
       const cors = config().deployment.cors;
       expect(options.length).toBe(cors === undefined ? 0 : (cors.paths ?? ROUTES.map((route) => route.path)).length);
+    });
+
+    it('answers each preflight exactly as the local runtime does (local/preflight.ts), for every allowed origin, another and none', async () => {
+      const json = stage().json;
+      const cors = config().deployment.cors;
+      const routes = Object.fromEntries(
+        ROUTES.map((route) => [
+          route.path,
+          (): never => {
+            throw new Error(`the handler of ${route.path} took a preflight`);
+          },
+        ]),
+      );
+      const local = await startApiServer({ routes, preflights: preflightsOf(cors, ROUTES) });
+      try {
+        const origins = [...(cors?.allowOrigins ?? []), 'https://elsewhere.example', undefined];
+        const compared: string[] = [];
+        for (const [, method] of ofType(json, 'AWS::ApiGateway::Method').filter(([, m]) => property(m, 'HttpMethod') === 'OPTIONS')) {
+          const path = resourcePath(json, property<{ Ref: string }>(method, 'ResourceId'));
+          for (const origin of origins) {
+            const response = await fetch(`${local.url}${path}`, {
+              method: 'OPTIONS',
+              headers: origin === undefined ? {} : { Origin: origin },
+            });
+            const answered = { status: response.status, headers: corsHeadersOf(response.headers) };
+            expect({ path, origin, answer: answered }).toEqual({ path, origin, answer: gatewayPreflight(method, origin) });
+            compared.push(path);
+          }
+        }
+        expect(new Set(compared).size).toBe(cors === undefined ? 0 : (cors.paths ?? ROUTES.map((route) => route.path)).length);
+      } finally {
+        await local.stop();
+      }
     });
 
     it('has a WAF web ACL with a per-IP rate limit on otp/send exactly when the stage asks for one', () => {

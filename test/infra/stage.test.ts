@@ -117,8 +117,9 @@ describe('the deployment section of the schema', () => {
     deployment,
   });
 
-  it('defaults every field, so a stage file may omit it (config/local.json does)', () => {
+  it('defaults every field, so a stage file may give only what it needs (config/local.json gives only CORS)', () => {
     expect(loadStageFile('local').config.deployment).toEqual({
+      cors: { allowOrigins: ['http://localhost:3000', 'http://127.0.0.1:3000'] },
       removalPolicy: 'retain',
       logRetentionDays: 30,
       logLevel: 'INFO',

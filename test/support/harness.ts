@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { buildServiceConfig, parseStageConfig, type StageConfig } from '../../lib/config';
 import { createDeps, type Deps } from '../../lib/deps';
 import { ROUTES } from '../../lib/routes';
-import { startApiServer, type LocalHandler } from '../../local/api-server';
+import { preflightsOf, startApiServer, type LocalHandler, type PageRoute } from '../../local/api-server';
 import type { CaptureServerOptions } from '../../local/capture';
 import { LOCAL_AWS } from '../../local/dynamodb';
 import type { OutboxMessage } from '../../local/outbox';
@@ -62,6 +62,13 @@ export interface TestServiceOptions {
    * request counts of the budget tests flaky.
    */
   readonly dynamodbRequestTimeoutMs?: number;
+  /**
+   * The API server's port (default: any free one). The browser tests pick a free port first,
+   * because the demo client's redirect URI, registered in the configuration, names it.
+   */
+  readonly port?: number;
+  /** Pages the server answers beside the API (the demo client's `/`, `/login`, `/callback`). */
+  readonly pages?: Readonly<Record<string, PageRoute>>;
 }
 
 export interface TestService {
@@ -86,7 +93,7 @@ export interface TestService {
   latestCode(userId: string): Promise<string>;
   /**
    * The whole API flow for one user: send a code, read it from the outbox, exchange it. Returns the
-   * token response (its access token remembered as a secret the logs must not show).
+   * token response (its tokens remembered as secrets the logs must not show).
    */
   signIn(userId: string, options?: { clientId?: string; environmentId?: string }): Promise<TestResponse>;
   stop(): Promise<void>;
@@ -135,7 +142,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const module = (await import(`../../functions/${route.functionName}`)) as { createHandler(deps: () => Deps): LocalHandler };
     routes[route.path] = module.createHandler(() => deps);
   }
-  const api = await startApiServer({ routes, devRoutes: devRoutes(services) });
+  const api = await startApiServer({
+    routes,
+    devRoutes: devRoutes(services),
+    preflights: preflightsOf(stage.deployment?.cors, ROUTES),
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.pages === undefined ? {} : { pages: options.pages }),
+  });
 
   const service: TestService = {
     url: api.url,
@@ -176,7 +189,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       const sent = await service.post(`${SEND_PATH}${query}`, sendBody(userId, clientId));
       if (sent.status !== 200) throw new Error(`otp/send answered ${sent.status}: ${sent.text}`);
       const response = await service.post(`${TOKEN_PATH}${query}`, exchangeBody(userId, await service.latestCode(userId), clientId));
-      if (typeof response.body.access_token === 'string') rememberSecret(response.body.access_token);
+      for (const token of [response.body.access_token, response.body.refresh_token, response.body.id_token]) {
+        if (typeof token === 'string') rememberSecret(token);
+      }
       return response;
     },
     async stop() {

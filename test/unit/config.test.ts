@@ -148,6 +148,12 @@ describe('config/local.json', () => {
     expect(backend?.apiKeySha256).toContain(expectedDigest);
   });
 
+  it('issues refresh tokens to local-web, local-rs256 and local-opaque (30 days idle, 90 days in all, no reuse interval), not to local-backend', () => {
+    const refresh = Object.fromEntries(config.clients.map((client) => [client.id, client.refreshTokens]));
+    const on = { idleSeconds: 30 * 86_400, absoluteSeconds: 90 * 86_400, reuseIntervalSeconds: 0 };
+    expect(refresh).toEqual({ 'local-web': on, 'local-rs256': on, 'local-opaque': on, 'local-backend': undefined });
+  });
+
   it('keeps the specified limits (5 per 60 s, 300 s block) and code settings (300 s, 3 tries)', () => {
     const local = config.environments[0]!;
     // Every local request comes from a loopback address: 100 an hour per IP, not the default 10.
@@ -333,6 +339,21 @@ describe('parseStageConfig validation: each problem is reported with its path', 
       'mayIntrospect without key hashes',
       (raw) => void (raw.clients[0]!.mayIntrospect = true),
       [/needs at least one key hash/, /clients\[0\]\.apiKeySha256/],
+    ],
+    [
+      'refresh tokens for a client with API keys (RFC 6749 §6: it would have to authenticate to refresh)',
+      (raw) => void Object.assign(raw.clients[0]!, { apiKeySha256: ['a'.repeat(64)], refreshTokens: {} }),
+      [/refresh tokens are for public clients/, /clients\[0\]\.refreshTokens/],
+    ],
+    [
+      'a refresh idle lifetime longer than the absolute one',
+      (raw) => void (raw.clients[0]!.refreshTokens = { idleSeconds: 7200, absoluteSeconds: 3600 }),
+      [/idle lifetime cannot be longer/, /clients\[0\]\.refreshTokens\.idleSeconds/],
+    ],
+    [
+      'a reuse interval over a minute',
+      (raw) => void (raw.clients[0]!.refreshTokens = { reuseIntervalSeconds: 61 }),
+      [/clients\[0\]\.refreshTokens\.reuseIntervalSeconds/],
     ],
     [
       'an upper-case SHA-256 hex',
