@@ -10,7 +10,7 @@ import { parseStageConfig } from '../lib/config';
 import { ROUTES } from '../lib/routes';
 import { preflightsOf, startApiServer, type LocalHandler } from './api-server';
 import { JAVA_HINT } from './java';
-import { devRoutes, lambdaEnvironment, startLocalServices } from './stack';
+import { devRoutes, lambdaEnvironment, OPENAPI_PATH, startLocalServices } from './stack';
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
@@ -45,6 +45,7 @@ async function main(): Promise<void> {
       'Identity service running locally:',
       `  API              ${api.url}`,
       ...ROUTES.map((route) => `    ${route.methods.join(', ').padEnd(9)} ${api.url}${route.path}`),
+      `  OpenAPI          ${api.url}${OPENAPI_PATH} (docs/openapi.json; the typed client: client/)`,
       `  Outbox           ${api.url}/__dev/outbox?user_id=<email or phone>`,
       `  SES email viewer ${services.sesUrl}`,
       `  SMS/voice store  ${services.captureUrl}/messages`,

@@ -18,6 +18,7 @@ import { FileSecretSource } from '../../lib/adapters/secrets/file-secret-source'
 import type { SecretSource } from '../../lib/ports';
 import { startDynamoDbProxy, type DynamoDbProxy } from './dynamodb-proxy';
 import { FakeClock } from './fake-clock';
+import { checkResponse } from './contract-recorder';
 import { rememberSecret } from './log-capture';
 
 export const LOCAL_CONFIG_FILE = resolve(__dirname, '../../config/local.json');
@@ -129,7 +130,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const module = (await import(`../../functions/${route.functionName}`)) as { createHandler(deps: () => Deps): LocalHandler };
     routes[route.path] = module.createHandler(() => deps);
   }
-  const api = await startApiServer({ routes, devRoutes: devRoutes(services), preflights: preflightsOf(stage.deployment?.cors, ROUTES) });
+  const api = await startApiServer({
+    routes,
+    devRoutes: devRoutes(services),
+    preflights: preflightsOf(stage.deployment?.cors, ROUTES),
+    // Every response is checked against docs/openapi.json; a test that got one it does not describe fails.
+    onResponse: checkResponse,
+  });
 
   const service: TestService = {
     url: api.url,
