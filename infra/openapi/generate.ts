@@ -5,6 +5,8 @@
  *
  *   npm run openapi               # writes both
  *   npm run openapi -- --check    # writes nothing; exits 1 naming each file that is stale
+ *   npm run openapi -- --api-gateway-documentation FILE
+ *                                 # writes the document as API Gateway documentation parts (docs/deploy.md)
  *
  * (The test runs `--check` in a process of its own: openapi-typescript's CommonJS build loads
  * ES-only modules, which jest's CommonJS runtime cannot.)
@@ -14,6 +16,7 @@ import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { PROJECT_ROOT } from '../bundling';
+import { apiGatewayDocumentation } from './api-gateway-documentation';
 import { OPENAPI_FILE, openApiJson, packageVersion } from './document';
 
 export const CLIENT_TYPES_FILE = resolve(PROJECT_ROOT, 'client/schema.ts');
@@ -35,8 +38,16 @@ export async function clientTypes(json: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { check: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { check: { type: 'boolean', default: false }, 'api-gateway-documentation': { type: 'string' } },
+  });
   const json = openApiJson(packageVersion());
+  const parts = values['api-gateway-documentation'];
+  if (parts !== undefined) {
+    writeFileSync(parts, `${JSON.stringify(apiGatewayDocumentation(JSON.parse(json) as Record<string, unknown>), null, 2)}\n`);
+    console.log(`wrote ${parts}`);
+    return;
+  }
   const files = [
     { file: OPENAPI_FILE, text: json },
     { file: CLIENT_TYPES_FILE, text: await clientTypes(json) },

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validate } from '@readme/openapi-parser';
 import { GATEWAY_RESPONSES } from '../../infra/api';
+import { apiGatewayDocumentation } from '../../infra/openapi/api-gateway-documentation';
 import { OPENAPI_FILE, openApiDocument, openApiJson, packageVersion } from '../../infra/openapi/document';
 import { PROJECT_ROOT } from '../../infra/bundling';
 import { OPERATIONS } from '../../infra/openapi/operations';
@@ -165,4 +166,31 @@ it('describes the bodies from the handlers’ own schemas: a field added there a
     'code_challenge_method',
   ]);
   expect(send.required).toEqual(['auth_type', 'client_id', 'redirect_uri', 'user_id']);
+});
+
+it('converts into API Gateway documentation parts (docs/deploy.md): the API, each route’s ANY method, every response it lists', () => {
+  const imported = apiGatewayDocumentation(document as unknown as Record<string, unknown>) as {
+    openapi: string;
+    'x-amazon-apigateway-documentation': {
+      version: string;
+      documentationParts: Array<{ location: Record<string, string>; properties: Record<string, string> }>;
+    };
+  };
+  // API Gateway imports OpenAPI 3.0, not 3.1.
+  expect(imported.openapi).toBe('3.0.1');
+  const parts = imported['x-amazon-apigateway-documentation'].documentationParts;
+  expect(parts.filter((part) => part.location.type === 'API')).toHaveLength(1);
+  for (const [path, method, operation] of operations()) {
+    if (method === 'options') continue;
+    expect(parts).toContainEqual(expect.objectContaining({ location: { type: 'METHOD', path, method: 'ANY' } }));
+    for (const statusCode of Object.keys(operation.responses)) {
+      const part = parts.find(
+        (candidate) =>
+          candidate.location.type === 'RESPONSE' && candidate.location.path === path && candidate.location.statusCode === statusCode,
+      );
+      expect(part?.properties.description).not.toBe('');
+    }
+  }
+  // Every text is a non-empty string (API Gateway keeps properties as JSON).
+  for (const part of parts) for (const value of Object.values(part.properties)) expect(value).toMatch(/\S/);
 });
