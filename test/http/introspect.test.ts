@@ -169,7 +169,7 @@ describe('who may introspect', () => {
           user_id: user,
         });
         tokens.push(response.body.access_token as string);
-        rememberSecret(response.body.access_token as string);
+        rememberSecret(response.body.access_token);
       }
       for (const token of tokens) {
         expect((await partitioned.postForm(INTROSPECT, { token }, AUTH)).body).toEqual({ active: false });

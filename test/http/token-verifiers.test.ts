@@ -95,7 +95,7 @@ describe('an RS256 client (local-rs256)', () => {
     service.dynamodb.reset();
     const response = await service.post(TOKEN_PATH, exchangeBody(user, code, 'local-rs256'));
     expect(response.status).toBe(200);
-    rememberSecret(response.body.access_token as string);
+    rememberSecret(response.body.access_token);
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem']);
   });
 });
