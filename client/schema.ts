@@ -250,7 +250,7 @@ export interface components {
         OtpTokenRequest: {
             /**
              * @description `authorization_code`.
-             * @enum {string}
+             * @constant
              */
             grant_type: "authorization_code";
             /** @description The six digits the user received. */
@@ -281,7 +281,7 @@ export interface components {
             code_verifier: string;
             /**
              * @description `authorization_code`.
-             * @enum {string}
+             * @constant
              */
             grant_type: "authorization_code";
         };

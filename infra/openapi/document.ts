@@ -359,7 +359,7 @@ function operationObject(spec: OperationSpec): Json {
               },
         ...(spec.success.pragma === true ? { Pragma: header('Pragma', true) } : {}),
       },
-      content: { 'application/json': { schema: ref(spec.success.schema) } },
+      ...(spec.success.schema === undefined ? {} : { content: { 'application/json': { schema: ref(spec.success.schema) } } }),
     };
   }
   if (spec.redirect !== undefined) {

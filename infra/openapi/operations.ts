@@ -5,10 +5,14 @@
  * and of API Gateway itself (infra/api.ts GATEWAY_RESPONSES), and the CORS preflight.
  *
  * Adding to the API is one entry here:
- * - a route: an `OperationSpec` (its path must be in lib/routes.ts ROUTES: a test checks both ways);
- * - a grant: its request schema in the token operation's `body.schemas`, its errors in `errors`;
+ * - a route: an `OperationSpec` (its path and methods must be lib/routes.ts ROUTES': the generator
+ *   refuses to run otherwise); a success without a body (RFC 7009's revocation) has no `schema`;
+ * - a grant: its request schema (exported from its module, named in schemas.ts and document.ts
+ *   `SCHEMAS` / `FIELD_DESCRIPTIONS`) in the token operation's `body.schemas`, its errors in `errors`;
+ *   a new member of the token response fails to compile until schemas.ts `tokenResponse` has it;
  * - an error code: a line under its status in the operations that answer it (`{ code: 'when' }`);
- *   its headers, if any, in document.ts `HEADERS_OF_CODE`.
+ *   its headers, if any, in document.ts `HEADERS_OF_CODE`; an HTML page the login endpoint shows
+ *   for a new status, in its `pages`.
  */
 import { AUTHORIZATION_PARAMETERS, MAX_PARAMETER_LENGTH } from '../../lib/domain/authorize';
 import { PATHS } from '../../lib/domain/metadata';
@@ -58,9 +62,9 @@ export interface OperationSpec {
   readonly query?: Readonly<Record<string, ParameterSpec>>;
   /** The body: one schema, or several alternatives (anyOf), in each media type. */
   readonly body?: { readonly media: readonly MediaType[]; readonly schemas: readonly SchemaName[]; readonly required: boolean };
-  /** The JSON success answer (200). */
+  /** The success answer (200): a JSON body of this schema, or no body at all (RFC 7009 §2.2's revocation answer). */
   readonly success?: {
-    readonly schema: SchemaName;
+    readonly schema?: SchemaName;
     readonly description: string;
     /** `Cache-Control` of the success: `no-store` unless the answer is public (max age in seconds). */
     readonly maxAgeSeconds?: number;

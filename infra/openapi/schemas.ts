@@ -42,10 +42,10 @@ export const sendRequest = sendFields;
  * any non-empty text to the schema (a wrong one is answered `unsupported_grant_type`, not
  * `invalid_request`); the document names the one value that succeeds.
  */
-export const otpTokenRequest = z.extend(z.extend(otpGrantFields, otpUserFields.shape), { grant_type: z.enum(GRANT_TYPES) });
+export const otpTokenRequest = z.extend(z.extend(otpGrantFields, otpUserFields.shape), { grant_type: z.literal('authorization_code') });
 
 /** The standard authorization code grant (RFC 6749 §4.1.3 with PKCE), for codes from the hosted login page. */
-export const authorizationCodeTokenRequest = z.extend(authorizationCodeFields, { grant_type: z.enum(GRANT_TYPES) });
+export const authorizationCodeTokenRequest = z.extend(authorizationCodeFields, { grant_type: z.literal('authorization_code') });
 
 /** `POST /idp/v1/account/introspect` (RFC 7662 §2.1). */
 export const introspectionRequest = introspectFields;
