@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { preflightFor, type CorsSettings, type Preflight } from '../lib/http/cors';
-import type { Route } from '../lib/routes';
+import { API_TIMEOUT_SECONDS, type Route } from '../lib/routes';
 import { listen, readBody, type Listening } from './http-server';
 import { answerPreflight } from './preflight';
 
@@ -16,6 +16,9 @@ export type LocalHandler = (event: APIGatewayProxyEvent, context: Context) => Pr
 
 /** A local-only route answered by the server itself (the dev outbox, the API's description). */
 export type DevRoute = (url: URL, request: IncomingMessage) => Promise<{ status: number; body: unknown }>;
+
+/** A local-only page the server answers itself, writing the whole response (the demo client, local/demo-client.ts). */
+export type PageRoute = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<void>;
 
 export interface ApiServerOptions {
   readonly host?: string;
@@ -26,6 +29,8 @@ export interface ApiServerOptions {
   readonly devRoutes?: Readonly<Record<string, DevRoute>>;
   /** API Gateway resource path → its CORS preflight, where the stage allows browsers (answered here, as API Gateway does). */
   readonly preflights?: Readonly<Record<string, Preflight>>;
+  /** Pages answered locally, beside the API (the demo client's `/`, `/login`, `/callback`). */
+  readonly pages?: Readonly<Record<string, PageRoute>>;
   /**
    * Called with every response of the API the server writes (not the local-only routes'): the
    * test harness checks each against docs/openapi.json (test/support/contract-recorder.ts).
@@ -84,17 +89,23 @@ async function handle(
   response: ServerResponse,
   write: Write,
 ): Promise<void> {
+  // Local-only routes and pages: written without reporting, since the API's description does not cover them.
+  const writeLocal: Write = (status, headers, body) => {
+    response.writeHead(status, headers);
+    response.end(body);
+  };
   const dev = options.devRoutes?.[url.pathname];
   if (dev !== undefined) {
-    // Local-only: written without reporting, since the API's description does not cover them.
-    const writeDev: Write = (status, headers, body) => {
-      response.writeHead(status, headers);
-      response.end(body);
-    };
     if (request.method !== 'GET')
-      return writeJson(writeDev, 405, { error: 'method_not_allowed', error_description: 'GET only.' }, { Allow: 'GET' });
+      return writeJson(writeLocal, 405, { error: 'method_not_allowed', error_description: 'GET only.' }, { Allow: 'GET' });
     const result = await dev(url, request);
-    return writeJson(writeDev, result.status, result.body);
+    return writeJson(writeLocal, result.status, result.body);
+  }
+  const page = options.pages?.[url.pathname];
+  if (page !== undefined) {
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return writeJson(writeLocal, 405, { error: 'method_not_allowed', error_description: 'GET only.' }, { Allow: 'GET' });
+    return page(request, response, url);
   }
   const handler = options.routes[url.pathname];
   if (handler === undefined) {
@@ -194,7 +205,8 @@ function toContext(path: string): Context {
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, 10_000 - (Date.now() - started)),
+    // The deployed functions' timeout, so a slow request runs out of time here as it would there.
+    getRemainingTimeInMillis: () => Math.max(0, API_TIMEOUT_SECONDS * 1000 - (Date.now() - started)),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

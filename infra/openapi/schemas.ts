@@ -82,6 +82,11 @@ export const tokenResponse = z.strictObject({
   token_type: z.literal('Bearer'),
   expires_in: seconds('Seconds until the access token expires.'),
   scope: z.optional(text('The granted scope, when there is one (RFC 6749 section 3.3).')),
+  refresh_token: z.optional(
+    text(
+      'For clients configured with refresh tokens: single use, exchanged at this endpoint with `grant_type=refresh_token` (RFC 6749 section 6).',
+    ).check(z.minLength(1)),
+  ),
   id_token: z.optional(text("An OpenID Connect ID token, when the granted scope includes 'openid'.")),
 });
 
@@ -140,6 +145,8 @@ export const serverMetadata = z.strictObject({
   token_endpoint_auth_methods_supported: z.tuple([z.literal('none')]),
   code_challenge_methods_supported: z.tuple([z.literal('S256')]),
   introspection_endpoint_auth_methods_supported: z.tuple([z.literal('client_secret_basic'), z.literal('bearer')]),
+  revocation_endpoint: z.url(),
+  revocation_endpoint_auth_methods_supported: z.tuple([z.literal('none'), z.literal('client_secret_basic'), z.literal('bearer')]),
   otp_send_endpoint: z.url().check(z.describe('An extension (RFC 8414 section 2 allows them): where the API flow requests codes.')),
 });
 

@@ -41,13 +41,14 @@ it.each([
   ['well-known', [...PACKAGES_OF.table, ...PACKAGES_OF.delivery]],
   ['token', PACKAGES_OF.delivery],
   ['introspect', PACKAGES_OF.delivery],
+  ['revoke', PACKAGES_OF.delivery],
   ['rotate-signing-keys', [...PACKAGES_OF.table, ...PACKAGES_OF.delivery]],
 ])('%s carries no client it never calls (regression: the document client pulled DynamoDB into well-known)', (name, forbidden) => {
   const packages = packagesIn(name);
   expect(forbidden.filter((pkg) => packages.has(pkg))).toEqual([]);
 });
 
-it.each(['token', 'introspect', 'well-known', 'rotate-signing-keys'])(
+it.each(['token', 'introspect', 'revoke', 'well-known', 'rotate-signing-keys'])(
   '%s carries no language’s texts: it sends no message (regression: the locale list came with every text)',
   (name) => {
     expect(inputsOf(name).filter((input) => input.startsWith('lib/locales/'))).toEqual([]);
