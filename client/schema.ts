@@ -37,8 +37,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Exchange a code for tokens
-         * @description RFC 6749 section 3.2. Two grants share `grant_type=authorization_code`: a request with `user_id` (or whose `code` is six digits) exchanges a code `otp/send` delivered (`OtpTokenRequest`); any other exchanges the hosted login page's authorization code with its PKCE verifier (`AuthorizationCodeTokenRequest`). JSON or form-encoded (RFC 6749 section 4.1.3), so a standard OAuth client library works unchanged. Public clients: `client_id` in the body, no client authentication.
+         * Exchange a code or a refresh token for tokens
+         * @description RFC 6749 section 3.2. Two grants share `grant_type=authorization_code`: a request with `user_id` (or whose `code` is six digits) exchanges a code `otp/send` delivered (`OtpTokenRequest`); any other exchanges the hosted login page's authorization code with its PKCE verifier (`AuthorizationCodeTokenRequest`). `grant_type=refresh_token` (RFC 6749 section 6; `RefreshTokenRequest`) exchanges a refresh token, for clients configured with them: each refresh token is single use and the answer carries its successor; a spent one presented again revokes its whole family (RFC 9700 section 4.14.2). JSON or form-encoded (RFC 6749 section 4.1.3), so a standard OAuth client library works unchanged. Public clients: `client_id` in the body, no client authentication.
          */
         post: operations["requestToken"];
         delete?: never;
@@ -71,6 +71,30 @@ export interface paths {
          * @description Where the stage configuration allows browsers (`deployment.cors`), API Gateway answers the preflight; actual answers then carry `Access-Control-Allow-Origin` for an allowed origin, errors included, and expose `Retry-After` and `WWW-Authenticate`.
          */
         options: operations["introspectTokenPreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/idp/v1/account/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Token revocation (RFC 7009)
+         * @description Revokes a refresh token (its whole family, and the access tokens issued with it) or an access token (introspection and UserInfo then say it is inactive; a resource server verifying JWTs itself with the JWKS accepts one until it expires). A public client names itself with `client_id`; a client with API keys authenticates as for introspection (RFC 7009 section 2.1): HTTP Basic with its client id and an API key (`client_secret_basic`), or the API key alone as a Bearer credential. Only the caller's own tokens are revoked. `token_type_hint` is ignored: the kinds of token are told apart by their shape.
+         */
+        post: operations["revokeToken"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Where the stage configuration allows browsers (`deployment.cors`), API Gateway answers the preflight; actual answers then carry `Access-Control-Allow-Origin` for an allowed origin, errors included, and expose `Retry-After` and `WWW-Authenticate`.
+         */
+        options: operations["revokeTokenPreflight"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -285,6 +309,20 @@ export interface components {
              */
             grant_type: "authorization_code";
         };
+        /** @description Exchanges a refresh token for new tokens and its successor (RFC 6749 section 6). */
+        RefreshTokenRequest: {
+            /** @description The refresh token of the last token response (single use). */
+            refresh_token: string;
+            /** @description The client the refresh token was issued to. */
+            client_id: string;
+            /** @description Optional: the original scope or a narrower one. Absent: the original scope. */
+            scope?: string;
+            /**
+             * @description `refresh_token`.
+             * @constant
+             */
+            grant_type: "refresh_token";
+        };
         /** @description RFC 6749 section 5.1. */
         TokenResponse: {
             /** @description An RFC 9068 JWT or an opaque token, as the client is configured. */
@@ -295,6 +333,8 @@ export interface components {
             expires_in: number;
             /** @description The granted scope, when there is one (RFC 6749 section 3.3). */
             scope?: string;
+            /** @description For clients configured with refresh tokens: single use, exchanged at this endpoint with `grant_type=refresh_token` (RFC 6749 section 6). */
+            refresh_token?: string;
             /** @description An OpenID Connect ID token, when the granted scope includes 'openid'. */
             id_token?: string;
         };
@@ -330,6 +370,17 @@ export interface components {
             amr?: string[];
             scope?: string;
         };
+        /** @description RFC 7009 section 2.1. */
+        RevocationRequest: {
+            /** @description A refresh token or an access token (opaque or JWT) of the caller. */
+            token: string;
+            /** @description Ignored: the kinds of token are told apart by their shape (RFC 7009 section 2.1 allows it). */
+            token_type_hint?: string;
+            /** @description A public client names itself (RFC 6749 section 2.1); beside credentials it must name the same client. */
+            client_id?: string;
+        };
+        /** @description RFC 7009 section 2.2: always empty. */
+        RevocationResponse: Record<string, never>;
         /** @description RFC 6750 section 2.2: the access token in the body. */
         UserInfoRequest: {
             /** @description The access token, when it is not in the Authorization header. */
@@ -409,7 +460,7 @@ export interface components {
             response_modes_supported: [
                 "query"
             ];
-            grant_types_supported: "authorization_code"[];
+            grant_types_supported: ("authorization_code" | "refresh_token")[];
             /** @constant */
             authorization_response_iss_parameter_supported: true;
             subject_types_supported: [
@@ -435,6 +486,13 @@ export interface components {
                 "client_secret_basic",
                 "bearer"
             ];
+            /** Format: uri */
+            revocation_endpoint: string;
+            revocation_endpoint_auth_methods_supported: [
+                "none",
+                "client_secret_basic",
+                "bearer"
+            ];
             /**
              * Format: uri
              * @description An extension (RFC 8414 section 2 allows them): where the API flow requests codes.
@@ -446,29 +504,11 @@ export interface components {
         /** @description Every error answer (RFC 6749 section 5.2): each response lists the codes of its status. */
         Error: {
             /** @enum {string} */
-            error: "access_denied" | "delivery_failed" | "insufficient_scope" | "invalid_client" | "invalid_grant" | "invalid_request" | "invalid_token" | "method_not_allowed" | "not_found" | "server_error" | "temporarily_unavailable" | "too_many_requests" | "unauthorized_client" | "unsupported_grant_type";
+            error: "access_denied" | "delivery_failed" | "destination_not_allowed" | "insufficient_scope" | "invalid_client" | "invalid_grant" | "invalid_request" | "invalid_scope" | "invalid_token" | "method_not_allowed" | "not_found" | "server_error" | "temporarily_unavailable" | "too_many_requests" | "unauthorized_client" | "unsupported_grant_type";
             error_description: components["schemas"]["ErrorDescription"];
         };
     };
     responses: {
-        /**
-         * @description Answered by API Gateway itself (infra/api.ts), in the same error shape.
-         *
-         *     - `access_denied`: the WAF blocked the request (stages with `deployment.waf`: the IP reputation list).
-         */
-        ForbiddenByApiGateway: {
-            headers: {
-                "Cache-Control": components["headers"]["CacheControlNoStore"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    error: "access_denied";
-                    error_description: components["schemas"]["ErrorDescription"];
-                };
-            };
-        };
         /**
          * @description - `invalid_request`: a body over 16 KiB (the function).
          *     - `invalid_request`: a request over API Gateway's 10 MB.
@@ -499,21 +539,6 @@ export interface components {
                 "application/json": {
                     /** @enum {string} */
                     error: "server_error";
-                    error_description: components["schemas"]["ErrorDescription"];
-                };
-            };
-        };
-        /** @description - `temporarily_unavailable`: a dependency (DynamoDB, Secrets Manager) is unreachable or did not answer in time, or the function was about to time out; `Retry-After: 1`. */
-        ServiceUnavailable: {
-            headers: {
-                "Cache-Control": components["headers"]["CacheControlNoStore"];
-                "Retry-After": components["headers"]["RetryAfter"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    error: "temporarily_unavailable";
                     error_description: components["schemas"]["ErrorDescription"];
                 };
             };
@@ -564,6 +589,24 @@ export interface components {
                 "application/json": {
                     /** @enum {string} */
                     error: "invalid_request";
+                    error_description: components["schemas"]["ErrorDescription"];
+                };
+            };
+        };
+        /**
+         * @description Answered by API Gateway itself (infra/api.ts), in the same error shape.
+         *
+         *     - `access_denied`: the WAF blocked the request (stages with `deployment.waf`: the IP reputation list).
+         */
+        ForbiddenByApiGateway: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    error: "access_denied";
                     error_description: components["schemas"]["ErrorDescription"];
                 };
             };
@@ -640,8 +683,55 @@ export interface components {
                 };
             };
         };
-        /** @description - `invalid_request`: a Content-Type other than application/x-www-form-urlencoded. */
+        /** @description - `temporarily_unavailable`: a dependency (DynamoDB, Secrets Manager) is unreachable or did not answer in time, or the function was about to time out; `Retry-After: 1`. */
+        ServiceUnavailable: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    error: "temporarily_unavailable";
+                    error_description: components["schemas"]["ErrorDescription"];
+                };
+            };
+        };
+        /**
+         * @description - `invalid_request`: text that is not well-formed Unicode anywhere in the request: path, query, headers or body (RFC 7493 section 2.1).
+         *     - `invalid_request`: a body that is not UTF-8, is not valid JSON or not a JSON object, or repeats a form parameter (RFC 6749 section 3.2) or a JSON member name (RFC 7493 section 2.3).
+         *     - `invalid_request`: `token` is missing or malformed.
+         */
+        BadRequestInvalidRequest: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    error: "invalid_request";
+                    error_description: components["schemas"]["ErrorDescription"];
+                };
+            };
+        };
+        /** @description - `invalid_request`: a Content-Type other than application/x-www-form-urlencoded or application/json. */
         UnsupportedMediaType: {
+            headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    error: "invalid_request";
+                    error_description: components["schemas"]["ErrorDescription"];
+                };
+            };
+        };
+        /** @description - `invalid_request`: a Content-Type other than application/x-www-form-urlencoded. */
+        UnsupportedMediaTypeInvalidRequest: {
             headers: {
                 "Cache-Control": components["headers"]["CacheControlNoStore"];
                 [name: string]: unknown;
@@ -776,7 +866,23 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["ForbiddenByApiGateway"];
+            /**
+             * @description - `destination_not_allowed`: an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate and the like); the description never says which.
+             *     - `access_denied`: the WAF blocked the request (stages with `deployment.waf`: the IP reputation list).
+             */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "destination_not_allowed" | "access_denied";
+                        error_description: components["schemas"]["ErrorDescription"];
+                    };
+                };
+            };
             413: components["responses"]["ContentTooLarge"];
             /** @description - `invalid_request`: a Content-Type other than application/json. */
             415: {
@@ -793,7 +899,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `too_many_requests`: the attempt limit for this user: at most 5 requests in any 60-second window, then a 300-second block (per environment; the numbers are configuration). `Retry-After` gives the whole seconds left. Counted per recipient mailbox.
+             * @description - `too_many_requests`: the attempt limit for this user: at most 5 requests in any 60-second window, then a 300-second block (per environment; the numbers are configuration). `Retry-After` gives the whole seconds left. Counted per recipient mailbox. Or an SMS or voice send over a fraud guard's sliding window: the sends from one source IP (an IPv6 /64; not counted for clients with an API key), or to one block of phone numbers (per environment; the numbers are configuration). `Retry-After` gives the whole seconds until the window has room.
              *     - `too_many_requests`: the stage's request rate limit (API Gateway throttling); `Retry-After: 1`.
              *     - `too_many_requests`: a usage plan's quota (API Gateway); `Retry-After: 60`.
              *     - `too_many_requests`: the WAF's per-IP rate limit (stages with `deployment.waf`, otp/send by default); `Retry-After` is its evaluation window.
@@ -830,7 +936,24 @@ export interface operations {
                     };
                 };
             };
-            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description - `temporarily_unavailable`: a dependency (DynamoDB, Secrets Manager) is unreachable or did not answer in time, or the function was about to time out; `Retry-After: 1`.
+             *     - `temporarily_unavailable`: the environment's daily budget of SMS and voice messages is spent: codes by SMS or voice call are refused until the next UTC day (`Retry-After` gives the seconds until 00:00 UTC); codes by email still work; or too little of the function's time is left to store, deliver and (should delivery fail) put back the previous code, and no code was stored (`Retry-After: 1`).
+             */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "temporarily_unavailable";
+                        error_description: components["schemas"]["ErrorDescription"];
+                    };
+                };
+            };
             504: components["responses"]["GatewayTimeout"];
         };
     };
@@ -867,8 +990,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OtpTokenRequest"] | components["schemas"]["AuthorizationCodeTokenRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["OtpTokenRequest"] | components["schemas"]["AuthorizationCodeTokenRequest"];
+                "application/json": components["schemas"]["OtpTokenRequest"] | components["schemas"]["AuthorizationCodeTokenRequest"] | components["schemas"]["RefreshTokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["OtpTokenRequest"] | components["schemas"]["AuthorizationCodeTokenRequest"] | components["schemas"]["RefreshTokenRequest"];
             };
         };
         responses: {
@@ -887,8 +1010,10 @@ export interface operations {
              * @description - `invalid_request`: text that is not well-formed Unicode anywhere in the request: path, query, headers or body (RFC 7493 section 2.1).
              *     - `invalid_request`: a body that is not UTF-8, is not valid JSON or not a JSON object, or repeats a form parameter (RFC 6749 section 3.2) or a JSON member name (RFC 7493 section 2.3).
              *     - `invalid_request`: a missing or malformed parameter (the description names it), an unknown `env_id`, a malformed `code_verifier`.
-             *     - `unsupported_grant_type`: a `grant_type` other than 'authorization_code'.
-             *     - `invalid_grant`: the code is wrong, expired, used, replaced, bound to another client, redirect URI, user or environment, or its PKCE verifier does not match; the answer never says which.
+             *     - `unsupported_grant_type`: a `grant_type` other than 'authorization_code' and 'refresh_token'.
+             *     - `invalid_grant`: the code is wrong, expired, used, replaced, bound to another client, redirect URI, user or environment, or its PKCE verifier does not match; the refresh token is unknown, expired (idle or absolute lifetime), revoked, already used (which revokes its family), or bound to another client or environment; the answer never says which.
+             *     - `unauthorized_client`: `grant_type=refresh_token` from a client that is not issued refresh tokens.
+             *     - `invalid_scope`: a refresh asking for a `scope` the original grant did not include (RFC 6749 section 6).
              */
             400: {
                 headers: {
@@ -898,7 +1023,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        error: "invalid_request" | "unsupported_grant_type" | "invalid_grant";
+                        error: "invalid_request" | "unsupported_grant_type" | "invalid_grant" | "unauthorized_client" | "invalid_scope";
                         error_description: components["schemas"]["ErrorDescription"];
                     };
                 };
@@ -935,7 +1060,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `too_many_requests`: the attempt limit for this user: at most 5 requests in any 60-second window, then a 300-second block (per environment; the numbers are configuration). `Retry-After` gives the whole seconds left. Counted per user across all clients; also after 100 consecutive failed exchanges, until 24 hours after the first (NIST SP 800-63B section 5.2.2).
+             * @description - `too_many_requests`: the attempt limit for this user: at most 5 requests in any 60-second window, then a 300-second block (per environment; the numbers are configuration). `Retry-After` gives the whole seconds left. Counted per user across all clients (a refresh counts for its token's user); also after 100 consecutive failed exchanges, until 24 hours after the first (NIST SP 800-63B section 5.2.2).
              *     - `too_many_requests`: the stage's request rate limit (API Gateway throttling); `Retry-After: 1`.
              *     - `too_many_requests`: a usage plan's quota (API Gateway); `Retry-After: 60`.
              *     - `too_many_requests`: the WAF's per-IP rate limit (stages with `deployment.waf`, otp/send by default); `Retry-After` is its evaluation window.
@@ -1006,24 +1131,7 @@ export interface operations {
                     "application/json": components["schemas"]["IntrospectionResponse"];
                 };
             };
-            /**
-             * @description - `invalid_request`: text that is not well-formed Unicode anywhere in the request: path, query, headers or body (RFC 7493 section 2.1).
-             *     - `invalid_request`: a body that is not UTF-8, is not valid JSON or not a JSON object, or repeats a form parameter (RFC 6749 section 3.2) or a JSON member name (RFC 7493 section 2.3).
-             *     - `invalid_request`: `token` is missing or malformed.
-             */
-            400: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        error: "invalid_request";
-                        error_description: components["schemas"]["ErrorDescription"];
-                    };
-                };
-            };
+            400: components["responses"]["BadRequestInvalidRequest"];
             /**
              * @description - `invalid_client`: HTTP Basic credentials that are malformed, unknown, or of a client that may not introspect (a `Basic` challenge).
              *     - `invalid_token`: no credentials, or an API key that is not one of a client allowed to introspect (a `Bearer` challenge).
@@ -1044,20 +1152,7 @@ export interface operations {
             };
             403: components["responses"]["ForbiddenByApiGateway"];
             413: components["responses"]["ContentTooLarge"];
-            /** @description - `invalid_request`: a Content-Type other than application/x-www-form-urlencoded or application/json. */
-            415: {
-                headers: {
-                    "Cache-Control": components["headers"]["CacheControlNoStore"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        error: "invalid_request";
-                        error_description: components["schemas"]["ErrorDescription"];
-                    };
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequestsByApiGateway"];
             500: components["responses"]["InternalServerError"];
             502: components["responses"]["BadGateway"];
@@ -1066,6 +1161,77 @@ export interface operations {
         };
     };
     introspectTokenPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["ForbiddenByApiGateway"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["ContentTooLargeByApiGateway"];
+            429: components["responses"]["TooManyRequestsByApiGateway"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    revokeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["RevocationRequest"];
+                "application/json": components["schemas"]["RevocationRequest"];
+            };
+        };
+        responses: {
+            /** @description `{}`, whatever the token was: revoked now, already revoked, expired, unknown, or another client's (RFC 7009 section 2.2: invalid tokens do not cause an error response). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevocationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestInvalidRequest"];
+            /** @description - `invalid_client`: no `client_id` and no credentials, an unknown client, a client with API keys that presented none, HTTP Basic credentials or a Bearer API key that are malformed or wrong, or a `client_id` naming another client than the credentials (RFC 7009 section 2.2.1; a `Basic` challenge after HTTP Basic). */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_client";
+                        error_description: components["schemas"]["ErrorDescription"];
+                    };
+                };
+            };
+            403: components["responses"]["ForbiddenByApiGateway"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequestsByApiGateway"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    revokeTokenPreflight: {
         parameters: {
             query?: never;
             header?: never;
@@ -1239,14 +1405,33 @@ export interface operations {
                     };
                 };
             };
-            403: components["responses"]["ForbiddenByApiGateway"];
+            /**
+             * @description - `access_denied`: the WAF blocked the request (stages with `deployment.waf`: the IP reputation list).
+             *     - HTML: the page saying codes cannot be sent to this phone number (what still works, never why): an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate and the like); the description never says which.
+             */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description Nothing but the page's one stylesheet (by its hash); forms to this endpoint only; no framing. */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "access_denied";
+                        error_description: components["schemas"]["ErrorDescription"];
+                    };
+                };
+            };
             413: components["responses"]["ContentTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            415: components["responses"]["UnsupportedMediaTypeInvalidRequest"];
             /**
              * @description - `too_many_requests`: the stage's request rate limit (API Gateway throttling); `Retry-After: 1`.
              *     - `too_many_requests`: a usage plan's quota (API Gateway); `Retry-After: 60`.
              *     - `too_many_requests`: the WAF's per-IP rate limit (stages with `deployment.waf`, otp/send by default); `Retry-After` is its evaluation window.
-             *     - HTML: the page with the attempt limit's message: the attempt limit for this user: at most 5 requests in any 60-second window, then a 300-second block (per environment; the numbers are configuration). `Retry-After` gives the whole seconds left..
+             *     - HTML: the page with the attempt limit's message: the attempt limit for this user: at most 5 requests in any 60-second window, then a 300-second block (per environment; the numbers are configuration). `Retry-After` gives the whole seconds left. Or, for an SMS or voice send, the fraud guards' message: an SMS or voice send over a fraud guard's sliding window: the sends from one source IP (an IPv6 /64; not counted for clients with an API key), or to one block of phone numbers (per environment; the numbers are configuration). `Retry-After` gives the whole seconds until the window has room..
              */
             429: {
                 headers: {
@@ -1288,7 +1473,7 @@ export interface operations {
             };
             /**
              * @description - `temporarily_unavailable`: a dependency (DynamoDB, Secrets Manager) is unreachable or did not answer in time, or the function was about to time out; `Retry-After: 1`.
-             *     - HTML: the page saying the service is temporarily unavailable (`Retry-After`).
+             *     - HTML: the page saying the service is temporarily unavailable (`Retry-After: 1`), or that codes by SMS and voice call are unavailable: the environment's daily budget of SMS and voice messages is spent: codes by SMS or voice call are refused until the next UTC day (`Retry-After` gives the seconds until 00:00 UTC); codes by email still work.
              */
             503: {
                 headers: {
@@ -1405,7 +1590,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["ContentTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            415: components["responses"]["UnsupportedMediaTypeInvalidRequest"];
             429: components["responses"]["TooManyRequestsByApiGateway"];
             500: components["responses"]["InternalServerError"];
             502: components["responses"]["BadGateway"];

@@ -6,7 +6,7 @@
  *
  * Adding to the API is one entry here:
  * - a route: an `OperationSpec` (its path and methods must be lib/routes.ts ROUTES': the generator
- *   refuses to run otherwise); a success without a body (RFC 7009's revocation) has no `schema`;
+ *   refuses to run otherwise); a success without a body has no `schema`;
  * - a grant: its request schema (exported from its module, named in schemas.ts and document.ts
  *   `SCHEMAS` / `FIELD_DESCRIPTIONS`) in the token operation's `body.schemas`, its errors in `errors`;
  *   a new member of the token response fails to compile until schemas.ts `tokenResponse` has it;
@@ -26,9 +26,12 @@ export type SchemaName =
   | 'SendResponse'
   | 'OtpTokenRequest'
   | 'AuthorizationCodeTokenRequest'
+  | 'RefreshTokenRequest'
   | 'TokenResponse'
   | 'IntrospectionRequest'
   | 'IntrospectionResponse'
+  | 'RevocationRequest'
+  | 'RevocationResponse'
   | 'UserInfoRequest'
   | 'UserInfoResponse'
   | 'AuthorizeForm'
@@ -62,7 +65,7 @@ export interface OperationSpec {
   readonly query?: Readonly<Record<string, ParameterSpec>>;
   /** The body: one schema, or several alternatives (anyOf), in each media type. */
   readonly body?: { readonly media: readonly MediaType[]; readonly schemas: readonly SchemaName[]; readonly required: boolean };
-  /** The success answer (200): a JSON body of this schema, or no body at all (RFC 7009 §2.2's revocation answer). */
+  /** The success answer (200): a JSON body of this schema, or (no `schema`) no body at all. */
   readonly success?: {
     readonly schema?: SchemaName;
     readonly description: string;
@@ -109,6 +112,18 @@ const AUTHORIZE_QUERY: Readonly<Record<string, ParameterSpec>> = Object.fromEntr
   ]),
 );
 
+/** The SMS fraud guards' 429 (lib/domain/phone-guards.ts, docs/decisions/008-sms-fraud-guards.md), wherever SMS and voice codes are sent. */
+const PHONE_SEND_LIMIT =
+  "an SMS or voice send over a fraud guard's sliding window: the sends from one source IP (an IPv6 /64; not counted for clients with an API key), or to one block of phone numbers (per environment; the numbers are configuration). `Retry-After` gives the whole seconds until the window has room.";
+
+/** The day's SMS and voice budget's 503 (lib/domain/phone-guards.ts). */
+const PHONE_BUDGET_SPENT =
+  "the environment's daily budget of SMS and voice messages is spent: codes by SMS or voice call are refused until the next UTC day (`Retry-After` gives the seconds until 00:00 UTC); codes by email still work";
+
+/** The fraud guards' destination rule (403). */
+const DESTINATION_NOT_ALLOWED =
+  "an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate and the like); the description never says which";
+
 /** The attempt limit's 429, the same words wherever a user's attempts are counted. */
 const ATTEMPT_LIMIT =
   'the attempt limit for this user: at most 5 requests in any 60-second window, then a 300-second block (per environment; the numbers are configuration). `Retry-After` gives the whole seconds left.';
@@ -136,10 +151,14 @@ export const OPERATIONS: readonly OperationSpec[] = [
         invalid_client: 'an unknown client, or one not allowed in this environment',
         invalid_token: 'the client requires an API key (`Authorization: Bearer`) and it is missing or wrong (RFC 6750 section 3)',
       },
-      429: { too_many_requests: `${ATTEMPT_LIMIT} Counted per recipient mailbox.` },
+      403: { destination_not_allowed: DESTINATION_NOT_ALLOWED },
+      429: { too_many_requests: `${ATTEMPT_LIMIT} Counted per recipient mailbox. Or ${PHONE_SEND_LIMIT}` },
       502: {
         delivery_failed:
           'the email, SMS or voice provider refused the message or did not answer in time; the code just stored is discarded and the previous one stays usable',
+      },
+      503: {
+        temporarily_unavailable: `${PHONE_BUDGET_SPENT}; or too little of the function's time is left to store, deliver and (should delivery fail) put back the previous code, and no code was stored (\`Retry-After: 1\`)`,
       },
     },
   },
@@ -148,26 +167,28 @@ export const OPERATIONS: readonly OperationSpec[] = [
     method: 'post',
     operationId: 'requestToken',
     tag: 'OAuth 2.0 and OpenID Connect',
-    summary: 'Exchange a code for tokens',
+    summary: 'Exchange a code or a refresh token for tokens',
     description:
-      "RFC 6749 section 3.2. Two grants share `grant_type=authorization_code`: a request with `user_id` (or whose `code` is six digits) exchanges a code `otp/send` delivered (`OtpTokenRequest`); any other exchanges the hosted login page's authorization code with its PKCE verifier (`AuthorizationCodeTokenRequest`). JSON or form-encoded (RFC 6749 section 4.1.3), so a standard OAuth client library works unchanged. Public clients: `client_id` in the body, no client authentication.",
+      "RFC 6749 section 3.2. Two grants share `grant_type=authorization_code`: a request with `user_id` (or whose `code` is six digits) exchanges a code `otp/send` delivered (`OtpTokenRequest`); any other exchanges the hosted login page's authorization code with its PKCE verifier (`AuthorizationCodeTokenRequest`). `grant_type=refresh_token` (RFC 6749 section 6; `RefreshTokenRequest`) exchanges a refresh token, for clients configured with them: each refresh token is single use and the answer carries its successor; a spent one presented again revokes its whole family (RFC 9700 section 4.14.2). JSON or form-encoded (RFC 6749 section 4.1.3), so a standard OAuth client library works unchanged. Public clients: `client_id` in the body, no client authentication.",
     query: { env_id: ENV_ID },
     body: {
       media: ['application/json', 'application/x-www-form-urlencoded'],
-      schemas: ['OtpTokenRequest', 'AuthorizationCodeTokenRequest'],
+      schemas: ['OtpTokenRequest', 'AuthorizationCodeTokenRequest', 'RefreshTokenRequest'],
       required: true,
     },
     success: { schema: 'TokenResponse', description: 'The tokens (RFC 6749 section 5.1).', pragma: true },
     errors: {
       400: {
         invalid_request: 'a missing or malformed parameter (the description names it), an unknown `env_id`, a malformed `code_verifier`',
-        unsupported_grant_type: "a `grant_type` other than 'authorization_code'",
+        unsupported_grant_type: "a `grant_type` other than 'authorization_code' and 'refresh_token'",
         invalid_grant:
-          'the code is wrong, expired, used, replaced, bound to another client, redirect URI, user or environment, or its PKCE verifier does not match; the answer never says which',
+          'the code is wrong, expired, used, replaced, bound to another client, redirect URI, user or environment, or its PKCE verifier does not match; the refresh token is unknown, expired (idle or absolute lifetime), revoked, already used (which revokes its family), or bound to another client or environment; the answer never says which',
+        unauthorized_client: '`grant_type=refresh_token` from a client that is not issued refresh tokens',
+        invalid_scope: 'a refresh asking for a `scope` the original grant did not include (RFC 6749 section 6)',
       },
       401: { invalid_client: 'an unknown client, or one not allowed in this environment' },
       429: {
-        too_many_requests: `${ATTEMPT_LIMIT} Counted per user across all clients; also after 100 consecutive failed exchanges, until 24 hours after the first (NIST SP 800-63B section 5.2.2).`,
+        too_many_requests: `${ATTEMPT_LIMIT} Counted per user across all clients (a refresh counts for its token's user); also after 100 consecutive failed exchanges, until 24 hours after the first (NIST SP 800-63B section 5.2.2).`,
       },
     },
   },
@@ -191,6 +212,29 @@ export const OPERATIONS: readonly OperationSpec[] = [
       401: {
         invalid_client: 'HTTP Basic credentials that are malformed, unknown, or of a client that may not introspect (a `Basic` challenge)',
         invalid_token: 'no credentials, or an API key that is not one of a client allowed to introspect (a `Bearer` challenge)',
+      },
+    },
+  },
+  {
+    path: PATHS.revoke,
+    method: 'post',
+    operationId: 'revokeToken',
+    tag: 'OAuth 2.0 and OpenID Connect',
+    summary: 'Token revocation (RFC 7009)',
+    description:
+      "Revokes a refresh token (its whole family, and the access tokens issued with it) or an access token (introspection and UserInfo then say it is inactive; a resource server verifying JWTs itself with the JWKS accepts one until it expires). A public client names itself with `client_id`; a client with API keys authenticates as for introspection (RFC 7009 section 2.1): HTTP Basic with its client id and an API key (`client_secret_basic`), or the API key alone as a Bearer credential. Only the caller's own tokens are revoked. `token_type_hint` is ignored: the kinds of token are told apart by their shape.",
+    security: [{}, { clientSecretBasic: [] }, { apiKey: [] }],
+    body: { media: ['application/x-www-form-urlencoded', 'application/json'], schemas: ['RevocationRequest'], required: true },
+    success: {
+      schema: 'RevocationResponse',
+      description:
+        "`{}`, whatever the token was: revoked now, already revoked, expired, unknown, or another client's (RFC 7009 section 2.2: invalid tokens do not cause an error response).",
+    },
+    errors: {
+      400: { invalid_request: '`token` is missing or malformed' },
+      401: {
+        invalid_client:
+          'no `client_id` and no credentials, an unknown client, a client with API keys that presented none, HTTP Basic credentials or a Bearer API key that are malformed or wrong, or a `client_id` naming another client than the credentials (RFC 7009 section 2.2.1; a `Basic` challenge after HTTP Basic)',
       },
     },
   },
@@ -223,9 +267,10 @@ export const OPERATIONS: readonly OperationSpec[] = [
     pages: {
       200: 'the next step: the code form after a send, or step 1 again',
       400: 'a form problem shown on the page: an invalid email address or phone number, a wrong or dead code, or an expired transaction or CSRF mismatch (the "start again" page)',
-      429: `the page with the attempt limit's message: ${ATTEMPT_LIMIT}`,
+      403: `the page saying codes cannot be sent to this phone number (what still works, never why): ${DESTINATION_NOT_ALLOWED}`,
+      429: `the page with the attempt limit's message: ${ATTEMPT_LIMIT} Or, for an SMS or voice send, the fraud guards' message: ${PHONE_SEND_LIMIT}`,
       502: 'the page saying the code could not be delivered',
-      503: 'the page saying the service is temporarily unavailable (`Retry-After`)',
+      503: `the page saying the service is temporarily unavailable (\`Retry-After: 1\`), or that codes by SMS and voice call are unavailable: ${PHONE_BUDGET_SPENT}`,
     },
     redirect: "success: to the client's redirect URI with `code`, `state` and `iss`",
     errors: {},

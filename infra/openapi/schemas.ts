@@ -19,6 +19,8 @@ import type { ErrorCode } from '../../lib/errors';
 import { authorizationCodeFields } from '../../lib/domain/authorization-code-grant';
 import { otpGrantFields, otpUserFields } from '../../lib/domain/exchange-code';
 import { introspectFields, type IntrospectionResponse } from '../../lib/domain/introspect-token';
+import { refreshFields } from '../../lib/domain/refresh-token-grant';
+import { revokeFields, type revokeToken } from '../../lib/domain/revoke-token';
 import { CLAIMS_SUPPORTED, type ServerMetadata } from '../../lib/domain/metadata';
 import { sendFields, type SendCodeResponse } from '../../lib/domain/send-code';
 import { publicKeySetSchema, type PublicKeySet } from '../../lib/domain/signing-keys';
@@ -46,6 +48,16 @@ export const otpTokenRequest = z.extend(z.extend(otpGrantFields, otpUserFields.s
 
 /** The standard authorization code grant (RFC 6749 §4.1.3 with PKCE), for codes from the hosted login page. */
 export const authorizationCodeTokenRequest = z.extend(authorizationCodeFields, { grant_type: z.literal('authorization_code') });
+
+/** The refresh token grant (RFC 6749 §6): a public client names itself with `client_id`. */
+export const refreshTokenRequest = z.extend(refreshFields, { grant_type: z.literal('refresh_token') });
+
+/**
+ * `POST /idp/v1/account/revoke` (RFC 7009 §2.1). `client_id` is read by the client authentication
+ * (lib/domain/client-authentication.ts), not by the handler's schema: a public client names itself
+ * with it; beside HTTP Basic or a Bearer API key it must name the same client.
+ */
+export const revocationRequest = z.extend(revokeFields, { client_id: z.optional(z.string()) });
 
 /** `POST /idp/v1/account/introspect` (RFC 7662 §2.1). */
 export const introspectionRequest = introspectFields;
@@ -108,6 +120,9 @@ export const introspectionResponse = z.union([
     scope: z.optional(z.string()),
   }),
 ]);
+
+/** RFC 7009 §2.2: an empty JSON object, whatever the token was (unknown, expired, another client's, already revoked). */
+export const revocationResponse = z.strictObject({});
 
 /** OIDC Core §5.3.2: `sub` and the address claims the token's scope grants (§5.4). */
 export const userInfoResponse = z.strictObject({
@@ -185,5 +200,6 @@ export type ResponseTypeChecks = [
   Expect<Same<z.output<typeof introspectionResponse>, IntrospectionResponse>>,
   Expect<Same<z.output<typeof jwksResponse>, PublicKeySet>>,
   Expect<Same<z.output<typeof serverMetadata>, ServerMetadata>>,
+  Expect<Same<z.output<typeof revocationResponse>, Awaited<ReturnType<typeof revokeToken>>>>,
   Expect<[z.output<typeof userInfoResponse>] extends [UserInfoResponse] ? true : false>,
 ];

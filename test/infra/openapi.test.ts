@@ -15,11 +15,13 @@ import { PROJECT_ROOT } from '../../infra/bundling';
 import { OPERATIONS } from '../../infra/openapi/operations';
 import {
   DeliveryFailedError,
+  DestinationNotAllowedError,
   type IdpError,
   InsufficientScopeError,
   InvalidClientError,
   InvalidGrantError,
   InvalidRequestError,
+  InvalidScopeError,
   InvalidTokenError,
   MethodNotAllowedError,
   NotFoundError,
@@ -90,24 +92,32 @@ it('describes every route of lib/routes.ts with exactly its methods, plus the CO
   for (const route of ROUTES) {
     expect(Object.keys(document.paths[route.path] ?? {}).sort()).toEqual([...route.methods.map((m) => m.toLowerCase()), 'options'].sort());
   }
-  // One operation per route and method (8 paths, 10 operations today).
+  // One operation per route and method (9 paths, 11 operations today).
   expect(OPERATIONS).toHaveLength(ROUTES.flatMap((route) => route.methods).length);
 });
 
 it('lists at its status every error the service can throw, on the operations that throw it', () => {
   const thrown: Array<[IdpError, string[]]> = [
     [new InvalidRequestError('x'), ['*']],
-    [new RequestTooLargeError('x'), ['/idp/v1/otp/send', '/idp/v1/account/token', '/idp/v1/account/introspect']],
-    [new UnsupportedMediaTypeError('x'), ['/idp/v1/otp/send', '/idp/v1/account/token', '/idp/v1/account/introspect']],
-    [new InvalidClientError(), ['/idp/v1/otp/send', '/idp/v1/account/token', '/idp/v1/account/introspect']],
+    [new RequestTooLargeError('x'), ['/idp/v1/otp/send', '/idp/v1/account/token', '/idp/v1/account/introspect', '/idp/v1/account/revoke']],
+    [
+      new UnsupportedMediaTypeError('x'),
+      ['/idp/v1/otp/send', '/idp/v1/account/token', '/idp/v1/account/introspect', '/idp/v1/account/revoke'],
+    ],
+    [new InvalidClientError(), ['/idp/v1/otp/send', '/idp/v1/account/token', '/idp/v1/account/introspect', '/idp/v1/account/revoke']],
     [new InvalidTokenError('x', { bearerPresented: true }), ['/idp/v1/otp/send', '/idp/v1/account/introspect', '/idp/v1/account/userinfo']],
     [new InsufficientScopeError('openid'), ['/idp/v1/account/userinfo']],
     [new InvalidGrantError(), ['/idp/v1/account/token']],
-    [new UnauthorizedClientError('x'), ['/idp/v1/otp/send']],
+    [new InvalidGrantError({ presented: 'refresh_token' }), ['/idp/v1/account/token']],
+    [new InvalidScopeError(), ['/idp/v1/account/token']],
+    [new UnauthorizedClientError('x'), ['/idp/v1/otp/send', '/idp/v1/account/token']],
     [new UnsupportedGrantTypeError(), ['/idp/v1/account/token']],
     [new TooManyRequestsError(1), ['/idp/v1/otp/send', '/idp/v1/account/token']],
+    [new TooManyRequestsError(1, { limit: 'phone_sends' }), ['/idp/v1/otp/send']],
+    [new DestinationNotAllowedError(), ['/idp/v1/otp/send']],
     [new DeliveryFailedError(), ['/idp/v1/otp/send']],
     [new TemporarilyUnavailableError(), ['*']],
+    [new TemporarilyUnavailableError({ phoneBudgetSpent: { retryAfterSeconds: 3600 } }), ['/idp/v1/otp/send']],
   ];
   for (const [error, paths] of thrown) {
     for (const [path, method, operation] of operations()) {
