@@ -30,6 +30,8 @@ module.exports = {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/{integration,http,faults,e2e,browser}/**/*.test.ts'],
+      // Every response of the API a test receives is checked against docs/openapi.json.
+      setupFilesAfterEnv: [...shared.setupFilesAfterEnv, '<rootDir>/test/support/contract-recorder.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },

@@ -12,7 +12,7 @@ import { ROUTES } from '../lib/routes';
 import { preflightsOf, startApiServer, type LocalHandler } from './api-server';
 import { createDemoClient, DEMO_CLIENT_ID } from './demo-client';
 import { JAVA_HINT } from './java';
-import { devRoutes, lambdaEnvironment, startLocalServices } from './stack';
+import { devRoutes, lambdaEnvironment, OPENAPI_PATH, startLocalServices } from './stack';
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
@@ -62,6 +62,7 @@ async function main(): Promise<void> {
       `  Demo client      ${demoOrigin}/  (log in through the browser; read the code in the outbox or the SES viewer)`,
       `  API              ${api.url}`,
       ...ROUTES.map((route) => `    ${route.methods.join(', ').padEnd(9)} ${api.url}${route.path}`),
+      `  OpenAPI          ${api.url}${OPENAPI_PATH} (docs/openapi.json; the typed client: client/)`,
       `  Outbox           ${api.url}/__dev/outbox?user_id=<email or phone>`,
       `  SES email viewer ${services.sesUrl}`,
       `  SMS/voice store  ${services.captureUrl}/messages`,

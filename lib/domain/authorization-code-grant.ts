@@ -47,7 +47,8 @@ export interface AuthorizationCodeGrantDeps extends IssueTokensDeps {
   readonly log: Log;
 }
 
-const grantFields = z.object({
+/** The body of this grant (docs/openapi.json is generated from it: infra/openapi/). */
+export const authorizationCodeFields = z.object({
   code: textField('code', 256),
   client_id: textField('client_id', 64),
   redirect_uri: textField('redirect_uri', 2048),
@@ -66,7 +67,7 @@ export async function exchangeAuthorizationCode(
   deps: AuthorizationCodeGrantDeps,
   request: AuthorizationCodeRequest,
 ): Promise<TokenResponse> {
-  const fields = parseFields(grantFields, request.fields);
+  const fields = parseFields(authorizationCodeFields, request.fields);
   if (!CODE_VERIFIER_PATTERN.test(fields.code_verifier)) {
     throw new InvalidRequestError('code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 §4.1).');
   }

@@ -77,8 +77,11 @@ export interface AuthorizationRequest {
   readonly issuer: string;
 }
 
-/** The parameters RFC 6749 §3.1 and OIDC Core §3.1.2.1 define: none may be given twice. */
-const SINGLE_PARAMETERS = [
+/**
+ * The parameters RFC 6749 §3.1 and OIDC Core §3.1.2.1 define: none may be given twice. Also the
+ * query docs/openapi.json describes (infra/openapi/).
+ */
+export const AUTHORIZATION_PARAMETERS = [
   'response_type',
   'client_id',
   'redirect_uri',
@@ -94,10 +97,10 @@ const SINGLE_PARAMETERS = [
   'request',
   'request_uri',
   'response_mode',
-];
+] as const;
 
 /** The longest value any parameter may have: far above every legitimate one, far below abuse. */
-const MAX_PARAMETER_LENGTH = 2048;
+export const MAX_PARAMETER_LENGTH = 2048;
 
 /** Handles `GET /authorize`: validates the request, then shows step 1 (or redirects an error). */
 export async function startAuthorization(deps: AuthorizeDeps, request: AuthorizationRequest): Promise<AuthorizeOutcome> {
@@ -111,7 +114,7 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
   const environment = deps.config.environment(one('env_id'));
   const client = one('client_id') === undefined ? undefined : deps.config.client(one('client_id') as string);
   const redirectUri = one('redirect_uri');
-  const repeated = SINGLE_PARAMETERS.filter((name) => (request.query[name]?.length ?? 0) > 1);
+  const repeated = AUTHORIZATION_PARAMETERS.filter((name) => (request.query[name]?.length ?? 0) > 1);
   if (
     environment === undefined ||
     client === undefined ||

@@ -53,13 +53,16 @@ export interface ExchangeCodeRequest {
   readonly issuer: string;
 }
 
-/** Step 1 needs only these; everything else is checked after the attempt is counted. */
-const userFields = z.object({
+/**
+ * Step 1 needs only these; everything else is checked after the attempt is counted. With
+ * `otpGrantFields`, the body of this grant (docs/openapi.json is generated from both: infra/openapi/).
+ */
+export const otpUserFields = z.object({
   user_id: textField('user_id', 320),
   auth_type: z.optional(enumField('auth_type', ['email', 'sms'])),
 });
 
-const grantFields = z.object({
+export const otpGrantFields = z.object({
   grant_type: textField('grant_type', 64),
   code: textField('code', 64),
   client_id: textField('client_id', 64),
@@ -72,7 +75,7 @@ const grantFields = z.object({
  * @example await exchangeCode(deps, { environmentId: undefined, fields: { grant_type: 'authorization_code', … }, issuer })
  */
 export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCodeRequest): Promise<TokenResponse> {
-  const named = parseFields(userFields, request.fields);
+  const named = parseFields(otpUserFields, request.fields);
   const user = normaliseUser(named.auth_type ?? inferAuthType(named.user_id), named.user_id);
   const environment = environmentOf(deps.config, request.environmentId);
   const counted = await beginCodeCheck(deps, environment, user);
@@ -188,11 +191,11 @@ export async function checkCode(deps: CodeCheckDeps, counted: CountedCheck, pres
 }
 
 /** grant_type first (RFC 6749 §5.2 orders nothing, but a wrong grant type is the more useful answer). */
-function parseGrantFields(fields: Record<string, unknown>): z.infer<typeof grantFields> {
+function parseGrantFields(fields: Record<string, unknown>): z.infer<typeof otpGrantFields> {
   if (typeof fields.grant_type === 'string' && fields.grant_type !== '' && fields.grant_type !== 'authorization_code') {
     throw new UnsupportedGrantTypeError();
   }
-  const parsed = parseFields(grantFields, fields);
+  const parsed = parseFields(otpGrantFields, fields);
   if (parsed.code_verifier !== undefined && !CODE_VERIFIER_PATTERN.test(parsed.code_verifier)) {
     throw new InvalidRequestError('code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 §4.1).');
   }

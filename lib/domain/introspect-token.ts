@@ -65,7 +65,8 @@ export type IntrospectionResponse =
 
 const INACTIVE: IntrospectionResponse = Object.freeze({ active: false });
 
-const introspectFields = z.object({
+/** The request body (docs/openapi.json is generated from it: infra/openapi/). */
+export const introspectFields = z.object({
   token: textField('token', 4096),
   /** §2.1: a hint the server may ignore; we tell the formats apart by their shape. */
   token_type_hint: optionalTextField('token_type_hint', 64),

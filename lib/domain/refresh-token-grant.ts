@@ -71,7 +71,8 @@ export interface RefreshTokenRequest {
   readonly issuer: string;
 }
 
-const refreshFields = z.object({
+/** The grant's parameters, beside `grant_type` (also the API description's: infra/openapi/schemas.ts). */
+export const refreshFields = z.object({
   refresh_token: textField('refresh_token', 256),
   // RFC 6749 §3.2.1: a public client identifies itself with client_id.
   client_id: textField('client_id', 64),

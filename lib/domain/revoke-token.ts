@@ -55,7 +55,8 @@ export interface RevokeRequest {
   readonly issuer: string;
 }
 
-const revokeFields = z.object({
+/** RFC 7009 §2.1's parameters (also the API description's: infra/openapi/schemas.ts); `client_id` is the client authentication's. */
+export const revokeFields = z.object({
   token: textField('token', 4096),
   token_type_hint: optionalTextField('token_type_hint', 64),
 });

@@ -106,7 +106,8 @@ export interface SendCodeResponse {
 /** The one `method` value beyond the default delivery by `auth_type`. */
 export const SEND_METHODS = ['voice_with_otp'] as const;
 
-const sendFields = z.object({
+/** The request body `otp/send` validates; docs/openapi.json describes it from this schema (infra/openapi/). */
+export const sendFields = z.object({
   auth_type: enumField('auth_type', ['email', 'sms']),
   client_id: textField('client_id', 64),
   redirect_uri: textField('redirect_uri', 2048),

@@ -5,13 +5,15 @@
  * on Ctrl-C, and say in one line how to install Java when it is missing.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { freePort } from '../../local/ports';
 import { JAVA_HINT } from '../../local/java';
+import { basicAuth, createIdentityClient, FORM } from '../../client';
+import { checkedFetch, contractMiddleware } from '../support/contract-recorder';
 import { logLeaks, rememberSecret } from '../support/log-capture';
 import { codeIn } from '../support/harness';
 
@@ -91,8 +93,9 @@ describe('npm start', () => {
     expect(started.output()).toContain(`SES email viewer http://127.0.0.1:${started.ports.SES_PORT}`);
   });
 
+  // Every answer of the API is checked against docs/openapi.json (test/support/contract-recorder.ts).
   const post = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${api}/idp/v1/otp/send`, {
+    checkedFetch(`${api}/idp/v1/otp/send`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', ...headers },
       body: JSON.stringify(body),
@@ -173,7 +176,7 @@ describe('npm start', () => {
     ).toBe(200);
     const code = codeIn((await outbox(user))[0]?.text ?? '') as string;
     rememberSecret(code);
-    const response = await fetch(`${api}/idp/v1/account/token`, {
+    const response = await checkedFetch(`${api}/idp/v1/account/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
@@ -193,7 +196,7 @@ describe('npm start', () => {
       typ: 'at+jwt',
     });
     expect(payload.client_id).toBe('local-web');
-    const again = await fetch(`${api}/idp/v1/account/token`, {
+    const again = await checkedFetch(`${api}/idp/v1/account/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
@@ -205,6 +208,48 @@ describe('npm start', () => {
       }),
     });
     expect(again.status).toBe(400);
+  });
+
+  it('serves the typed client (client/, the README example): send, exchange, introspect, each answer typed and checked', async () => {
+    const idp = createIdentityClient(api);
+    idp.use(contractMiddleware);
+    const user = 'typed-client@example.com';
+    const redirect_uri = 'http://localhost:3000/callback';
+
+    const sent = await idp.POST('/idp/v1/otp/send', {
+      body: { auth_type: 'email', client_id: 'local-backend', redirect_uri, user_id: user },
+    });
+    // local-backend needs its API key: the error is typed by status.
+    expect(sent.response.status).toBe(401);
+    expect(sent.error?.error).toBe('invalid_token');
+    const sentWithKey = await idp.POST('/idp/v1/otp/send', {
+      body: { auth_type: 'email', client_id: 'local-backend', redirect_uri, user_id: user },
+      headers: { Authorization: 'Bearer local-dev-api-key' },
+    });
+    expect(sentWithKey.data).toEqual({ status: 'sent', channel: 'email', expires_in: 300 });
+
+    const code = codeIn((await outbox(user))[0]?.text ?? '') as string;
+    rememberSecret(code);
+    const token = await idp.POST('/idp/v1/account/token', {
+      body: { grant_type: 'authorization_code', code, client_id: 'local-backend', redirect_uri, user_id: user },
+      headers: FORM,
+    });
+    expect({ status: token.response.status, error: token.error }).toEqual({ status: 200, error: undefined });
+    const accessToken = token.data?.access_token as string;
+    rememberSecret(accessToken);
+    expect(token.data).toMatchObject({ token_type: 'Bearer', expires_in: expect.any(Number) });
+
+    const introspected = await idp.POST('/idp/v1/account/introspect', {
+      body: { token: accessToken },
+      headers: { ...FORM, Authorization: basicAuth('local-backend', 'local-dev-api-key') },
+    });
+    expect(introspected.data).toMatchObject({ active: true, client_id: 'local-backend', token_type: 'Bearer' });
+  });
+
+  it('serves the API description it answers by (docs/openapi.json) at /idp/v1/openapi.json', async () => {
+    const response = await fetch(`${api}/idp/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')));
   });
 
   it('serves the demo client at http://localhost:PORT/, which starts a standard authorization request with PKCE, state and nonce', async () => {

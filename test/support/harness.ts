@@ -19,6 +19,7 @@ import { FileSecretSource } from '../../lib/adapters/secrets/file-secret-source'
 import type { SecretSource } from '../../lib/ports';
 import { startDynamoDbProxy, type DynamoDbProxy } from './dynamodb-proxy';
 import { FakeClock } from './fake-clock';
+import { checkResponse } from './contract-recorder';
 import { rememberSecret } from './log-capture';
 
 export const LOCAL_CONFIG_FILE = resolve(__dirname, '../../config/local.json');
@@ -146,6 +147,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     routes,
     devRoutes: devRoutes(services),
     preflights: preflightsOf(stage.deployment?.cors, ROUTES),
+    // Every response is checked against docs/openapi.json; a test that got one it does not describe fails.
+    onResponse: checkResponse,
     ...(options.port === undefined ? {} : { port: options.port }),
     ...(options.pages === undefined ? {} : { pages: options.pages }),
   });
