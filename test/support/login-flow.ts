@@ -30,7 +30,7 @@ export class LoginSession {
   readonly verifier: string;
   readonly challenge: string;
   constructor(
-    private readonly service: TestService,
+    private readonly service: Pick<TestService, 'url' | 'latestCode'>,
     readonly clientId = 'local-web',
   ) {
     ({ verifier: this.verifier, challenge: this.challenge } = pkce());
