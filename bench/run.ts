@@ -8,13 +8,13 @@
  * only the DynamoDB client; then the targets of docs/performance.md, met or not.
  *
  * Method (docs/performance.md): every subject runs in its own Node process, warm (a warm-up
- * first, then the measured requests), the real function and its floor alternating in A-B-B-A
- * order so that load from elsewhere on the machine falls on both alike. With `taskset` and two
+ * first, then the measured requests), the real function and its floor taking turns in short
+ * chunks (A B B A A B …) so that load from elsewhere on the machine falls on both alike. With `taskset` and two
  * cores or more, DynamoDB Local's JVM, the SES stand-in and this process run on core 0 and the
  * measured processes on core 1.
  *
  *   npm run bench
- *   npm run bench -- --requests 400 --concurrent-requests 800 --rounds 3 --load-runs 21
+ *   npm run bench -- --requests 400 --concurrent-requests 800 --load-runs 21
  *   npm run bench -- --profile    # and where each subject's CPU goes (bench/profiles/, git-ignored)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -42,11 +42,10 @@ import type { RunRequest, RunResult } from './worker';
 
 const { values: flags } = parseArgs({
   options: {
-    requests: { type: 'string', default: '100' },
-    'concurrent-requests': { type: 'string', default: '200' },
-    rounds: { type: 'string', default: '2' },
-    warmup: { type: 'string', default: '40' },
-    'load-runs': { type: 'string', default: '11' },
+    requests: { type: 'string', default: '200' },
+    'concurrent-requests': { type: 'string', default: '384' },
+    warmup: { type: 'string', default: '100' },
+    'load-runs': { type: 'string', default: '15' },
     out: { type: 'string', default: resolve(PROJECT_ROOT, 'bench/report.json') },
     /** Also profile one run (16 in flight) of each operation and subject: where the CPU goes, by package and file. */
     profile: { type: 'boolean', default: false },
@@ -54,7 +53,9 @@ const { values: flags } = parseArgs({
 });
 const SEQUENTIAL_REQUESTS = Number(flags.requests);
 const CONCURRENT_REQUESTS = Number(flags['concurrent-requests']);
-const ROUNDS = Number(flags.rounds);
+/** Requests per turn of a subject before the other takes over (sequentially; with 16 in flight). */
+const SEQUENTIAL_CHUNK = 20;
+const CONCURRENT_CHUNK = 64;
 const WARMUP = Number(flags.warmup);
 const LOAD_RUNS = Number(flags['load-runs']);
 const CONCURRENCY = 16;
@@ -141,7 +142,7 @@ class Worker {
   ) {}
 
   static async start(workerFile: string, bundle: string, env: Record<string, string>): Promise<Worker> {
-    const [command, args] = nodeCommand(['--expose-gc', workerFile, bundle]);
+    const [command, args] = nodeCommand([workerFile, bundle]);
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     // The functions log one JSON line per request, as on Lambda: read and dropped.
     child.stdout?.resume();
@@ -250,7 +251,7 @@ async function main(): Promise<void> {
       sequentialRequests: SEQUENTIAL_REQUESTS,
       concurrentRequests: CONCURRENT_REQUESTS,
       concurrency: CONCURRENCY,
-      rounds: ROUNDS,
+      chunks: { sequential: SEQUENTIAL_CHUNK, concurrent: CONCURRENT_CHUNK },
       warmup: WARMUP,
       loadRuns: LOAD_RUNS,
     },
@@ -293,18 +294,21 @@ async function main(): Promise<void> {
     await proxy.stop();
 
     log('timed runs…');
-    const realWorkers = new Map<string, Worker>();
-    const realWorker = async (name: string) => {
-      let found = realWorkers.get(name);
-      if (found === undefined) {
-        found = await Worker.start(workerFile, bundleOf(name).file, environment(join(DIST, name)));
-        realWorkers.set(name, found);
-        workers.push(found);
+    // One pair of processes per function: its bundle, and a floor that serves the same operations
+    // in the same order, so both have had the same warm-up (V8 optimises what it has run most).
+    const pairs = new Map<string, { real: Worker; floor: Worker }>();
+    const workerOf = async (name: string, subject: 'real' | 'floor') => {
+      let pair = pairs.get(name);
+      if (pair === undefined) {
+        pair = {
+          real: await Worker.start(workerFile, bundleOf(name).file, environment(join(DIST, name))),
+          floor: await Worker.start(workerFile, bundleOf(FLOOR).file, environment(join(DIST, name))),
+        };
+        pairs.set(name, pair);
+        workers.push(pair.real, pair.floor);
       }
-      return found;
+      return pair[subject];
     };
-    const floorWorker = await Worker.start(workerFile, bundleOf(FLOOR).file, environment(join(DIST, 'token')));
-    workers.push(floorWorker);
 
     const operations = [];
     for (const operation of OPERATIONS) {
@@ -317,18 +321,28 @@ async function main(): Promise<void> {
           real: { requests: 0, cpuMicros: 0, latencies: [], unexpected: {} },
           floor: { requests: 0, cpuMicros: 0, latencies: [], unexpected: {} },
         };
-        for (let round = 0; round < ROUNDS; round += 1) {
-          const order: Array<'real' | 'floor'> = round % 2 === 0 ? ['real', 'floor'] : ['floor', 'real'];
+        // Every request's user and stored code first, then each subject warmed up, then the two
+        // alternating in short chunks (A B B A A B …), so load from elsewhere falls on both alike.
+        const prepared = {
+          real: await operation.requests(seeding, WARMUP + count, `real-${randomTag()}`),
+          floor: await operation.requests(seeding, WARMUP + count, `floor-${randomTag()}`),
+        };
+        const chunk = concurrency === 1 ? SEQUENTIAL_CHUNK : CONCURRENT_CHUNK;
+        const runOf = async (subject: 'real' | 'floor', events: readonly unknown[], warmup: number) => {
+          const worker = await workerOf(operation.function, subject);
+          return worker.run({
+            exportName: subject === 'real' ? 'handler' : operation.floor,
+            events,
+            warmup,
+            concurrency,
+            expectedStatus: operation.expectedStatus,
+          });
+        };
+        for (const subject of ['real', 'floor'] as const) await runOf(subject, prepared[subject].slice(0, WARMUP), WARMUP);
+        for (let start = WARMUP, pair = 0; start < WARMUP + count; start += chunk, pair += 1) {
+          const order: Array<'real' | 'floor'> = pair % 2 === 0 ? ['real', 'floor'] : ['floor', 'real'];
           for (const subject of order) {
-            const events = await operation.requests(seeding, WARMUP + count, `${subject}-${randomTag()}`);
-            const worker = subject === 'real' ? await realWorker(operation.function) : floorWorker;
-            const result = await worker.run({
-              exportName: subject === 'real' ? 'handler' : operation.floor,
-              events,
-              warmup: WARMUP,
-              concurrency,
-              expectedStatus: operation.expectedStatus,
-            });
+            const result = await runOf(subject, prepared[subject].slice(start, start + chunk), 0);
             const total = totals[subject];
             total.requests += result.requests;
             total.cpuMicros += result.cpuMicros;
@@ -367,7 +381,7 @@ async function main(): Promise<void> {
       for (const operation of OPERATIONS) {
         for (const subject of ['real', 'floor'] as const) {
           const { bundle, exportName } = subjects(operation)[subject];
-          const worker = subject === 'real' ? await realWorker(operation.function) : floorWorker;
+          const worker = await workerOf(operation.function, subject);
           const profileFile = join(PROFILE_DIR, `${operation.name.replace(/[^a-z0-9]+/gi, '-')}.${subject}.cpuprofile`);
           const events = await operation.requests(seeding, WARMUP + CONCURRENT_REQUESTS, `profile-${subject}-${randomTag()}`);
           const result = await worker.run({
@@ -432,7 +446,7 @@ function selfTimeByOrigin(profileFile: string, bundleFile: string, requests: num
   });
   return Object.fromEntries(
     [...totals]
-      .filter(([origin]) => origin !== '(idle)')
+      .filter(([origin]) => origin !== '((idle))')
       .sort((a, b) => b[1] - a[1])
       .slice(0, 15)
       .map(([origin, micros]) => [origin, Math.round(micros / requests)]),

@@ -75,7 +75,6 @@ async function run(module: Record<string, unknown>, request: RunRequest): Promis
   for (const event of request.events.slice(0, request.warmup)) await invoke(event);
   const measured = request.events.slice(request.warmup);
   unexpected = {};
-  (globalThis as { gc?: () => void }).gc?.();
 
   const latencies = new Array<number>(measured.length);
   let next = 0;
