@@ -18,7 +18,7 @@
  *   npm run bench -- --profile    # and where each subject's CPU goes (bench/profiles/, git-ignored)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -405,6 +405,8 @@ async function main(): Promise<void> {
     await capture.close();
     await ses.stop();
     await dynamodb.stop();
+    // The secrets (an HMAC key, private signing keys) were made for this run only.
+    rmSync(secretsDir, { recursive: true, force: true });
   }
 
   mkdirSync(resolve(flags.out, '..'), { recursive: true });
