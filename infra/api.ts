@@ -26,6 +26,7 @@ import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-r
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import type { DeployableStageConfig } from './stage-config';
+import { preflightFor } from '../lib/http/cors';
 import type { FunctionName, Route } from '../lib/routes';
 
 /**
@@ -144,7 +145,6 @@ export class ServiceApi extends Construct {
     });
 
     const integrations = new Map<FunctionName, LambdaIntegration>();
-    const corsPaths = new Set(deployment.cors === undefined ? [] : (deployment.cors.paths ?? props.routes.map((route) => route.path)));
     for (const route of props.routes) {
       let integration = integrations.get(route.functionName);
       if (integration === undefined) {
@@ -154,14 +154,16 @@ export class ServiceApi extends Construct {
       }
       const resource: IResource = this.api.root.resourceForPath(route.path);
       acknowledgePublic(resource.addMethod('ANY', integration));
-      if (deployment.cors !== undefined && corsPaths.has(route.path)) {
+      const preflight = preflightFor(deployment.cors, route.path, route.methods);
+      if (preflight !== undefined) {
         // The preflight; the functions add the CORS headers to their own responses (lib/http/cors.ts).
+        // The local runtime answers the same description the same way (local/preflight.ts).
         acknowledgePublic(
           resource.addCorsPreflight({
-            allowOrigins: deployment.cors.allowOrigins,
-            allowMethods: [...route.methods, 'OPTIONS'],
-            allowHeaders: ['Content-Type', 'Authorization'],
-            maxAge: Duration.hours(1),
+            allowOrigins: [...preflight.allowOrigins],
+            allowMethods: [...preflight.allowMethods],
+            allowHeaders: [...preflight.allowHeaders],
+            maxAge: Duration.seconds(preflight.maxAgeSeconds),
           }),
         );
       }

@@ -19,7 +19,7 @@ const hostname = () => z.string().check(z.regex(DNS_NAME, 'a lower-case DNS name
 
 /**
  * Deployment-only settings, read by the CDK stack. Every field has a default, so a stage file may
- * omit the section (config/local.json does).
+ * omit any of them (config/local.json gives only `cors`, which the local runtime reads too).
  */
 export const deploymentSchema = z.strictObject({
   /** AWS account (12 digits) the stage must be deployed to; absent: the CLI's. Pin it for production so wrong credentials fail. */
@@ -123,6 +123,11 @@ export const deploymentSchema = z.strictObject({
       attemptsRefused: z._default(int(1, 1_000_000), 100),
       /** Users reaching the cap on consecutive failed exchanges that raise the alarm: each is someone guessing one user's codes. */
       failureCapsReached: z._default(int(1, 100_000), 1),
+      /**
+       * SMS and voice sends refused by the fraud guards (destination, per IP, per prefix, budget)
+       * that raise the alarm: a surge is SMS pumping, or a guard set too tight for real traffic.
+       */
+      phoneSendsRefused: z._default(int(1, 1_000_000), 50),
     }),
     {},
   ),

@@ -7,12 +7,18 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { preflightFor, type CorsSettings, type Preflight } from '../lib/http/cors';
+import { API_TIMEOUT_SECONDS, type Route } from '../lib/routes';
 import { listen, readBody, type Listening } from './http-server';
+import { answerPreflight } from './preflight';
 
 export type LocalHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
 /** A local-only route answered by the server itself (the dev outbox). */
 export type DevRoute = (url: URL, request: IncomingMessage) => Promise<{ status: number; body: unknown }>;
+
+/** A local-only page the server answers itself, writing the whole response (the demo client, local/demo-client.ts). */
+export type PageRoute = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<void>;
 
 export interface ApiServerOptions {
   readonly host?: string;
@@ -21,12 +27,26 @@ export interface ApiServerOptions {
   readonly routes: Readonly<Record<string, LocalHandler>>;
   /** Paths under /__dev/ answered locally. */
   readonly devRoutes?: Readonly<Record<string, DevRoute>>;
+  /** API Gateway resource path → its CORS preflight, where the stage allows browsers (answered here, as API Gateway does). */
+  readonly preflights?: Readonly<Record<string, Preflight>>;
+  /** Pages answered locally, beside the API (the demo client's `/`, `/login`, `/callback`). */
+  readonly pages?: Readonly<Record<string, PageRoute>>;
 }
 
 export type ApiServer = Listening;
 
 /** API Gateway's own limit is 10 MB; the local server stops reading well before that. */
 const MAX_LOCAL_BODY_BYTES = 1024 * 1024;
+
+/** The preflight of every route the stage's CORS settings cover. */
+export function preflightsOf(cors: CorsSettings, routes: readonly Route[]): Record<string, Preflight> {
+  const preflights: Record<string, Preflight> = {};
+  for (const route of routes) {
+    const preflight = preflightFor(cors, route.path, route.methods);
+    if (preflight !== undefined) preflights[route.path] = preflight;
+  }
+  return preflights;
+}
 
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
@@ -48,9 +68,22 @@ async function handle(options: ApiServerOptions, request: IncomingMessage, respo
     const result = await dev(url, request);
     return writeJson(response, result.status, result.body);
   }
+  const page = options.pages?.[url.pathname];
+  if (page !== undefined) {
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return writeJson(response, 405, { error: 'method_not_allowed', error_description: 'GET only.' }, { Allow: 'GET' });
+    return page(request, response, url);
+  }
   const handler = options.routes[url.pathname];
   if (handler === undefined) {
     return writeJson(response, 404, { error: 'not_found', error_description: 'No such endpoint.' });
+  }
+  const preflight = options.preflights?.[url.pathname];
+  if (request.method === 'OPTIONS' && preflight !== undefined) {
+    request.resume();
+    const answer = answerPreflight(preflight, request.headers.origin);
+    response.writeHead(answer.status, answer.headers);
+    return void response.end();
   }
   const body = await readBody(request, MAX_LOCAL_BODY_BYTES);
   if (body === undefined) {
@@ -141,7 +174,8 @@ function toContext(path: string): Context {
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, 10_000 - (Date.now() - started)),
+    // The deployed functions' timeout, so a slow request runs out of time here as it would there.
+    getRemainingTimeInMillis: () => Math.max(0, API_TIMEOUT_SECONDS * 1000 - (Date.now() - started)),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,

@@ -104,7 +104,12 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
     issuedAt: Math.floor(now / 1000),
     authTime: Math.floor(now / 1000),
   };
-  return issueTokens(deps, grant, { environment: environment.id, client: client.id, user: logHandleOf(counted.userKey) });
+  return issueTokens(
+    deps,
+    grant,
+    { userKey: counted.userKey, now },
+    { environment: environment.id, client: client.id, user: logHandleOf(counted.userKey) },
+  );
 }
 
 /** A code check whose attempt was counted: what `checkCode` needs of it. */
@@ -176,6 +181,8 @@ export async function checkCode(deps: CodeCheckDeps, counted: CountedCheck, pres
   });
   if (result.outcome === 'refused') return refuse(refusal, refusedReason(result.record, result.repeated, now));
   const mismatch = comparedReason(result.record, codeDigest, presented.codeChallenge);
+  // The record is the code after this try: a wrong code that spent the last one killed it.
+  if (mismatch === 'wrong_code' && result.record.tries >= result.record.maxTries) return refuse(refusal, 'wrong_code_last_try');
   if (mismatch !== undefined) return refuse(refusal, mismatch);
 
   await endFailureRun(deps, environment, userKey, counted.failures);
@@ -196,7 +203,16 @@ function parseGrantFields(fields: Record<string, unknown>): z.infer<typeof grant
 
 /** Why an exchange was refused: logged, never told to the client. */
 export type RejectionReason =
-  'malformed' | 'not_found' | 'expired' | 'exhausted' | 'repeated' | 'wrong_code' | 'wrong_verifier' | 'inconsistent';
+  | 'malformed'
+  | 'not_found'
+  | 'expired'
+  | 'exhausted'
+  | 'repeated'
+  | 'wrong_code'
+  /** A wrong code on the code's last try: the code is dead (the hosted page says so at once). */
+  | 'wrong_code_last_try'
+  | 'wrong_verifier'
+  | 'inconsistent';
 
 /** Why no try could be spent on the live code. The order mirrors the store's condition. */
 export function refusedReason(record: CodeRecord | undefined, repeated: boolean, now: number): RejectionReason {

@@ -22,6 +22,7 @@ export const PATHS = {
   otpSend: '/idp/v1/otp/send',
   token: '/idp/v1/account/token',
   introspect: '/idp/v1/account/introspect',
+  revoke: '/idp/v1/account/revoke',
   authorize: '/idp/v1/account/authorize',
   userinfo: '/idp/v1/account/userinfo',
   jwks: '/.well-known/jwks.json',
@@ -52,6 +53,7 @@ export const CLAIMS_SUPPORTED = [
  */
 function metadata(issuer: string, config: ServiceConfig): Record<string, unknown> {
   const clientScopes = config.stage.clients.flatMap((client) => scopesOf(client.accessToken.scope));
+  const issuesRefreshTokens = config.stage.clients.some((client) => client.refreshTokens !== undefined);
   return {
     issuer,
     authorization_endpoint: `${issuer}${PATHS.authorize}`,
@@ -62,7 +64,8 @@ function metadata(issuer: string, config: ServiceConfig): Record<string, unknown
     scopes_supported: [...new Set([...STANDARD_SCOPES, ...clientScopes])],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: [...GRANT_TYPES],
+    // refresh_token only where a client is issued refresh tokens: nothing is advertised that no client can do.
+    grant_types_supported: GRANT_TYPES.filter((grant) => grant !== 'refresh_token' || issuesRefreshTokens),
     // RFC 9207: the authorization response carries `iss`, so a client can tell which server answered.
     authorization_response_iss_parameter_supported: true,
     // A user's `sub` differs per environment (lib/domain/hmac-keys.ts).
@@ -82,6 +85,10 @@ function metadata(issuer: string, config: ServiceConfig): Record<string, unknown
     // Resource servers authenticate with their client id and API key (RFC 6749 §2.3.1), or with
     // the API key alone as a Bearer credential (RFC 6750 syntax; not an IANA-registered method).
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'bearer'],
+    // RFC 7009 (registered by RFC 8414 §2): public clients name themselves (`none`), clients with
+    // API keys authenticate as they do for introspection (lib/domain/client-authentication.ts).
+    revocation_endpoint: `${issuer}${PATHS.revoke}`,
+    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'bearer'],
     // An extension (RFC 8414 §2 allows them): where the API flow requests codes.
     otp_send_endpoint: `${issuer}${PATHS.otpSend}`,
   };

@@ -40,3 +40,32 @@ export function cors(settings: () => CorsSettings): middy.MiddlewareObj<APIGatew
   };
   return { after: apply, onError: apply };
 }
+
+/**
+ * The preflight (`OPTIONS`) a route answers where the stage allows browsers: one description,
+ * which the CDK stack hands to API Gateway (infra/api.ts, `addCorsPreflight`) and the local runtime
+ * answers itself the way API Gateway does (local/preflight.ts), so the two cannot disagree.
+ */
+export interface Preflight {
+  readonly allowOrigins: readonly string[];
+  readonly allowMethods: readonly string[];
+  readonly allowHeaders: readonly string[];
+  readonly maxAgeSeconds: number;
+}
+
+/** Request headers a browser client sends that need a preflight: a JSON body, a Bearer token. */
+export const PREFLIGHT_ALLOW_HEADERS = ['Content-Type', 'Authorization'] as const;
+
+/** How long a browser may cache a preflight answer. */
+export const PREFLIGHT_MAX_AGE_SECONDS = 3600;
+
+/** The preflight of the route at `path` taking `methods`, or undefined where CORS is off for it. */
+export function preflightFor(cors: CorsSettings, path: string, methods: readonly string[]): Preflight | undefined {
+  if (cors === undefined || (cors.paths !== undefined && !cors.paths.includes(path))) return undefined;
+  return {
+    allowOrigins: cors.allowOrigins,
+    allowMethods: [...methods, 'OPTIONS'],
+    allowHeaders: PREFLIGHT_ALLOW_HEADERS,
+    maxAgeSeconds: PREFLIGHT_MAX_AGE_SECONDS,
+  };
+}

@@ -117,7 +117,7 @@ describe('npm start', () => {
     const [message] = await outbox('alice@example.com');
     const code = codeIn(message?.text ?? '');
     expect(code).toMatch(/^\d{6}$/);
-    rememberSecret(code as string);
+    rememberSecret(code);
     const store = (await (await fetch(`http://127.0.0.1:${started.ports.SES_PORT}/store`)).json()) as {
       emails: Array<{ body: { text: string } }>;
     };
@@ -137,7 +137,7 @@ describe('npm start', () => {
     expect(response.status).toBe(200);
     const [message] = await outbox('+14155552671');
     expect(message).toMatchObject({ channel: 'sms', to: '+14155552671' });
-    rememberSecret(codeIn(message?.text ?? '') as string);
+    rememberSecret(codeIn(message?.text ?? ''));
   });
 
   it('serves the README example by voice call', async () => {
@@ -152,7 +152,7 @@ describe('npm start', () => {
     expect(response.status).toBe(200);
     const [message] = await outbox('+14155552671');
     expect(message).toMatchObject({ channel: 'voice', to: '+14155552671' });
-    rememberSecret(codeIn(message?.text ?? '') as string);
+    rememberSecret(codeIn(message?.text ?? ''));
   });
 
   it('serves the README example with the Bearer API key of local-backend', async () => {
@@ -205,6 +205,48 @@ describe('npm start', () => {
       }),
     });
     expect(again.status).toBe(400);
+  });
+
+  it('serves the demo client at http://localhost:PORT/, which starts a standard authorization request with PKCE, state and nonce', async () => {
+    const demo = `http://localhost:${started.ports.PORT}`;
+    expect(started.output()).toContain(`Demo client      ${demo}/`);
+    // Reached as 127.0.0.1, it sends the browser to the host its redirect URI names, where its cookie must be.
+    const viaAddress = await fetch(`${api}/`, { redirect: 'manual' });
+    expect(viaAddress.status).toBe(302);
+    expect(viaAddress.headers.get('location')).toBe(`${demo}/`);
+
+    const home = await fetch(`${demo}/`);
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await home.text();
+    expect(html).toContain('Demo client: a sample application served by npm start');
+    expect(html).toContain('<a class="button" id="login" href="/login">Log in</a>');
+    // Not on port 3000, the demo's callback is not one local-web registered: the page says so.
+    expect(html).toContain(`does not have this demo’s redirect URI ${demo}/callback registered`);
+
+    const login = await fetch(`${demo}/login?prompt=login`, { redirect: 'manual' });
+    expect(login.status).toBe(302);
+    expect(login.headers.get('set-cookie')).toMatch(/^demo_login=[A-Za-z0-9_-]{22}; Path=\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/);
+    const location = new URL(login.headers.get('location') ?? '');
+    expect(`${location.origin}${location.pathname}`).toBe(`${api}/idp/v1/account/authorize`);
+    expect(Object.fromEntries(location.searchParams)).toEqual({
+      response_type: 'code',
+      client_id: 'local-web',
+      redirect_uri: `${demo}/callback`,
+      scope: 'openid email phone',
+      code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      code_challenge_method: 'S256',
+      state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      nonce: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      prompt: 'login',
+    });
+
+    // A callback it did not start (here an error from the issuer) is shown, not thrown.
+    const stray = await fetch(`${demo}/callback?error=access_denied&state=unknown`);
+    expect(stray.status).toBe(400);
+    const strayHtml = await stray.text();
+    expect(strayHtml).toContain('No login in progress');
+    expect(strayHtml).toContain('<dt>error</dt><dd>access_denied</dd>');
   });
 
   it('logs JSON lines without any code, email address or phone number', () => {

@@ -44,13 +44,56 @@ it('does not allow another origin, nor a route the configuration leaves out', as
   expect(jwks.headers.get('access-control-allow-origin')).toBe(APP);
 });
 
-it('adds nothing where the configuration has no CORS (the local stage)', async () => {
-  const plain = await startTestService();
+it('adds nothing where the configuration has no CORS, and sends a preflight to the function (405), as API Gateway does', async () => {
+  const plain = await startTestService({ config: (config) => ({ ...config, deployment: { ...config.deployment, cors: undefined } }) });
   try {
     const response = await plain.post('/idp/v1/otp/send', valid(), { headers: { Origin: APP } });
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
     expect(response.headers.get('vary')).toBeNull();
+    const preflight = await fetch(`${plain.url}/idp/v1/otp/send`, { method: 'OPTIONS', headers: { Origin: APP } });
+    expect(preflight.status).toBe(405);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
   } finally {
     await plain.stop();
   }
+});
+
+describe('the local stage (config/local.json): a page on http://localhost:3000 may call the API', () => {
+  let local: TestService;
+  beforeAll(async () => {
+    local = await startTestService();
+  });
+  afterAll(async () => local.stop());
+
+  const preflight = (path: string, origin: string) =>
+    fetch(`${local.url}${path}`, {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+    });
+
+  it.each(['http://localhost:3000', 'http://127.0.0.1:3000'])(
+    'answers the preflight from %s with its origin (Fetch standard §3.2.3)',
+    async (origin) => {
+      const response = await preflight('/idp/v1/otp/send', origin);
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(response.headers.get('access-control-allow-methods')).toBe('POST,OPTIONS');
+      expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type,Authorization');
+      expect(response.headers.get('access-control-max-age')).toBe('3600');
+      expect(response.headers.get('vary')).toBe('Origin');
+      expect(await response.text()).toBe('');
+    },
+  );
+
+  it('answers another origin with the first allowed one, which the browser then refuses (API Gateway’s behaviour)', async () => {
+    const response = await preflight('/idp/v1/account/token', 'https://evil.example');
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+  });
+
+  it('lets the allowed origin read an actual answer, errors included', async () => {
+    const response = await local.post('/idp/v1/account/token', {}, { headers: { Origin: 'http://127.0.0.1:3000' } });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:3000');
+  });
 });

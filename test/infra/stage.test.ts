@@ -117,15 +117,16 @@ describe('the deployment section of the schema', () => {
     deployment,
   });
 
-  it('defaults every field, so a stage file may omit it (config/local.json does)', () => {
+  it('defaults every field, so a stage file may give only what it needs (config/local.json gives only CORS)', () => {
     expect(loadStageFile('local').config.deployment).toEqual({
+      cors: { allowOrigins: ['http://localhost:3000', 'http://127.0.0.1:3000'] },
       removalPolicy: 'retain',
       logRetentionDays: 30,
       logLevel: 'INFO',
       functionMemoryMb: 512,
       throttling: { rateLimit: 50, burstLimit: 100 },
       emailIdentities: [],
-      alarms: { serverErrors: 5, deliveryFailures: 5, attemptsRefused: 100, failureCapsReached: 1 },
+      alarms: { serverErrors: 5, deliveryFailures: 5, attemptsRefused: 100, failureCapsReached: 1, phoneSendsRefused: 50 },
       signingKeyRotationDays: 30,
       apiGatewayCloudWatchRole: true,
     });
