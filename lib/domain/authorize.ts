@@ -24,7 +24,6 @@
  * docs/decisions/008-sms-fraud-guards.md); checking a code, the token endpoint's (attempt, guess; a failure
  * count on a wrong code), plus the authorization code's PutItem on success.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
 import {
   DeliveryFailedError,
@@ -44,6 +43,7 @@ import { S256_CHALLENGE_PATTERN } from './codes';
 import { beginCodeCheck, checkCode, type CodeCheckDeps } from './exchange-code';
 import { logHandleOf, subjectOf } from './hmac-keys';
 import { inferAuthType, normaliseUser, type UserIdentity } from './identity';
+import { countryCallingCodeOf, normalisePhone } from './phone-validation';
 import { resolveLocale } from './locale';
 import { csrfMatches, newCsrfToken, openTransaction, sealTransaction, type LoginTransaction } from './login-transaction';
 import type { LoginPageModel } from './login-page';
@@ -239,7 +239,7 @@ async function sendFromPage(context: PageContext, rawUserId: unknown, rawChannel
   const typed = typeof rawUserId === 'string' ? rawUserId.slice(0, 320) : '';
   let user: UserIdentity;
   try {
-    user = normaliseUser(inferAuthType(typed), typed);
+    user = normaliseUser(inferAuthType(typed), typed, normalisePhone);
   } catch {
     return page(
       context,
@@ -443,7 +443,7 @@ export function maskDestination(user: UserIdentity): string {
     const at = user.value.lastIndexOf('@');
     return `${user.value.slice(0, 1)}•••${user.value.slice(at)}`;
   }
-  const country = parsePhoneNumberFromString(user.value)?.countryCallingCode;
+  const country = countryCallingCodeOf(user.value);
   return `${country === undefined ? '' : `+${country} `}••• ${user.value.slice(-4)}`;
 }
 

@@ -5,7 +5,12 @@
  *
  * Only for numbers that `normalisePhone` (lib/domain/identity.ts) accepted: valid, E.164.
  */
-import { parsePhoneNumberFromString, type NumberType } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString, type MetadataJson, type NumberType } from 'libphonenumber-js/core';
+// The validation metadata keeps every type's rules (only formatting is left out), so getType()
+// answers as with libphonenumber-js/max, without a second copy of the metadata in the bundle.
+import validation from './phone-metadata/validation.json';
+
+const METADATA = validation as unknown as MetadataJson;
 
 /**
  * The region libphonenumber gives a number that belongs to no country (the non-geographic calling
@@ -47,7 +52,7 @@ export type DestinationRefusal = 'number_type' | 'country';
  * @example destinationOf('+447624123456') // { country: 'IM', callingCode: '44', nationalNumber: '7624123456', type: 'MOBILE' }
  */
 export function destinationOf(e164: string): Destination {
-  const parsed = parsePhoneNumberFromString(e164);
+  const parsed = parsePhoneNumberFromString(e164, METADATA);
   if (parsed === undefined) throw new Error('A normalised phone number did not parse');
   return {
     country: parsed.country ?? NO_COUNTRY,

@@ -3,8 +3,8 @@
  * with the code delivered by `otp/send` instead of a redirect).
  *
  * Steps, top to bottom:
- *   1. the user: `user_id` (and `auth_type`, inferred from `user_id` when absent), normalised,
- *      and the environment (`?env_id=`, else the default); a request that names a user counts;
+ *   1. the user: `user_id` (and `auth_type`, inferred from `user_id` when absent), normalised
+ *      (a phone number to its E.164 form, as otp/send normalised it), and the environment (`?env_id=`, else the default); a request that names a user counts;
  *   2. the attempt limit for that user, across all clients, and the cap on their consecutive
  *      failed exchanges: 429 before anything else is checked;
  *   3. grant_type (unsupported_grant_type), the other parameters (invalid_request), the client
@@ -30,6 +30,7 @@ import { countAttempt, countFailure, endFailureRun } from './attempts';
 import { CODE_VERIFIER_PATTERN, digestCode, digestsEqual, guessDigestOf, isWellFormedCode, s256Challenge } from './codes';
 import { logHandleOf, subjectOf, userKeyOf, type HmacKeys } from './hmac-keys';
 import { inferAuthType, normaliseUser, type UserIdentity } from './identity';
+import { canonicalisePhone } from './phone-canonical';
 import { enumField, optionalTextField, parseFields, textField } from './request-fields';
 import { clientIn, environmentOf } from './tenancy';
 import { issueTokens, type IssueTokensDeps, type TokenResponse } from './token-response';
@@ -76,7 +77,8 @@ export const otpGrantFields = z.object({
  */
 export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCodeRequest): Promise<TokenResponse> {
   const named = parseFields(otpUserFields, request.fields);
-  const user = normaliseUser(named.auth_type ?? inferAuthType(named.user_id), named.user_id);
+  // The E.164 form alone: a number can only have a code if otp/send validated it in full.
+  const user = normaliseUser(named.auth_type ?? inferAuthType(named.user_id), named.user_id, canonicalisePhone);
   const environment = environmentOf(deps.config, request.environmentId);
   const counted = await beginCodeCheck(deps, environment, user);
 

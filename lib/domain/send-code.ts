@@ -50,6 +50,7 @@ import { logHandleOf, userKeyOf, type HmacKeys } from './hmac-keys';
 import type { Channel } from '../vocabulary';
 import { mailboxOf, normaliseUser, type UserIdentity } from './identity';
 import { guardPhoneSend } from './phone-guards';
+import { normalisePhone } from './phone-validation';
 import { enumField, optionalTextField, parseFields, textField } from './request-fields';
 import { clientIn, environmentOf } from './tenancy';
 import { resolveLocale } from './locale';
@@ -128,7 +129,7 @@ type SendFields = z.infer<typeof sendFields>;
  */
 export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Promise<SendCodeResponse> {
   const fields = parseFields(sendFields, request.fields);
-  const user = normaliseUser(fields.auth_type, fields.user_id);
+  const user = normaliseUser(fields.auth_type, fields.user_id, normalisePhone);
   const channel = channelOf(fields);
   const environment = environmentOf(deps.config, request.environmentId);
   const attempt = await beginSend(deps, environment, user);

@@ -34,7 +34,7 @@ export class LoginSession {
    *   sends are counted by, as API Gateway's `sourceIp`); default 127.0.0.1.
    */
   constructor(
-    private readonly service: TestService,
+    private readonly service: Pick<TestService, 'url' | 'latestCode'>,
     readonly clientId = 'local-web',
     private readonly options: { readonly from?: string } = {},
   ) {

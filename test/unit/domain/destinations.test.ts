@@ -1,6 +1,6 @@
 import { getCountries } from 'libphonenumber-js/max';
 import { destinationOf, destinationRefusal, NO_COUNTRY, prefixOf, rangeOf } from '../../../lib/domain/destinations';
-import { normalisePhone } from '../../../lib/domain/identity';
+import { normalisePhone } from '../../../lib/domain/phone-validation';
 import { PHONE_COUNTRIES } from '../../../lib/countries';
 
 const EVERYWHERE = [...PHONE_COUNTRIES];
