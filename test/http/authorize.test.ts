@@ -81,6 +81,12 @@ describe('the authorization request', () => {
     ['a scope the client may not have', { scope: 'openid admin' }, 'invalid_scope'],
     ['prompt=none (there is no session to reuse)', { prompt: 'none' }, 'login_required'],
     ['a request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported'],
+    ['a request object by reference (OIDC Core §6.2)', { request_uri: 'https://client.example/request.jwt' }, 'request_uri_not_supported'],
+    ['response_mode fragment (only query is supported)', { response_mode: 'fragment' }, 'invalid_request'],
+    ['a code_challenge that is not 43 base64url characters (RFC 7636 §4.2)', { code_challenge: 'short' }, 'invalid_request'],
+    ['prompt=none together with another prompt (OIDC Core §3.1.2.1)', { prompt: 'none login' }, 'invalid_request'],
+    ['an unknown prompt value', { prompt: 'select_account_of_mars' }, 'invalid_request'],
+    ['a parameter longer than the endpoint takes', { nonce: 'n'.repeat(5000) }, 'invalid_request'],
   ])('redirects %s back to the client with error, state and iss (RFC 9207)', async (_name, extra, error) => {
     const page = await new LoginSession(service).start(extra);
     expect(page.status).toBe(302);
