@@ -12,7 +12,7 @@
  * - The SDK's default credential chain is replaced by the environment's credentials, which is
  *   where Lambda puts the execution role's (lib/adapters/lambda-credentials.ts): the rest of the
  *   chain never runs on Lambda and was a fifth of every bundle.
- * - UTF-8 output: the locales' texts stay as written, not as `\uXXXX` escapes (6 bytes a letter).
+ * - UTF-8 output: the locales' texts stay as written, not as six-byte `\u` escapes per letter.
  * - Minified, with a linked source map (`index.mjs.map`, named by a comment in the bundle, without
  *   the sources' text) so stack traces map back to our files; NODE_OPTIONS=--enable-source-maps is
  *   set on every function by the stack.

@@ -7,7 +7,7 @@
  * Ports: PORT (API, 3000), DYNAMODB_PORT (8000), SES_PORT (8005), CAPTURE_PORT (8006).
  */
 import { readFileSync } from 'node:fs';
-import { loadServiceConfig, parseStageConfig } from '../lib/config';
+import { buildServiceConfig, parseStageConfig } from '../lib/config';
 import { ROUTES } from '../lib/routes';
 import { preflightsOf, startApiServer, type LocalHandler } from './api-server';
 import { createDemoClient, DEMO_CLIENT_ID } from './demo-client';
@@ -33,6 +33,8 @@ async function main(): Promise<void> {
     const module = (await import(`../functions/${route.functionName}`)) as { handler: LocalHandler };
     routes[route.path] = module.handler;
   }
+  // The stage file, read once: the demo's registered redirect and the API's CORS preflights.
+  const stage = parseStageConfig(JSON.parse(readFileSync(services.configFile, 'utf8')), services.configFile);
   // The demo is reached as localhost, the host of the registered redirect URI; the issuer as 127.0.0.1.
   const demoOrigin = `http://localhost:${apiPort}`;
   const demoRedirectUri = `${demoOrigin}/callback`;
@@ -40,13 +42,10 @@ async function main(): Promise<void> {
     issuer,
     origin: demoOrigin,
     clientId: DEMO_CLIENT_ID,
-    redirectUriRegistered: loadServiceConfig({ IDP_CONFIG_FILE: services.configFile })
-      .client(DEMO_CLIENT_ID)
-      ?.redirectUris.includes(demoRedirectUri),
+    redirectUriRegistered: buildServiceConfig(stage).client(DEMO_CLIENT_ID)?.redirectUris.includes(demoRedirectUri),
     outboxUrl: `http://127.0.0.1:${apiPort}/__dev/outbox?user_id=`,
     sesViewerUrl: services.sesUrl,
   });
-  const stage = parseStageConfig(JSON.parse(readFileSync(services.configFile, 'utf8')), services.configFile);
   const api = await startApiServer({
     port: apiPort,
     routes,
