@@ -8,15 +8,18 @@ import { header } from '../lib/http/request';
 import { jsonResponse } from '../lib/http/responses';
 
 export function createHandler(deps: () => UserInfoDeps & IssuerDeps) {
-  return apiHandler({ methods: ['GET', 'POST'], body: ['form'], cors: () => deps().config.stage.deployment.cors }, async (event) => {
-    const resolved = deps();
-    const response = await userInfo(resolved, {
-      authorization: header(event, 'authorization'),
-      fields: event.fields,
-      issuer: issuerOf(resolved.issuer, event),
-    });
-    return jsonResponse(200, response);
-  });
+  return apiHandler(
+    { methods: ['GET', 'POST'], body: ['form'], bodyOptional: true, cors: () => deps().config.stage.deployment.cors },
+    async (event) => {
+      const resolved = deps();
+      const response = await userInfo(resolved, {
+        authorization: header(event, 'authorization'),
+        fields: event.fields,
+        issuer: issuerOf(resolved.issuer, event),
+      });
+      return jsonResponse(200, response);
+    },
+  );
 }
 
 export const handler = createHandler(userInfoDeps);

@@ -29,6 +29,8 @@ export interface RouteOptions {
   readonly methods: readonly string[];
   /** Media types the body may have; omit for routes without a body. */
   readonly body?: readonly MediaType[];
+  /** Whether a POST may come without a body (and so without Content-Type): UserInfo's. */
+  readonly bodyOptional?: boolean;
   /** The stage's CORS settings (read when a response is sent, so deps stay lazy). */
   readonly cors: () => CorsSettings;
 }
@@ -62,6 +64,6 @@ export function apiHandler(
     .use(securityHeaders())
     .use(cors(options.cors))
     .use(allowMethods(...options.methods));
-  if (options.body !== undefined) stack.use(parseBody(options.body));
+  if (options.body !== undefined) stack.use(parseBody(options.body, undefined, { optional: options.bodyOptional }));
   return stack.use(errorResponse(logger)).handler(async (event, context) => handle(event as ParsedEvent, context));
 }

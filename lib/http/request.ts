@@ -46,13 +46,21 @@ const MEDIA_TYPES: Record<MediaType, string> = {
  * a form (RFC 6749 §3.2: "parameters MUST NOT be included more than once") nor as a JSON member
  * name at any depth (RFC 7493 §2.3), so that every reader of the body sees the same request.
  */
-export function parseBody(accepted: readonly MediaType[], maxBytes = MAX_BODY_BYTES): Middleware {
+export function parseBody(accepted: readonly MediaType[], maxBytes = MAX_BODY_BYTES, options: { optional?: boolean } = {}): Middleware {
   return {
     before: (request) => {
       const event = request.event as ParsedEvent;
       // GET and HEAD carry no body (RFC 9110 §9.3.1): a route that takes both GET and a form POST
       // (the authorization endpoint) parses only the POST's.
       if (event.httpMethod === 'GET' || event.httpMethod === 'HEAD') {
+        event.fields = {};
+        return;
+      }
+      // Where the body is optional (UserInfo's POST may carry its token in Authorization alone,
+      // OIDC Core §5.3.1), a POST without content and without Content-Type is an empty request
+      // (RFC 9110 §8.3: Content-Type describes content; there is none). Content with no type is
+      // still refused (415) below.
+      if (options.optional === true && event.headers?.['content-type'] === undefined && (event.body ?? '') === '') {
         event.fields = {};
         return;
       }

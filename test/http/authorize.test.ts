@@ -9,7 +9,7 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import { atHash } from '../../lib/domain/id-tokens';
 import { capturedLogs, rememberSecret } from '../support/log-capture';
-import { logEntries, REDIRECT_URI, startTestService, uniqueEmail, uniquePhone, withLimits, type TestService } from '../support/harness';
+import { logEntries, REDIRECT_URI, startTestService, toTestResponse, uniqueEmail, uniquePhone, withLimits, type TestService } from '../support/harness';
 import { AUTHORIZE_PATH, csrfOf, LoginSession, type PageResponse } from '../support/login-flow';
 
 const TOKEN = '/idp/v1/account/token';
@@ -489,6 +489,23 @@ describe('UserInfo (OpenID Connect Core §5.3)', () => {
     const opaqueTokens = await tokensFor(opaque, await opaque.signIn(user));
     const body = await service.postForm('/idp/v1/account/userinfo', { access_token: opaqueTokens.access_token as string });
     expect(body.body).toEqual({ sub: expect.any(String), email: user, email_verified: true });
+  });
+
+  it('answers a POST that carries the token in Authorization alone, without a body (OIDC Core §5.3.1, RFC 6750 §2.1)', async () => {
+    const session = new LoginSession(service);
+    const user = uniqueEmail('userinfo-post');
+    const tokens = await tokensFor(session, await session.signIn(user));
+    const url = `${service.url}/idp/v1/account/userinfo`;
+    const authorization = `Bearer ${tokens.access_token as string}`;
+    const bare = await toTestResponse(await fetch(url, { method: 'POST', headers: { Authorization: authorization } }));
+    expect(bare.status).toBe(200);
+    expect(bare.body).toEqual({ sub: expect.any(String), email: user, email_verified: true });
+    // Content without a media type is still refused: only an absent body needs none.
+    const untyped = await toTestResponse(
+      await fetch(url, { method: 'POST', headers: { Authorization: authorization }, body: new Blob(['access_token=x']) }),
+    );
+    expect(untyped.status).toBe(415);
+    expect(untyped.body).toMatchObject({ error: 'invalid_request' });
   });
 
   it('refuses a token without openid (403 insufficient_scope) and a bad one (401 invalid_token)', async () => {
