@@ -12,7 +12,11 @@
  *   `state`, exchanges the code with the PKCE verifier, and checks the ID token (signature against
  *   the JWKS, `iss`, `aud`, `exp`, `nonce`); the demo checks `at_hash` itself (openid-client does
  *   not in the code flow), calls UserInfo with the expected subject, and shows the claims. An
- *   error the issuer redirects with (`?error=access_denied`) is shown, never thrown.
+ *   error the issuer redirects with (`?error=access_denied`) is shown, never thrown. The page
+ *   then calls UserInfo again from the browser itself (`/demo.js`, local/demo-browser.ts) through
+ *   the typed client (client/): a cross-origin call from `origin` to the issuer, which works only
+ *   because the API answers its CORS preflight and echoes the allowed origin;
+ * - `GET /demo.js` — that script, bundled by esbuild from local/demo-browser.ts on first request.
  *
  * A login's secrets (PKCE verifier, state, nonce) stay in this process, in a map keyed by a
  * random id; the browser holds only that id, in an HttpOnly, SameSite=Lax cookie (Lax: the
@@ -29,6 +33,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { build } from 'esbuild';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
 import { escapeHtml } from '../lib/domain/markup';
@@ -81,7 +87,9 @@ export function createDemoClient(options: DemoClientOptions): DemoClient {
   const redirectUri = `${origin}/callback`;
   const scope = options.scope ?? 'openid email phone';
   const pending = new Map<string, PendingLogin>();
+  const pageOptions: PageOptions = { connectTo: new URL(options.issuer).origin };
   let configuration: Promise<oidc.Configuration> | undefined;
+  let script: Promise<string> | undefined;
 
   /** Discovery (OpenID Connect Discovery 1.0 §4) once, retried after a failure. */
   const discover = (): Promise<oidc.Configuration> => {
@@ -101,7 +109,7 @@ export function createDemoClient(options: DemoClientOptions): DemoClient {
   };
 
   const home: PageRoute = (request, response, url) => {
-    if (onOrigin(request, response, url)) writePage(response, 200, 'Demo client', homeBody(options, redirectUri, scope));
+    if (onOrigin(request, response, url)) writePage(pageOptions, response, 200, 'Demo client', homeBody(options, redirectUri, scope));
     return Promise.resolve();
   };
 
@@ -111,7 +119,7 @@ export function createDemoClient(options: DemoClientOptions): DemoClient {
     try {
       config = await discover();
     } catch (error) {
-      return writePage(response, 502, 'Demo client: no issuer', failureBody('Discovery failed', describeError(error), []));
+      return writePage(pageOptions, response, 502, 'Demo client: no issuer', failureBody('Discovery failed', describeError(error), []));
     }
     const login: PendingLogin = {
       codeVerifier: oidc.randomPKCECodeVerifier(),
@@ -154,7 +162,7 @@ export function createDemoClient(options: DemoClientOptions): DemoClient {
         'This callback does not belong to a login this browser started here (or that login is finished or more than 10 minutes old), so nothing was exchanged.',
         received,
       );
-      return writePage(response, 400, 'Demo client: login failed', body, clearCookie);
+      return writePage(pageOptions, response, 400, 'Demo client: login failed', body, clearCookie);
     }
     // The URL the issuer redirected to: the redirect URI (which the token request repeats) plus the response.
     const currentUrl = new URL(`${redirectUri}${url.search}`);
@@ -169,6 +177,8 @@ export function createDemoClient(options: DemoClientOptions): DemoClient {
       const atHashChecked = checkAtHash(tokens.id_token as string, tokens.access_token, idClaims.at_hash);
       const userInfo = await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub as string);
       const body = successBody({
+        issuer: options.issuer,
+        accessToken: tokens.access_token,
         idClaims,
         accessClaims: accessTokenClaims(tokens.access_token),
         userInfo,
@@ -177,7 +187,7 @@ export function createDemoClient(options: DemoClientOptions): DemoClient {
         grantedScope: tokens.scope,
         atHashChecked,
       });
-      return writePage(response, 200, 'Demo client: logged in', body, clearCookie);
+      return writePage(pageOptions, response, 200, 'Demo client: logged in', body, clearCookie);
     } catch (error) {
       if (error instanceof oidc.AuthorizationResponseError) {
         // openid-client checked `iss` and `state` before reading the error (RFC 9207 §2.4, RFC 6749 §4.1.2.1).
@@ -187,9 +197,10 @@ export function createDemoClient(options: DemoClientOptions): DemoClient {
           received,
           'The response’s iss and state matched this login (openid-client checked them before reading the error).',
         );
-        return writePage(response, 400, 'Demo client: login failed', body, clearCookie);
+        return writePage(pageOptions, response, 400, 'Demo client: login failed', body, clearCookie);
       }
       return writePage(
+        pageOptions,
         response,
         400,
         'Demo client: login failed',
@@ -199,7 +210,36 @@ export function createDemoClient(options: DemoClientOptions): DemoClient {
     }
   };
 
-  return { routes: { '/': home, '/login': login, '/callback': callback }, redirectUri };
+  const demoScript: PageRoute = async (_request, response) => {
+    script ??= bundleBrowserScript().catch((error: unknown) => {
+      script = undefined;
+      throw error;
+    });
+    const code = await script;
+    response.writeHead(200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    response.end(code);
+  };
+
+  return { routes: { '/': home, '/login': login, '/callback': callback, '/demo.js': demoScript }, redirectUri };
+}
+
+/** local/demo-browser.ts and the typed client it imports, as one ES module for the browser. */
+async function bundleBrowserScript(): Promise<string> {
+  const result = await build({
+    entryPoints: [resolve(__dirname, 'demo-browser.ts')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]?.text ?? '';
 }
 
 async function discoverIssuer(issuer: string, clientId: string): Promise<oidc.Configuration> {
@@ -272,7 +312,19 @@ const STYLESHEET = [
 ].join('');
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLESHEET, 'utf8').digest('base64')}'`;
 
-function writePage(response: ServerResponse, status: number, title: string, body: readonly string[], setCookie?: string): void {
+interface PageOptions {
+  /** The only origin the page's script may fetch from (CSP connect-src): the issuer's. */
+  readonly connectTo: string;
+}
+
+function writePage(
+  page: PageOptions,
+  response: ServerResponse,
+  status: number,
+  title: string,
+  body: readonly string[],
+  setCookie?: string,
+): void {
   const html = [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -294,7 +346,8 @@ function writePage(response: ServerResponse, status: number, title: string, body
   response.writeHead(status, {
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': 'no-store',
-    'Content-Security-Policy': `default-src 'none'; style-src ${STYLE_HASH}; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
+    // The one script is the demo's own /demo.js, which may fetch from the issuer only.
+    'Content-Security-Policy': `default-src 'none'; script-src 'self'; connect-src ${page.connectTo}; style-src ${STYLE_HASH}; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
     // The callback's URL holds the authorization code: keep it out of any Referer.
     'Referrer-Policy': 'no-referrer',
     'X-Content-Type-Options': 'nosniff',
@@ -336,6 +389,8 @@ function homeBody(options: DemoClientOptions, redirectUri: string, scope: string
 }
 
 function successBody(result: {
+  issuer: string;
+  accessToken: string;
   idClaims: Record<string, unknown>;
   accessClaims: Record<string, unknown> | undefined;
   userInfo: oidc.UserInfoResponse;
@@ -358,6 +413,10 @@ function successBody(result: {
     `<p>${escapeHtml(result.tokenType)} token, expires in ${escapeHtml(String(result.expiresIn ?? '?'))} s${result.grantedScope === undefined ? '' : `, scope <code>${escapeHtml(result.grantedScope)}</code>`}. A resource server verifies it with the issuer’s JWKS.</p>`,
     '<h2>UserInfo</h2>',
     `<pre id="userinfo">${json(result.userInfo)}</pre>`,
+    '<h2>UserInfo, asked by this page</h2>',
+    `<p>Your browser asks ${escapeHtml(result.issuer)} for the same claims, from this page’s origin (another one) with the access token, through the typed client (<code>client/</code>, the <a href="/demo.js">script</a>): it can read the answer because the API answers the CORS preflight and allows this origin, on AWS as here.</p>`,
+    `<pre id="browser-userinfo" data-issuer="${escapeHtml(result.issuer)}" data-access-token="${escapeHtml(result.accessToken)}">Asking…</pre>`,
+    '<script type="module" src="/demo.js"></script>',
     '<p><a class="button" id="login-again" href="/login">Log in again</a> <a href="/">Home</a></p>',
   ];
 }

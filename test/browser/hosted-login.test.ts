@@ -69,6 +69,12 @@ async function shown(id: string): Promise<Record<string, unknown>> {
   return JSON.parse((await page.textContent(`#${id}`)) ?? 'null') as Record<string, unknown>;
 }
 
+/** What the callback page's own script (local/demo-browser.ts) got from UserInfo, once it has an answer. */
+async function browserUserInfo(): Promise<{ outcome: string | null; shown: Record<string, unknown> }> {
+  await page.waitForSelector('#browser-userinfo[data-outcome]');
+  return { outcome: await page.getAttribute('#browser-userinfo', 'data-outcome'), shown: await shown('browser-userinfo') };
+}
+
 async function text(selector: string): Promise<string> {
   return ((await page.textContent(selector)) ?? '').trim();
 }
@@ -148,11 +154,32 @@ describe('the demo client and the hosted login page', () => {
       email: user,
     });
     expect(await shown('userinfo')).toEqual({ sub: idToken.sub, email: user, email_verified: true });
+    // The page itself asked UserInfo again, cross-origin, through the typed client (local/demo-browser.ts):
+    // the browser sent the preflight and let the page read an answer that allows its origin.
+    expect(await browserUserInfo()).toEqual({ outcome: 'ok', shown: { sub: idToken.sub, email: user, email_verified: true } });
     await screenshot(page, 'demo-callback');
 
     // Reloading the callback exchanges nothing: the demo's login was used up, and it says so.
     await page.reload();
     expect(await text('#error')).toBe('No login in progress');
+  });
+
+  it('calls the API from the page only as CORS allows: the same page on an origin the stage does not allow cannot read UserInfo', async () => {
+    const closed = await startDemoService({ allowDemoOrigin: false });
+    try {
+      const user = uniqueEmail('browser-cors');
+      await startLogin(closed);
+      await sendCode(user);
+      await enterCode(await closed.service.latestCode(user));
+      callbackUrl();
+      expect(await text('h1')).toBe('Logged in');
+      // The server-side UserInfo (openid-client, no browser) worked; the browser's was withheld.
+      expect(await shown('userinfo')).toMatchObject({ email: user });
+      expect((await browserUserInfo()).outcome).toBe('blocked');
+      await screenshot(page, 'demo-callback-cors-refused');
+    } finally {
+      await closed.service.stop();
+    }
   });
 
   it.each([

@@ -49,20 +49,33 @@ export interface DemoService {
 /**
  * The test service with the demo client on the same server and port. The port is chosen first,
  * because the demo's redirect URI (registered for local-web here, as config/local.json registers
- * http://localhost:3000/callback) names it.
+ * http://localhost:3000/callback) and its origin (which config/local.json's CORS settings allow as
+ * http://localhost:3000) name it. `allowDemoOrigin: false` leaves the demo's origin out of CORS.
  */
-export async function startDemoService(options: TestServiceOptions = {}): Promise<DemoService> {
+export async function startDemoService(options: TestServiceOptions & { allowDemoOrigin?: boolean } = {}): Promise<DemoService> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
-  const demo = createDemoClient({ issuer, origin: `http://localhost:${port}`, clientId: DEMO_CLIENT_ID, redirectUriRegistered: true });
+  const origin = `http://localhost:${port}`;
+  const demo = createDemoClient({ issuer, origin, clientId: DEMO_CLIENT_ID, redirectUriRegistered: true });
   const adjust = options.config ?? ((config: StageConfig) => config);
+  const { allowDemoOrigin = true, ...serviceOptions } = options;
   const service = await startTestService({
-    ...options,
+    ...serviceOptions,
     port,
     pages: demo.routes,
-    config: (config) => registerRedirectUri(adjust(config), DEMO_CLIENT_ID, demo.redirectUri),
+    config: (config) => {
+      const registered = registerRedirectUri(adjust(config), DEMO_CLIENT_ID, demo.redirectUri);
+      return allowDemoOrigin ? allowOrigin(registered, origin) : registered;
+    },
   });
   return { service, demo, demoUrl: `http://localhost:${port}/`, issuer };
+}
+
+/** The stage's CORS settings with `origin` allowed too (and none where it had none). */
+function allowOrigin(config: StageConfig, origin: string): StageConfig {
+  const cors = config.deployment.cors;
+  if (cors === undefined) return config;
+  return { ...config, deployment: { ...config.deployment, cors: { ...cors, allowOrigins: [...cors.allowOrigins, origin] } } };
 }
 
 function registerRedirectUri(config: StageConfig, clientId: string, redirectUri: string): StageConfig {
