@@ -292,6 +292,14 @@ describe('npm start', () => {
     const strayHtml = await stray.text();
     expect(strayHtml).toContain('No login in progress');
     expect(strayHtml).toContain('<dt>error</dt><dd>access_denied</dd>');
+
+    // The callback page's own script (local/demo-browser.ts with the typed client), bundled at first request.
+    const script = await fetch(`${demo}/demo.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const code = await script.text();
+    expect(code).toContain('/idp/v1/account/userinfo');
+    expect(code).not.toMatch(/\brequire\(|from ["'](?:openapi-fetch|node:)/);
   });
 
   it('logs JSON lines without any code, email address or phone number', () => {
