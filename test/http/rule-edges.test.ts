@@ -262,3 +262,32 @@ describe('the code’s rules at their exact edges (enforced in the DynamoDB cond
     expect((await exchange(user, code, { code_verifier: verifier })).status).toBe(200);
   });
 });
+
+describe('the token endpoint: what a refusal says, and what the logs say', () => {
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ['user_id', { user_id: undefined }, /^user_id is required\.$/],
+    ['auth_type', { auth_type: 'fax' }, /auth_type/],
+    ['code', { code: undefined }, /^code is required\.$/],
+    ['client_id', { client_id: undefined }, /^client_id is required\.$/],
+    ['redirect_uri', { redirect_uri: undefined }, /^redirect_uri is required\.$/],
+    ['code_verifier (type)', { code_verifier: 7 }, /^code_verifier must be a string\.$/],
+    ['code_verifier (RFC 7636 §4.1 syntax)', { code_verifier: 'short' }, /^code_verifier must be 43-128 characters .*RFC 7636/],
+  ])('names %s in the description of its invalid_request', async (_name, change, description) => {
+    const response = await service.post(TOKEN_PATH, exchangeBody(uniqueEmail('field-named'), '123456', 'local-web', change));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(description) });
+  });
+
+  it('logs a refusal and an issuance with the environment, the client and the user’s log handle, and the refusal’s reason as its detail', async () => {
+    const user = uniqueEmail('logged-ids');
+    const code = await sendCode(user);
+    const since = capturedLogs().length;
+    expect((await exchange(user, wrong(code))).status).toBe(400);
+    expect((await exchange(user, code)).status).toBe(200);
+    const logs = capturedLogs().slice(since);
+    const ids = { environment: 'local', client: 'local-web', user: expect.any(String) };
+    expect(logEntries(logs, 'grant refused')).toEqual([expect.objectContaining({ ...ids, reason: 'wrong_code' })]);
+    expect(logEntries(logs, 'request refused')).toEqual([expect.objectContaining({ error: 'invalid_grant', detail: 'wrong_code' })]);
+    expect(logEntries(logs, 'token issued')).toEqual([expect.objectContaining(ids)]);
+  });
+});

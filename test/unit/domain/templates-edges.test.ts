@@ -109,6 +109,11 @@ describe('the guards on a request’s locale tag', () => {
     expect(resolveLocale(tag, 'en-US')).toBe('de-DE');
   });
 
+  it('reads `_` as `-` for the exact match: en_GB is en-GB, not the first English locale (mutant: `_` dropped)', () => {
+    expect(resolveLocale('en_GB', 'de-DE')).toBe('en-GB');
+    expect(resolveLocale('pt_pt', 'de-DE')).toBe('pt-PT');
+  });
+
   it.each<[string, string]>([
     ['a one-letter language', 'd-DE'],
     ['a four-letter language', 'deut-DE'],
