@@ -32,7 +32,7 @@ export default tseslint.config(
   },
   {
     // The local runtime and tests talk to people on the console.
-    files: ['local/**', 'test/**', 'infra/**'],
+    files: ['local/**', 'test/**', 'infra/**', 'bench/**'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -7,7 +7,8 @@
  * - `unit`: pure tests of lib/ (no DynamoDB, no network, fake clocks): `npx jest --selectProjects unit`;
  * - `infra`: synthesis, cdk-nag, bundles and stage files (no local services either);
  * - `integration`: DynamoDB Local, the SES stand-in and the local runtime, started once by the
- *   project's globalSetup on free ports (only when one of its tests runs).
+ *   project's globalSetup on free ports (only when one of its tests runs); test/browser/ adds a
+ *   headless Chromium (Debian's, driven by playwright-core) on top of them.
  * `npm test` runs all three with coverage, and fails below the floor set here for the domain
  * rules and the error vocabulary.
  * @type {import('jest').Config}
@@ -30,7 +31,9 @@ module.exports = {
     {
       ...shared,
       displayName: 'integration',
-      testMatch: ['<rootDir>/test/{integration,http,faults,e2e}/**/*.test.ts'],
+      testMatch: ['<rootDir>/test/{integration,http,faults,e2e,browser}/**/*.test.ts'],
+      // Every response of the API a test receives is checked against docs/openapi.json.
+      setupFilesAfterEnv: [...shared.setupFilesAfterEnv, '<rootDir>/test/support/contract-recorder.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },

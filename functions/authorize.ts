@@ -8,19 +8,27 @@ import type { IssuerDeps } from '../lib/deps';
 import { authorizeDeps } from '../lib/deps/authorize';
 import { continueAuthorization, startAuthorization, type AuthorizeDeps, type AuthorizeOutcome } from '../lib/domain/authorize';
 import { renderLoginPage } from '../lib/domain/login-page';
-import { apiHandler } from '../lib/http/handler';
+import { FINISH_SEND_BUDGET_MS } from '../lib/adapters/aws';
+import { apiHandler, TIMEOUT_MARGIN_MS } from '../lib/http/handler';
 import { htmlResponse, redirectResponse, transactionCookie } from '../lib/http/html';
 import { issuerOf } from '../lib/http/issuer';
 import { header } from '../lib/http/request';
 
 export function createHandler(deps: () => AuthorizeDeps & IssuerDeps) {
-  return apiHandler({ methods: ['GET', 'POST'], body: ['form'], cors: () => undefined }, async (event) => {
+  return apiHandler({ methods: ['GET', 'POST'], body: ['form'], cors: () => undefined }, async (event, context) => {
     const resolved = deps();
     const issuer = issuerOf(resolved.issuer, event);
     const outcome =
       event.httpMethod === 'GET'
         ? await startAuthorization(resolved, { query: queryOf(event), acceptLanguage: header(event, 'accept-language'), issuer })
-        : await continueAuthorization(resolved, { fields: event.fields, cookie: transactionCookie(event), issuer });
+        : await continueAuthorization(resolved, {
+            fields: event.fields,
+            cookie: transactionCookie(event),
+            issuer,
+            // The page sends codes as otp/send does: the same source IP, the same deadline.
+            sourceIp: event.requestContext?.identity?.sourceIp,
+            timeLeft: { remainingMs: () => context.getRemainingTimeInMillis(), neededMs: FINISH_SEND_BUDGET_MS + TIMEOUT_MARGIN_MS },
+          });
     return respond(event, outcome);
   });
 }

@@ -1,17 +1,22 @@
 /** Lambda: POST /idp/v1/otp/send. Wiring only; the operation is lib/domain/send-code.ts. */
+import { FINISH_SEND_BUDGET_MS } from '../lib/adapters/aws';
 import { otpSendDeps } from '../lib/deps/otp-send';
 import type { SendCodeDeps } from '../lib/domain/send-code';
 import { sendCode } from '../lib/domain/send-code';
-import { apiHandler } from '../lib/http/handler';
+import { apiHandler, TIMEOUT_MARGIN_MS } from '../lib/http/handler';
 import { header, queryParameter } from '../lib/http/request';
 import { jsonResponse } from '../lib/http/responses';
 
 export function createHandler(deps: () => SendCodeDeps) {
-  return apiHandler({ methods: ['POST'], body: ['json'], cors: () => deps().config.stage.deployment.cors }, async (event) => {
+  return apiHandler({ methods: ['POST'], body: ['json'], cors: () => deps().config.stage.deployment.cors }, async (event, context) => {
     const response = await sendCode(deps(), {
       environmentId: queryParameter(event, 'env_id'),
       fields: event.fields,
       authorization: header(event, 'authorization'),
+      // The TCP peer as API Gateway saw it; X-Forwarded-For and the like are the client's to write.
+      sourceIp: event.requestContext?.identity?.sourceIp,
+      // Storing, delivering and restoring must fit before the handler's early 503 (lib/adapters/aws.ts).
+      timeLeft: { remainingMs: () => context.getRemainingTimeInMillis(), neededMs: FINISH_SEND_BUDGET_MS + TIMEOUT_MARGIN_MS },
     });
     return jsonResponse(200, response);
   });

@@ -9,6 +9,7 @@ import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLev
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { API_TIMEOUT_SECONDS } from '../lib/routes';
 import { entryOf, nodejsBundling, PROJECT_ROOT } from './bundling';
 
 /** Lambda's Node.js 22 runtime on Graviton: cheaper per GB-second than x86 and as fast for this work. */
@@ -18,12 +19,13 @@ export const ARCHITECTURE = Architecture.ARM_64;
 /**
  * API functions: API Gateway gives up after 29 s. Every AWS call the functions make is bounded by
  * its client's settings (lib/adapters/aws.ts: DynamoDB 3.5 s, Secrets Manager 4 s, delivery 4 s
- * per call, retries included), and the longest request, an `otp/send` whose delivery fails on a
- * cold container, makes 1 + 3 + 1 of them one after another: 18.5 s. So the function always gets
- * to answer (and to restore the previous code after a failed delivery) before 20 s, and still
- * ends (logged, counted in Errors) before the gateway's own timeout would hide it.
+ * per call, retries included). An `otp/send` stores a code only with the 11 s left that storing,
+ * delivering and, after a failed delivery, restoring the previous code can take (else it answers
+ * 503 having stored nothing), and an email send always has them: so the function always gets to
+ * answer, and to restore the previous code, before 20 s, and still ends (logged, counted in
+ * Errors) before the gateway's own timeout would hide it.
  */
-export const API_TIMEOUT = Duration.seconds(20);
+export const API_TIMEOUT = Duration.seconds(API_TIMEOUT_SECONDS);
 /**
  * The rotation function: a few Secrets Manager calls and two ES256 key generations (milliseconds).
  * Its longest step makes 4 calls of at most 4 s each (lib/adapters/secrets/signing-key-rotation.ts).

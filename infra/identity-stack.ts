@@ -158,6 +158,7 @@ export class IdentityStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stage,
       alarms: deployment.alarms,
+      environments: config.environments.map((environment) => environment.id),
       api: this.api.api,
       functions: [
         ...specs.map((spec) => ({ name: spec.name, ...pick(apiFunctions[spec.name as FunctionName]), api: true })),

@@ -2,6 +2,10 @@
  * Operations: metrics from the functions' JSON logs (metric filters on the exact messages of
  * lib/log-events.ts, so a renamed message moves both sides), alarms to an SNS topic, and a
  * dashboard. What each alarm means and what to do: docs/operations/alarms.md.
+ *
+ * Every event is counted; a few also give metrics from fields of their lines (`FIELD_METRICS`):
+ * the SMS fraud guards' refusals by guard and country, and how full each environment's daily SMS
+ * and voice budget is (docs/decisions/008-sms-fraud-guards.md).
  */
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
@@ -10,14 +14,16 @@ import {
   ComparisonOperator,
   Dashboard,
   GraphWidget,
+  MathExpression,
   Metric,
   TextWidget,
   TreatMissingData,
+  Unit,
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, MetricFilter, type ILogGroup, type JsonPattern } from 'aws-cdk-lib/aws-logs';
 import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
@@ -33,9 +39,53 @@ export function metricNameOf(event: LogEvent): string {
 
 const PERIOD = Duration.minutes(5);
 
+/**
+ * Metrics from the fields of an event's lines, beside its count. The fields are the ones the
+ * domain logs (lib/domain/phone-guards.ts); the pattern matches only lines that carry every field
+ * the metric reads (a number as a number), as CloudWatch requires of a value or a dimension taken
+ * from the event.
+ */
+export const FIELD_METRICS: ReadonlyArray<{
+  readonly id: string;
+  readonly event: LogEvent;
+  readonly metricName: string;
+  readonly value: string;
+  readonly dimensions: Readonly<Record<string, string>>;
+  readonly unit: Unit;
+  readonly fields: () => JsonPattern[];
+}> = [
+  {
+    id: 'ByGuardAndCountry',
+    event: 'phoneSendRefused',
+    // The same name as the event's count: the count is this metric without dimensions.
+    metricName: 'PhoneSendRefused',
+    value: '1',
+    dimensions: { guard: '$.guard', country: '$.country' },
+    unit: Unit.COUNT,
+    fields: () => [FilterPattern.exists('$.guard'), FilterPattern.exists('$.country')],
+  },
+  {
+    id: 'BudgetUsed',
+    event: 'phoneBudgetSpent',
+    metricName: 'PhoneBudgetUsedPercent',
+    value: '$.usedPercent',
+    dimensions: { environment: '$.environment' },
+    unit: Unit.PERCENT,
+    fields: () => [FilterPattern.numberValue('$.usedPercent', '>=', 0), FilterPattern.exists('$.environment')],
+  },
+];
+
+/**
+ * The daily SMS and voice budget alarm's threshold, in percent: early enough to raise the budget or
+ * find the pumping before SMS and voice sends start failing.
+ */
+export const BUDGET_ALARM_PERCENT = 80;
+
 export interface MonitoringProps {
   readonly stage: string;
   readonly alarms: DeployableStageConfig['deployment']['alarms'];
+  /** The environments' ids: each gets its own alarm on its daily SMS and voice budget. */
+  readonly environments: readonly string[];
   readonly api: RestApi;
   /** Every function, with its log group; `api` marks the functions behind routes (their logs carry LOG_EVENTS). */
   readonly functions: ReadonlyArray<{
@@ -76,6 +126,19 @@ export class Monitoring extends Construct {
         });
       }
       eventMetrics[event] = new Metric({ namespace: this.namespace, metricName: metricNameOf(event), statistic: 'Sum', period: PERIOD });
+    }
+    for (const metric of FIELD_METRICS) {
+      for (const fn of props.functions.filter((candidate) => candidate.api)) {
+        new MetricFilter(this, `${fn.name}-${metric.event}-${metric.id}`, {
+          logGroup: fn.logGroup,
+          metricNamespace: this.namespace,
+          metricName: metric.metricName,
+          filterPattern: FilterPattern.all(FilterPattern.stringValue('$.message', '=', LOG_EVENTS[metric.event]), ...metric.fields()),
+          metricValue: metric.value,
+          dimensions: { ...metric.dimensions },
+          unit: metric.unit,
+        });
+      }
     }
 
     const stageMetric = (metricName: string, statistic = 'Sum') =>
@@ -119,6 +182,20 @@ export class Monitoring extends Construct {
       `${props.alarms.failureCapsReached}+ users reached the cap on consecutive failed exchanges in 5 minutes: someone is guessing codes (docs/operations/alarms.md#failurecapreached)`,
     );
     this.alarm(
+      'PhoneSendsRefusedSurge',
+      eventMetrics.phoneSendRefused,
+      props.alarms.phoneSendsRefused,
+      `${props.alarms.phoneSendsRefused}+ SMS or voice sends refused by the fraud guards in 5 minutes: SMS pumping, or a guard too tight for real traffic (docs/operations/alarms.md#phonesendsrefusedsurge)`,
+    );
+    for (const environment of props.environments) {
+      this.alarm(
+        `PhoneBudget-${environment}`,
+        budgetUsed(this.namespace, environment),
+        BUDGET_ALARM_PERCENT,
+        `Environment ${environment} has spent ${BUDGET_ALARM_PERCENT}% of its daily SMS and voice budget: at 100% SMS and voice sends answer 503 until the next UTC day (docs/operations/alarms.md#phonebudget)`,
+      );
+    }
+    this.alarm(
       'DiscardFailed',
       eventMetrics.discardFailed,
       1,
@@ -146,13 +223,23 @@ export class Monitoring extends Construct {
       graph('API errors', [stageMetric('4XXError'), api5xx]),
       graph('API latency (p50, p99)', [stageMetric('Latency', 'p50'), stageMetric('Latency', 'p99')]),
       graph('Codes', [eventMetrics.codeSent, eventMetrics.deliveryFailed]),
-      graph('Tokens', [eventMetrics.tokenIssued, eventMetrics.grantRefused]),
+      graph('Tokens', [eventMetrics.tokenIssued, eventMetrics.grantRefused, eventMetrics.refreshTokenReused, eventMetrics.tokenRevoked]),
       graph('Refused and failed', [
         eventMetrics.attemptRefused,
         eventMetrics.failureCapReached,
         eventMetrics.requestFailed,
         eventMetrics.unhandledError,
       ]),
+      graph('SMS and voice refused, by guard and country', [
+        new MathExpression({
+          expression: `SEARCH('{${this.namespace},country,guard} MetricName="PhoneSendRefused"', 'Sum', 300)`,
+          period: PERIOD,
+        }),
+      ]),
+      graph(
+        'Daily SMS and voice budget used (%)',
+        props.environments.map((environment) => budgetUsed(this.namespace, environment).with({ label: environment })),
+      ),
       graph(
         'Function errors',
         props.functions.map((fn) => fn.function.metricErrors({ period: PERIOD, label: fn.name })),
@@ -182,6 +269,17 @@ export class Monitoring extends Construct {
     alarm.addOkAction(new SnsAction(this.topic));
     this.alarms.push(alarm);
   }
+}
+
+/** How full an environment's daily SMS and voice budget is: the fullest shard's percent in the period. */
+function budgetUsed(namespace: string, environment: string): Metric {
+  return new Metric({
+    namespace,
+    metricName: 'PhoneBudgetUsedPercent',
+    dimensionsMap: { environment },
+    statistic: 'Maximum',
+    period: PERIOD,
+  });
 }
 
 function graph(title: string, metrics: IMetric[]): GraphWidget {

@@ -123,6 +123,11 @@ export const deploymentSchema = z.strictObject({
       attemptsRefused: z._default(int(1, 1_000_000), 100),
       /** Users reaching the cap on consecutive failed exchanges that raise the alarm: each is someone guessing one user's codes. */
       failureCapsReached: z._default(int(1, 100_000), 1),
+      /**
+       * SMS and voice sends refused by the fraud guards (destination, per IP, per prefix, budget)
+       * that raise the alarm: a surge is SMS pumping, or a guard set too tight for real traffic.
+       */
+      phoneSendsRefused: z._default(int(1, 1_000_000), 50),
     }),
     {},
   ),

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import './zod';
 import * as z from 'zod/mini';
+import { PHONE_COUNTRIES, type PhoneCountry } from './countries';
 import { isEmailAddress } from './email-address';
 import type { EnvironmentVariable, ServiceEnvironment } from './env';
 import { CHANNELS, SIGNING_ALGORITHMS, SUPPORTED_LOCALES, type Channel } from './vocabulary';
@@ -38,6 +39,9 @@ const limitSchema = (defaults: Readonly<{ maxAttempts: number; windowSeconds: nu
 
 const SPEC_LIMITS = Object.freeze({ maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 });
 
+/** Refresh token lifetimes (`refreshTokens`): Auth0's and Okta's defaults for idle and absolute lifetime. */
+const REFRESH_DEFAULTS = Object.freeze({ idleSeconds: 30 * 86_400, absoluteSeconds: 90 * 86_400, reuseIntervalSeconds: 0 });
+
 /**
  * NIST SP 800-63B §5.2.2: at most 100 consecutive failed attempts on one account. The per-minute
  * limit alone lets a patient attacker make 7,200 guesses a day; this cap bounds them per rolling run.
@@ -56,6 +60,34 @@ const failureCapSchema = z._default(
   }),
   () => ({ ...FAILURE_CAP_DEFAULTS }),
 );
+
+/**
+ * The most sends a guard's window can count. Each window remembers one time per send it counts
+ * (lib/adapters/dynamodb/send-guards.ts): 100 keeps the update expression within DynamoDB's 4 KB
+ * limit on expressions and the item near 1 KB (one write unit). docs/decisions/008-sms-fraud-guards.md.
+ */
+export const MAX_WINDOW_SENDS = 100;
+
+const windowSchema = <T extends { maxSends: number; windowSeconds: number }>(defaults: Readonly<T>) => ({
+  /** Sends counted in any sliding window. */
+  maxSends: z._default(int(1, MAX_WINDOW_SENDS), defaults.maxSends),
+  /** Length of the sliding window, in seconds. */
+  windowSeconds: z._default(int(1, 86_400), defaults.windowSeconds),
+});
+
+/** The per-source-IP guard's defaults: 10 SMS or voice sends per hour from one IP (or IPv6 /64). */
+const SEND_PER_IP = Object.freeze({ maxSends: 10, windowSeconds: 3600 });
+/**
+ * The per-destination-prefix guard's defaults: 20 sends an hour to one block of numbers, a block
+ * being the country calling code and the first 6 digits of the national number (a NANP exchange,
+ * NPA-NXX, of 10,000 numbers). Why these numbers: docs/decisions/008-sms-fraud-guards.md.
+ */
+const SEND_PER_PREFIX = Object.freeze({ digits: 6, maxSends: 20, windowSeconds: 3600 });
+/** The daily budget's default: 1,000 SMS and voice messages per environment per UTC day. */
+const DAILY_PHONE_BUDGET = Object.freeze({ maxMessages: 1000 });
+
+/** An ISO 3166-1 alpha-2 code, as libphonenumber names the regions of phone numbers. */
+const phoneCountry = () => z.enum(PHONE_COUNTRIES, { error: 'an ISO 3166-1 alpha-2 country code (GB, not UK)' });
 
 const environmentSchema = z.strictObject({
   /** Selected by `?env_id=`; part of every code's binding and every attempt counter's key. */
@@ -78,8 +110,16 @@ const environmentSchema = z.strictObject({
       senderId: z.optional(z.string().check(z.regex(/^(?=.*[A-Za-z])[A-Za-z0-9]{1,11}$/))),
       /** Origination number (E.164) for countries that require one. */
       originationNumber: z.optional(z.e164()),
+      /**
+       * The countries (ISO 3166-1 alpha-2, as libphonenumber assigns a number to one) whose numbers
+       * may get SMS and voice codes; any other number is answered 403 `destination_not_allowed`.
+       * Empty (the default): no SMS or voice codes in this environment. Premium-rate, shared-cost,
+       * UAN, voicemail and pager numbers, and the international networks +881/+882/+883, are
+       * refused whatever this lists (docs/decisions/008-sms-fraud-guards.md).
+       */
+      allowedCountries: z._default(z.array(phoneCountry()), (): PhoneCountry[] => []),
     }),
-    () => ({}),
+    () => ({ allowedCountries: [] }),
   ),
   /** Voice calls (`method: "voice_with_otp"`); absent means voice is not offered in this environment. */
   voice: z.optional(
@@ -107,8 +147,46 @@ const environmentSchema = z.strictObject({
       send: limitSchema(SPEC_LIMITS),
       /** The token endpoint's cap on consecutive failed exchanges per user (NIST SP 800-63B §5.2.2). */
       failures: failureCapSchema,
+      /**
+       * SMS and voice sends per source IP (an IPv6 address counts by its /64), in a sliding window
+       * (default 10 per hour). Refused with 429 and Retry-After, as the attempt limit is. Email is
+       * not counted. The IP is API Gateway's `requestContext.identity.sourceIp`, never a header.
+       */
+      sendPerIp: z._default(z.strictObject(windowSchema(SEND_PER_IP)), () => ({ ...SEND_PER_IP })),
+      /**
+       * SMS and voice sends to one block of numbers, in a sliding window (default 20 per hour): the
+       * same country calling code and the same first `digits` digits of the national number. SMS
+       * pumping rotates through a range of numbers, so the per-recipient limit never trips; this does.
+       */
+      sendPerPrefix: z._default(
+        z.strictObject({
+          /** Leading digits of the national number that make a block (default 6: 10,000 numbers of a 10-digit plan). */
+          digits: z._default(int(1, 12), SEND_PER_PREFIX.digits),
+          ...windowSchema(SEND_PER_PREFIX),
+        }),
+        () => ({ ...SEND_PER_PREFIX }),
+      ),
+      /**
+       * The most SMS and voice messages (together) this environment sends per UTC day (default
+       * 1,000). When they are spent, SMS and voice sends answer 503 with Retry-After until the next
+       * UTC day; email keeps working. An alarm fires at 80%. Choosing it: docs/deploy.md.
+       */
+      dailyPhoneBudget: z._default(
+        z.strictObject({
+          /** Messages per UTC day; never exceeded (docs/decisions/008-sms-fraud-guards.md). */
+          maxMessages: z._default(int(1, 100_000_000), DAILY_PHONE_BUDGET.maxMessages),
+        }),
+        () => ({ ...DAILY_PHONE_BUDGET }),
+      ),
     }),
-    () => ({ token: { ...SPEC_LIMITS }, send: { ...SPEC_LIMITS }, failures: { ...FAILURE_CAP_DEFAULTS } }),
+    () => ({
+      token: { ...SPEC_LIMITS },
+      send: { ...SPEC_LIMITS },
+      failures: { ...FAILURE_CAP_DEFAULTS },
+      sendPerIp: { ...SEND_PER_IP },
+      sendPerPrefix: { ...SEND_PER_PREFIX },
+      dailyPhoneBudget: { ...DAILY_PHONE_BUDGET },
+    }),
   ),
 });
 
@@ -159,6 +237,29 @@ const clientSchema = z.strictObject({
   apiKeySha256: z._default(z.array(sha256Hex), (): string[] => []),
   /** Whether this client's API keys may call the introspection endpoint (RFC 7662). */
   mayIntrospect: z._default(z.boolean(), false),
+  /**
+   * Refresh tokens (RFC 6749 §6), in families with rotation and reuse detection
+   * (docs/decisions/009-refresh-token-families.md). Absent: code exchanges return no refresh token.
+   * Rotation is always on: every refresh spends the presented token and returns its successor
+   * (OAuth 2.1 §4.3.1 and RFC 9700 §4.14.2 require it of public clients, and only public clients,
+   * those without API keys, may have refresh tokens: RFC 6749 §6 requires a client with
+   * credentials to authenticate when it refreshes, and the token endpoint authenticates no client).
+   */
+  refreshTokens: z.optional(
+    z.strictObject({
+      /** A refresh token unused for this long dies (default 30 days). */
+      idleSeconds: z._default(int(300, 365 * 86_400), REFRESH_DEFAULTS.idleSeconds),
+      /** The whole family (every token from one login) dies this long after the login, however used (default 90 days). */
+      absoluteSeconds: z._default(int(300, 365 * 86_400), REFRESH_DEFAULTS.absoluteSeconds),
+      /**
+       * Reuse interval (Auth0's name; Okta's grace period): for this long after a rotation, the
+       * token just spent may be presented again and gets the same successor (a retry that lost
+       * its response, two tabs refreshing at once) instead of revoking the family. Default 0: any
+       * second presentation is reuse.
+       */
+      reuseIntervalSeconds: z._default(int(0, 60), REFRESH_DEFAULTS.reuseIntervalSeconds),
+    }),
+  ),
 });
 
 /**
@@ -233,6 +334,21 @@ export function checkStageReferences(
         });
       }
     }
+    if (client.refreshTokens !== undefined && client.apiKeySha256.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'refreshTokens'],
+        message:
+          'refresh tokens are for public clients (no apiKeySha256): a client with credentials must authenticate to refresh (RFC 6749 §6)',
+      });
+    }
+    if (client.refreshTokens !== undefined && client.refreshTokens.idleSeconds > client.refreshTokens.absoluteSeconds) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'refreshTokens', 'idleSeconds'],
+        message: 'the idle lifetime cannot be longer than the absolute one',
+      });
+    }
     if ((client.sendRequiresApiKey || client.mayIntrospect) && client.apiKeySha256.length === 0) {
       ctx.addIssue({
         code: 'custom',
@@ -260,6 +376,10 @@ export type EnvironmentConfig = StageConfig['environments'][number];
 export type ClientConfig = StageConfig['clients'][number];
 export type LimitConfig = EnvironmentConfig['limits']['token'];
 export type FailureCapConfig = EnvironmentConfig['limits']['failures'];
+/** A guard's sliding window: at most `maxSends` in any `windowSeconds`. */
+export type SendWindowConfig = EnvironmentConfig['limits']['sendPerIp'];
+export type PrefixWindowConfig = EnvironmentConfig['limits']['sendPerPrefix'];
+export type DailyBudgetConfig = EnvironmentConfig['limits']['dailyPhoneBudget'];
 
 /** Parses and validates a stage configuration, throwing one readable message listing every problem. */
 export function parseStageConfig(raw: unknown, source = 'configuration'): StageConfig {
@@ -271,24 +391,30 @@ export function parseStageConfig(raw: unknown, source = 'configuration'): StageC
 }
 
 /**
- * The documented overrides for local runs and tests (README: the attempt limit): environment
- * variables (parsed by lib/env.ts) that apply to every environment.
+ * The documented overrides for local runs and tests (README: the attempt limit, the fraud guards):
+ * environment variables (parsed by lib/env.ts) that apply to every environment.
  */
 const LIMIT_OVERRIDES = {
   token: { maxAttempts: 'TOKEN_MAX_ATTEMPTS', windowSeconds: 'TOKEN_WINDOW_SECONDS', blockSeconds: 'TOKEN_BLOCK_SECONDS' },
   send: { maxAttempts: 'OTP_SEND_MAX', windowSeconds: 'OTP_SEND_WINDOW_SECONDS', blockSeconds: 'OTP_SEND_BLOCK_SECONDS' },
-} as const satisfies Record<'token' | 'send', Record<keyof LimitConfig, EnvironmentVariable>>;
+  sendPerIp: { maxSends: 'OTP_SEND_IP_MAX', windowSeconds: 'OTP_SEND_IP_WINDOW_SECONDS' },
+} as const satisfies {
+  token: Record<keyof LimitConfig, EnvironmentVariable>;
+  send: Record<keyof LimitConfig, EnvironmentVariable>;
+  sendPerIp: Record<keyof SendWindowConfig, EnvironmentVariable>;
+};
+type OverriddenLimit = keyof typeof LIMIT_OVERRIDES;
 
-/** Applies the TOKEN_* and OTP_SEND_* overrides of `env` on top of the file's limits. */
+/** Applies the TOKEN_*, OTP_SEND_* and OTP_SEND_IP_* overrides of `env` on top of the file's limits. */
 export function applyLimitOverrides(config: StageConfig, env: Partial<ServiceEnvironment>): StageConfig {
-  const overrides: Partial<Record<'token' | 'send', Partial<LimitConfig>>> = {};
+  const overrides: Partial<Record<OverriddenLimit, Record<string, number>>> = {};
   const applied: string[] = [];
-  for (const operation of ['token', 'send'] as const) {
-    for (const [field, variable] of Object.entries(LIMIT_OVERRIDES[operation])) {
-      const raw = env[variable];
+  for (const limit of Object.keys(LIMIT_OVERRIDES) as OverriddenLimit[]) {
+    for (const [field, variable] of Object.entries(LIMIT_OVERRIDES[limit])) {
+      const raw = env[variable as EnvironmentVariable];
       if (raw === undefined) continue;
-      overrides[operation] = { ...overrides[operation], [field]: Number(raw) };
-      applied.push(`${variable}=${raw}`);
+      overrides[limit] = { ...overrides[limit], [field]: Number(raw) };
+      applied.push(`${variable}=${String(raw)}`);
     }
   }
   if (Object.keys(overrides).length === 0) return config;
@@ -301,6 +427,7 @@ export function applyLimitOverrides(config: StageConfig, env: Partial<ServiceEnv
           ...environment.limits,
           token: { ...environment.limits.token, ...overrides.token },
           send: { ...environment.limits.send, ...overrides.send },
+          sendPerIp: { ...environment.limits.sendPerIp, ...overrides.sendPerIp },
         },
       })),
     },

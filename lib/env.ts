@@ -63,6 +63,12 @@ const environmentSchema = z.object({
   OTP_SEND_MAX: blankAsAbsent(positive()),
   OTP_SEND_WINDOW_SECONDS: blankAsAbsent(positive()),
   OTP_SEND_BLOCK_SECONDS: blankAsAbsent(positive()),
+  /**
+   * The per-source-IP guard on SMS and voice sends, for local runs and tests (README: the fraud
+   * guards): locally every request comes from a loopback address.
+   */
+  OTP_SEND_IP_MAX: blankAsAbsent(positive()),
+  OTP_SEND_IP_WINDOW_SECONDS: blankAsAbsent(positive()),
 });
 
 export type ServiceEnvironment = z.infer<typeof environmentSchema>;

@@ -5,7 +5,8 @@
  * that turns these into responses; anything that is not an `IdpError` becomes `server_error`.
  *
  * Vocabulary: RFC 6749 §5.2 for the token endpoint, RFC 6750 §3.1 for Bearer failures, plus the
- * few codes of the service's own (`too_many_requests`, `delivery_failed`, `temporarily_unavailable`).
+ * few codes of the service's own (`too_many_requests`, `delivery_failed`, `temporarily_unavailable`,
+ * `destination_not_allowed`).
  *
  * @example
  * throw new InvalidRequestError('user_id must be an email address', { detail: 'parse failed' });
@@ -20,6 +21,7 @@ export type ErrorCode =
   | 'invalid_grant'
   | 'unauthorized_client'
   | 'unsupported_grant_type'
+  | 'invalid_scope'
   | 'invalid_token'
   | 'insufficient_scope'
   | 'not_found'
@@ -27,6 +29,7 @@ export type ErrorCode =
   | 'too_many_requests'
   | 'delivery_failed'
   | 'temporarily_unavailable'
+  | 'destination_not_allowed'
   | 'server_error';
 
 export abstract class IdpError extends Error {
@@ -114,12 +117,31 @@ export class InvalidClientError extends IdpError {
   }
 }
 
-/** 400: the code is invalid, expired, used, replaced, or bound to something else. Never says which. */
+/** The fixed `error_description` of an invalid_grant, by what was presented. */
+const INVALID_GRANT_DESCRIPTIONS = {
+  code: 'The code is invalid, expired, or was already used.',
+  refresh_token: 'The refresh token is invalid, expired, revoked, or was already used.',
+} as const;
+
+/**
+ * 400: the code (or refresh token) is invalid, expired, used, replaced, revoked, or bound to
+ * something else. Never says which.
+ */
 export class InvalidGrantError extends IdpError {
   readonly error = 'invalid_grant';
   readonly statusCode = 400;
-  constructor(options: { detail?: string } = {}) {
-    super('The code is invalid, expired, or was already used.', options);
+  constructor(options: { detail?: string; presented?: keyof typeof INVALID_GRANT_DESCRIPTIONS } = {}) {
+    const { presented = 'code', ...rest } = options;
+    super(INVALID_GRANT_DESCRIPTIONS[presented], rest);
+  }
+}
+
+/** 400: a refresh asked for a scope the original grant did not include (RFC 6749 §5.2, §6). */
+export class InvalidScopeError extends IdpError {
+  readonly error = 'invalid_scope';
+  readonly statusCode = 400;
+  constructor() {
+    super('The requested scope exceeds the scope originally granted.');
   }
 }
 
@@ -129,12 +151,12 @@ export class UnauthorizedClientError extends IdpError {
   readonly statusCode = 400;
 }
 
-/** 400: grant_type is not `authorization_code`. */
+/** 400: grant_type is neither `authorization_code` nor `refresh_token`. */
 export class UnsupportedGrantTypeError extends IdpError {
   readonly error = 'unsupported_grant_type';
   readonly statusCode = 400;
   constructor() {
-    super("grant_type must be 'authorization_code'.");
+    super("grant_type must be 'authorization_code' or 'refresh_token'.");
   }
 }
 
@@ -171,14 +193,40 @@ export class InsufficientScopeError extends IdpError {
   }
 }
 
-/** 429: the attempt limit was reached; `Retry-After` says when the block lifts (RFC 9110 §10.2.3). */
+/**
+ * 403: an SMS or voice destination the environment does not allow: a country outside its
+ * `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate, …).
+ * The description does not say which: the detail (logs only) does.
+ */
+export class DestinationNotAllowedError extends IdpError {
+  readonly error = 'destination_not_allowed';
+  readonly statusCode = 403;
+  constructor(options: { detail?: string } = {}) {
+    super('Codes cannot be sent to this phone number in this environment.', options);
+  }
+}
+
+/**
+ * 429: the attempt limit was reached (`Retry-After` says when the block lifts, RFC 9110 §10.2.3),
+ * or a fraud guard's window of SMS and voice sends (per source IP, per block of numbers) is full
+ * (`Retry-After` says when it has room again).
+ */
 export class TooManyRequestsError extends IdpError {
   readonly error = 'too_many_requests';
   readonly statusCode = 429;
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many attempts. Try again in ${retryAfterSeconds} seconds.`, {
+  /** What was counted: the user's attempts, or the SMS and voice sends a fraud guard counts. */
+  readonly limit: 'attempts' | 'phone_sends';
+  constructor(
+    readonly retryAfterSeconds: number,
+    options: { limit?: 'attempts' | 'phone_sends'; detail?: string } = {},
+  ) {
+    const limit = options.limit ?? 'attempts';
+    const what = limit === 'attempts' ? 'Too many attempts.' : 'Too many codes by SMS or voice call were requested.';
+    super(`${what} Try again in ${retryAfterSeconds} seconds.`, {
+      detail: options.detail,
       headers: { 'Retry-After': String(retryAfterSeconds) },
     });
+    this.limit = limit;
   }
 }
 
@@ -191,15 +239,28 @@ export class DeliveryFailedError extends IdpError {
   }
 }
 
-/** 503: a dependency (DynamoDB, Secrets Manager) is down or throttling. */
+/**
+ * 503: a dependency (DynamoDB, Secrets Manager) is down or throttling (`Retry-After: 1`), or, with
+ * `phoneBudgetSpent`, the day's SMS and voice budget of the environment is spent (`Retry-After`
+ * until the next UTC day; email still works, and the description says so).
+ */
 export class TemporarilyUnavailableError extends IdpError {
   readonly error = 'temporarily_unavailable';
   readonly statusCode = 503;
-  constructor(options: { detail?: string; cause?: unknown } = {}) {
-    super('The service is temporarily unavailable. Try again shortly.', {
-      ...options,
-      headers: { 'Retry-After': '1' },
-    });
+  /** What is unavailable: the service, or only codes by SMS and voice call. */
+  readonly unavailable: 'service' | 'phone_sends';
+  readonly retryAfterSeconds: number;
+  constructor(options: { detail?: string; cause?: unknown; phoneBudgetSpent?: { readonly retryAfterSeconds: number } } = {}) {
+    const { phoneBudgetSpent, ...rest } = options;
+    const retryAfterSeconds = phoneBudgetSpent?.retryAfterSeconds ?? 1;
+    super(
+      phoneBudgetSpent === undefined
+        ? 'The service is temporarily unavailable. Try again shortly.'
+        : 'Codes by SMS and voice call are unavailable until the next UTC day. Codes by email still work.',
+      { ...rest, headers: { 'Retry-After': String(retryAfterSeconds) } },
+    );
+    this.unavailable = phoneBudgetSpent === undefined ? 'service' : 'phone_sends';
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -12,10 +12,31 @@ export const LOG_EVENTS = {
    * (`reason: failure_cap`). Fields: operation (send | token), environment, user, reason, blockStarted.
    */
   attemptRefused: 'attempt refused',
+  /**
+   * The exchange of a hosted-login authorization code met a full attempt window: completed (its
+   * code check on the page was counted), but not recorded. Fields: operation, environment, user.
+   */
+  attemptNotRecorded: 'attempt not recorded',
   /** A user's run of consecutive failed exchanges reached the cap: the token endpoint refuses them until the run's window passes. Fields: environment, user, failures. */
   failureCapReached: 'failure cap reached',
   /** A failed send's code could not be discarded (its 502 stands). Fields: environment, client, error. */
   discardFailed: 'discard failed',
+  /**
+   * An SMS or voice send was refused by a fraud guard (docs/decisions/008-sms-fraud-guards.md):
+   * `guard` destination (403), ip or prefix (429), budget (503). Fields: environment, channel,
+   * guard, country (ISO 3166-1 alpha-2, or 001 for a number of no country), and by guard: reason
+   * (destination: country | number_type), source (ip: the network's log handle), prefix and range
+   * (prefix: the block's log handle, and its calling code with 3 national digits). Metrics: a count,
+   * and a count by guard and country.
+   */
+  phoneSendRefused: 'phone send refused',
+  /**
+   * An SMS or voice send spent one message of the day's budget. Fields: environment, channel,
+   * country, usedPercent (how full the shard of the container's last lease was when leased, leased
+   * messages counting as spent: an estimate of the budget's, early, never late). Metric: the
+   * highest usedPercent by environment, alarmed at 80.
+   */
+  phoneBudgetSpent: 'phone budget spent',
   /** The hosted login page was shown for an authorization request. Fields: client, environment. */
   authorizationStarted: 'authorization started',
   /** The authorization endpoint refused a request (an error page or an error redirect). Fields: reason, client, environment. */
@@ -24,10 +45,17 @@ export const LOG_EVENTS = {
   authorizationGranted: 'authorization granted',
   /** UserInfo answered for a token. Fields: client, environment. */
   userInfoServed: 'userinfo served',
-  /** A code was exchanged for a token. Fields: environment, client, format, user. */
+  /** Tokens were issued (a code exchanged, a refresh). Fields: environment, client, format, user, family (with refresh tokens). */
   tokenIssued: 'token issued',
   /** A token request was refused with invalid_grant. Fields: reason (private), client, user. */
   grantRefused: 'grant refused',
+  /**
+   * A spent refresh token was presented again: its family is revoked (RFC 9700 §4.14.2). Fields:
+   * client, environment, user, family (a handle, never a token), generation.
+   */
+  refreshTokenReused: 'refresh token reused',
+  /** A revocation request (RFC 7009) was answered. Fields: client, kind (refresh_token | access_token), family (refresh tokens), revoked. */
+  tokenRevoked: 'token revoked',
   /** A resource server introspected a token. Fields: caller (client id), active. */
   tokenIntrospected: 'token introspected',
   /** Any 5xx the service answered. */

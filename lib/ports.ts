@@ -2,7 +2,7 @@
  * The interfaces the domain talks to. Adapters in `lib/adapters/` implement them; only adapters
  * import the AWS SDK. Names say intent (record an attempt, consume a code), not storage verbs.
  */
-import type { FailureCapConfig, LimitConfig } from './config';
+import type { DailyBudgetConfig, FailureCapConfig, LimitConfig, SendWindowConfig } from './config';
 import type { Channel } from './vocabulary';
 
 /** Milliseconds since the epoch. Injected everywhere time matters, so tests never wait. */
@@ -67,10 +67,71 @@ export type AttemptDecision =
  */
 export interface AttemptLimiter {
   recordAttempt(key: AttemptKey, limit: LimitConfig, now: number, cap?: FailureCapConfig): Promise<AttemptDecision>;
+  /**
+   * Records an attempt where the window has room, and otherwise records nothing: never refuses,
+   * never starts a block. For a request that must complete once an earlier, counted attempt has
+   * earned it (the exchange of a hosted-login authorization code). Returns whether it was recorded.
+   */
+  noteAttempt(key: AttemptKey, limit: LimitConfig, now: number): Promise<boolean>;
   /** Counts one failed exchange into the user's current run (or starts a new one); returns the run. */
   recordFailure(key: AttemptKey, cap: FailureCapConfig, now: number): Promise<FailureRun>;
   /** Ends the user's failure run (a successful exchange). */
   clearFailures(key: AttemptKey): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fraud guards on SMS and voice sends (docs/decisions/008-sms-fraud-guards.md)
+
+/** Whose sends a guard's window counts: a source network or a destination prefix, per environment. */
+export interface SendWindowKey {
+  readonly guard: 'ip' | 'prefix';
+  readonly environmentId: string;
+  /** HMAC of the network or the prefix (lib/domain/hmac-keys.ts `guardKeyOf`): never the value in clear. */
+  readonly subjectKey: string;
+}
+
+export type WindowDecision =
+  | { readonly allowed: true }
+  | {
+      readonly allowed: false;
+      /** Whole seconds until the window has room again, never more than the time it has left. */
+      readonly retryAfterSeconds: number;
+    };
+
+export type BudgetDecision =
+  | {
+      readonly allowed: true;
+      /**
+       * Messages the shard this one was leased from had spent or leased when it was (this one's
+       * lease included), and its cap: how full the budget is, as of the container's last lease.
+       */
+      readonly sentInShard: number;
+      readonly shardCap: number;
+    }
+  | { readonly allowed: false };
+
+/**
+ * The counters of the fraud guards. Must be race-safe: of any number of concurrent sends, a window
+ * counts at most `maxSends`, and a day's budget spends at most `maxMessages` (a container may
+ * lease messages ahead, docs/decisions/008-sms-fraud-guards.md: never more than the budget).
+ */
+export interface SendGuards {
+  /**
+   * Counts a send into the sliding window of `key` if it has room (fewer than `maxSends` counted in
+   * the last `windowSeconds`); a refused send is not counted.
+   */
+  countSend(key: SendWindowKey, window: SendWindowConfig, now: number): Promise<WindowDecision>;
+  /**
+   * Spends one message of the environment's budget for `now`'s UTC day, if any is left: from the
+   * container's lease, else from a new lease.
+   */
+  spendBudget(environmentId: string, budget: DailyBudgetConfig, now: number): Promise<BudgetDecision>;
+  /**
+   * True when this container already knows `now`'s day's budget is spent (it has met every shard
+   * spent and holds no leased message): a send can be refused without touching any counter.
+   * False says nothing.
+   */
+  budgetKnownSpent(environmentId: string, budget: DailyBudgetConfig, now: number): boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,11 +268,110 @@ export interface OpaqueTokenRecord {
   readonly expiresAt: number;
   /** The user's address claims the grant carried, for UserInfo (OIDC Core §5.3); none when not asked for. */
   readonly claims: UserClaims;
+  /** The refresh token family it was issued with, if any: revoking the family revokes it (RFC 7009 §2.1). */
+  readonly familyKey?: string | undefined;
 }
 
 export interface TokenStore {
   save(record: OpaqueTokenRecord): Promise<void>;
   find(tokenHash: string): Promise<OpaqueTokenRecord | undefined>;
+  /** Deletes the token if it is `clientId`'s (one conditional write); true when it did. */
+  revoke(tokenHash: string, clientId: string): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refresh tokens and revocation
+
+/** Why a family was revoked: a spent token presented again, or a revocation request (RFC 7009). */
+export type RevocationReason = 'reuse' | 'revoked';
+
+/**
+ * A family of refresh tokens: every token descended from one login, of which only the newest is
+ * live (docs/decisions/009-refresh-token-families.md). Tokens are never stored, only their keyed
+ * hashes.
+ */
+export interface RefreshFamily {
+  /** The keyed hash of the family id the tokens carry: the family's key (the id itself is never stored). */
+  readonly familyKey: string;
+  readonly environmentId: string;
+  readonly clientId: string;
+  /** The user's key, for the token endpoint's per-user attempt limit. */
+  readonly userKey: string;
+  readonly subject: string;
+  /** How the code of the original login travelled (for `amr`). */
+  readonly channel: Channel;
+  /** The user's address claims the login granted. */
+  readonly claims: UserClaims;
+  /** The scope the login granted; a refresh may narrow it, never widen it (RFC 6749 §6). */
+  readonly scope: string | undefined;
+  /** Seconds since the epoch: the original login (`auth_time`), which every token of the family keeps. */
+  readonly authTime: number;
+  /** When the login started the family, ms: the absolute lifetime runs from it. */
+  readonly createdAt: number;
+  /** When the live token was issued, ms: the idle lifetime and the reuse interval run from it. */
+  readonly rotatedAt: number;
+  /** Rotations so far: 0 while the login's own token is live. */
+  readonly generation: number;
+  /** Keyed hash of the live token. */
+  readonly currentHash: string;
+  /** Keyed hash of the token the last rotation spent (the reuse interval's), if any. */
+  readonly previousHash: string | undefined;
+  /** When the family was revoked, ms, and why; undefined while it lives. */
+  readonly revokedAt: number | undefined;
+  readonly revokedReason: RevocationReason | undefined;
+  /** Epoch seconds after which DynamoDB may delete it: housekeeping only, every expiry is checked in code. */
+  readonly keepUntil: number;
+}
+
+/** One rotation: the live token (`presentedHash`) is spent and `successorHash` becomes live. */
+export interface Rotation {
+  readonly familyKey: string;
+  readonly presentedHash: string;
+  readonly successorHash: string;
+  readonly now: number;
+  /** The live token must have been issued after this (ms): the idle lifetime. */
+  readonly issuedAfter: number;
+  /** The family must have started after this (ms): the absolute lifetime. */
+  readonly startedAfter: number;
+  /** The family's new `keepUntil`. */
+  readonly keepUntil: number;
+}
+
+/** `rotated`, or not, with the family as the refused write found it (undefined: no such family). */
+export type RotationResult = { readonly rotated: true } | { readonly rotated: false; readonly family: RefreshFamily | undefined };
+
+export interface RefreshTokenStore {
+  /** Stores a new family, and in the same write the opaque access token issued with its first token. */
+  start(family: RefreshFamily, accessToken: OpaqueTokenRecord | undefined): Promise<void>;
+  /** The family, read strongly consistent; undefined when there is none. */
+  find(familyKey: string): Promise<RefreshFamily | undefined>;
+  /**
+   * Rotates the family if `presentedHash` is its live token, it is not revoked and neither
+   * lifetime has run out: one conditional write (with the opaque access token, a transaction), so
+   * of concurrent rotations of one token exactly one succeeds.
+   */
+  rotate(rotation: Rotation, accessToken: OpaqueTokenRecord | undefined): Promise<RotationResult>;
+  /**
+   * Revokes the family (idempotent: the first revocation's time and reason stay); with `clientId`,
+   * only if it is that client's. One conditional write; true when the family exists (and is the client's).
+   */
+  revoke(familyKey: string, reason: RevocationReason, now: number, clientId?: string): Promise<boolean>;
+}
+
+/** Revoked access tokens (RFC 7009): JWTs by `jti` until they expire, and every token of a revoked family. */
+export interface RevocationStore {
+  /**
+   * Records a JWT access token of `clientId`'s as revoked until `expiresAt` (epoch seconds), when
+   * it dies anyway; with its family, in the family (if it is still there, and `clientId`'s).
+   */
+  revokeAccessToken(token: {
+    readonly jti: string;
+    readonly clientId: string;
+    readonly expiresAt: number;
+    readonly familyKey?: string | undefined;
+  }): Promise<void>;
+  /** Whether an access token was revoked, by its `jti` or with its family: one read, of its family if it has one. */
+  isRevoked(token: { readonly jti?: string | undefined; readonly familyKey?: string | undefined }): Promise<boolean>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,17 @@
  * checks the declarations against the DynamoDB requests each operation really makes).
  */
 
-/** DynamoDB actions on the table, as IAM names them (`dynamodb:<action>`). */
+/**
+ * How long an API function may run, in seconds: the CDK stack's timeout (infra/functions.ts) and
+ * the local runtime's, so a request runs out of time locally exactly as on AWS. Why 20:
+ * lib/adapters/aws.ts (every call's bound) and infra/functions.ts.
+ */
+export const API_TIMEOUT_SECONDS = 20;
+
+/**
+ * DynamoDB actions on the table, as IAM names them (`dynamodb:<action>`). A TransactWriteItems
+ * request has no action of its own: IAM authorises each of its writes by its own action.
+ */
 export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 /**
  * The service's secrets: the HMAC master key, the signing key set (private keys: the token
@@ -29,33 +39,46 @@ export const FUNCTIONS = {
   'otp-send': {
     name: 'otp-send',
     description: 'POST /idp/v1/otp/send: send a one-time code',
-    // The attempt, the code and, when delivery fails, putting back the last delivered code: all
-    // updates of one item each (lib/adapters/dynamodb/code-store.ts).
+    // The attempt, the SMS fraud guards' counters (send-guards.ts), the code and, when delivery
+    // fails, putting back the last delivered code: all updates of one item each (code-store.ts).
     table: ['UpdateItem'],
     secrets: ['hmac'],
     delivery: ['email', 'sms', 'voice'],
   },
   token: {
     name: 'token',
-    description: 'POST /idp/v1/account/token: exchange a code for an access token',
-    // The attempt, the failure count and the guess that spends a try (UpdateItem), an opaque token
-    // (PutItem), an authorization code consumed (DeleteItem).
-    table: ['UpdateItem', 'PutItem', 'DeleteItem'],
+    description: 'POST /idp/v1/account/token: exchange a code or a refresh token for tokens',
+    // The attempt, the failure count, the guess that spends a try, a rotation and a family's
+    // revocation (UpdateItem), an opaque token and a new refresh token family (PutItem, alone or
+    // in a transaction), an authorization code consumed (DeleteItem), a family read (GetItem).
+    table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
     secrets: ['hmac', 'signingKeys'],
     delivery: [],
   },
   introspect: {
     name: 'introspect',
     description: 'POST /idp/v1/account/introspect: token introspection for resource servers',
-    // An opaque token by its hash; JWTs are verified without a read, with public keys only.
+    // An opaque token by its hash; JWTs are verified with public keys only; whether either was
+    // revoked (its refresh token family's item, or a JWT's own revocation item).
     table: ['GetItem'],
     secrets: ['verificationKeys'],
+    delivery: [],
+  },
+  revoke: {
+    name: 'revoke',
+    description: 'POST /idp/v1/account/revoke: token revocation (RFC 7009)',
+    // A refresh token's family, or a JWT's jti in its family (UpdateItem), a JWT's jti without a
+    // family (PutItem), an opaque token (DeleteItem).
+    // The HMAC key finds a refresh token's family; the public keys verify a JWT.
+    table: ['UpdateItem', 'PutItem', 'DeleteItem'],
+    secrets: ['hmac', 'verificationKeys'],
     delivery: [],
   },
   authorize: {
     name: 'authorize',
     description: 'GET|POST /idp/v1/account/authorize: the hosted login page (the OAuth authorization endpoint)',
-    // The attempts, the code, a wrong try and a failure count (UpdateItem), the authorization code (PutItem).
+    // The attempts, the SMS fraud guards' counters (send-guards.ts), the code, a wrong try and a
+    // failure count (UpdateItem), the authorization code (PutItem).
     table: ['UpdateItem', 'PutItem'],
     secrets: ['hmac'],
     delivery: ['email', 'sms', 'voice'],
@@ -63,7 +86,7 @@ export const FUNCTIONS = {
   userinfo: {
     name: 'userinfo',
     description: 'GET|POST /idp/v1/account/userinfo: the claims an access token was granted (OpenID Connect)',
-    // An opaque token by its hash; JWTs are verified without a read.
+    // An opaque token by its hash, and whether a token was revoked, as introspection reads them.
     table: ['GetItem'],
     secrets: ['verificationKeys'],
     delivery: [],
@@ -91,6 +114,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/idp/v1/otp/send', methods: ['POST'], functionName: 'otp-send' },
   { path: '/idp/v1/account/token', methods: ['POST'], functionName: 'token' },
   { path: '/idp/v1/account/introspect', methods: ['POST'], functionName: 'introspect' },
+  { path: '/idp/v1/account/revoke', methods: ['POST'], functionName: 'revoke' },
   { path: '/idp/v1/account/authorize', methods: ['GET', 'POST'], functionName: 'authorize' },
   { path: '/idp/v1/account/userinfo', methods: ['GET', 'POST'], functionName: 'userinfo' },
   { path: '/.well-known/jwks.json', methods: ['GET'], functionName: 'well-known' },

@@ -60,5 +60,8 @@ export type Locale = (typeof SUPPORTED_LOCALES)[number];
 export const SIGNING_ALGORITHMS = ['ES256', 'RS256'] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
-/** The grant types the token endpoint takes (RFC 6749 §4.1.3; metadata `grant_types_supported`). */
-export const GRANT_TYPES = ['authorization_code'] as const;
+/**
+ * The grant types the token endpoint takes (RFC 6749 §4.1.3, §6; metadata `grant_types_supported`,
+ * which lists `refresh_token` only when some client is issued refresh tokens).
+ */
+export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;

@@ -8,24 +8,43 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { preflightFor, type CorsSettings, type Preflight } from '../lib/http/cors';
-import type { Route } from '../lib/routes';
+import { API_TIMEOUT_SECONDS, type Route } from '../lib/routes';
 import { listen, readBody, type Listening } from './http-server';
 import { answerPreflight } from './preflight';
 
 export type LocalHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-/** A local-only route answered by the server itself (the dev outbox). */
+/** A local-only route answered by the server itself (the dev outbox, the API's description). */
 export type DevRoute = (url: URL, request: IncomingMessage) => Promise<{ status: number; body: unknown }>;
+
+/** A local-only page the server answers itself, writing the whole response (the demo client, local/demo-client.ts). */
+export type PageRoute = (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<void>;
 
 export interface ApiServerOptions {
   readonly host?: string;
   readonly port?: number;
   /** API Gateway resource path → handler, e.g. '/idp/v1/otp/send'. */
   readonly routes: Readonly<Record<string, LocalHandler>>;
-  /** Paths under /__dev/ answered locally. */
+  /** Local-only routes: /__dev/ paths, the API's description. */
   readonly devRoutes?: Readonly<Record<string, DevRoute>>;
   /** API Gateway resource path → its CORS preflight, where the stage allows browsers (answered here, as API Gateway does). */
   readonly preflights?: Readonly<Record<string, Preflight>>;
+  /** Pages answered locally, beside the API (the demo client's `/`, `/login`, `/callback`). */
+  readonly pages?: Readonly<Record<string, PageRoute>>;
+  /**
+   * Called with every response of the API the server writes (not the local-only routes'): the
+   * test harness checks each against docs/openapi.json (test/support/contract-recorder.ts).
+   */
+  readonly onResponse?: (response: WrittenResponse) => void;
+}
+
+/** A response as the server wrote it. */
+export interface WrittenResponse {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | number | readonly string[]>>;
+  readonly body: string;
 }
 
 export type ApiServer = Listening;
@@ -46,44 +65,67 @@ export function preflightsOf(cors: CorsSettings, routes: readonly Route[]): Reco
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
   const server: Server = createServer((request, response) => {
-    handle(options, request, response).catch(() => {
-      if (!response.headersSent) writeJson(response, 500, { error: 'server_error', error_description: 'The local API failed.' });
+    const url = new URL(request.url ?? '/', 'http://local');
+    const write: Write = (status, headers, body) => {
+      response.writeHead(status, headers);
+      response.end(body);
+      options.onResponse?.({ method: request.method ?? 'GET', path: url.pathname, status, headers, body: body.toString('utf8') });
+    };
+    handle(options, request, url, response, write).catch(() => {
+      if (!response.headersSent) writeJson(write, 500, { error: 'server_error', error_description: 'The local API failed.' });
       else response.end();
     });
   });
   return listen(server, host, options.port);
 }
 
-async function handle(options: ApiServerOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const url = new URL(request.url ?? '/', 'http://local');
+/** Writes a response (and reports it, for an API route). */
+type Write = (status: number, headers: Record<string, string | string[]>, body: Buffer) => void;
+
+async function handle(
+  options: ApiServerOptions,
+  request: IncomingMessage,
+  url: URL,
+  response: ServerResponse,
+  write: Write,
+): Promise<void> {
+  // Local-only routes and pages: written without reporting, since the API's description does not cover them.
+  const writeLocal: Write = (status, headers, body) => {
+    response.writeHead(status, headers);
+    response.end(body);
+  };
   const dev = options.devRoutes?.[url.pathname];
   if (dev !== undefined) {
     if (request.method !== 'GET')
-      return writeJson(response, 405, { error: 'method_not_allowed', error_description: 'GET only.' }, { Allow: 'GET' });
+      return writeJson(writeLocal, 405, { error: 'method_not_allowed', error_description: 'GET only.' }, { Allow: 'GET' });
     const result = await dev(url, request);
-    return writeJson(response, result.status, result.body);
+    return writeJson(writeLocal, result.status, result.body);
+  }
+  const page = options.pages?.[url.pathname];
+  if (page !== undefined) {
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return writeJson(writeLocal, 405, { error: 'method_not_allowed', error_description: 'GET only.' }, { Allow: 'GET' });
+    return page(request, response, url);
   }
   const handler = options.routes[url.pathname];
   if (handler === undefined) {
-    return writeJson(response, 404, { error: 'not_found', error_description: 'No such endpoint.' });
+    return writeJson(write, 404, { error: 'not_found', error_description: 'No such endpoint.' });
   }
   const preflight = options.preflights?.[url.pathname];
   if (request.method === 'OPTIONS' && preflight !== undefined) {
     request.resume();
     const answer = answerPreflight(preflight, request.headers.origin);
-    response.writeHead(answer.status, answer.headers);
-    return void response.end();
+    return write(answer.status, { ...answer.headers }, Buffer.alloc(0));
   }
   const body = await readBody(request, MAX_LOCAL_BODY_BYTES);
   if (body === undefined) {
-    return writeJson(response, 413, { error: 'invalid_request', error_description: 'The request body is too large.' });
+    return writeJson(write, 413, { error: 'invalid_request', error_description: 'The request body is too large.' });
   }
   const event = toEvent(request, url, body);
   const result = await handler(event, toContext(url.pathname));
   const headers: Record<string, string | string[]> = { ...result.headers } as Record<string, string>;
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
-  response.writeHead(result.statusCode, headers);
-  response.end(result.isBase64Encoded === true ? Buffer.from(result.body, 'base64') : result.body);
+  write(result.statusCode, headers, Buffer.from(result.body, result.isBase64Encoded === true ? 'base64' : 'utf8'));
 }
 
 /** The event API Gateway (REST, Lambda proxy integration, payload v1) would send. */
@@ -163,14 +205,18 @@ function toContext(path: string): Context {
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, 10_000 - (Date.now() - started)),
+    // The deployed functions' timeout, so a slow request runs out of time here as it would there.
+    getRemainingTimeInMillis: () => Math.max(0, API_TIMEOUT_SECONDS * 1000 - (Date.now() - started)),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
   };
 }
 
-function writeJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
-  response.end(JSON.stringify(body));
+function writeJson(write: Write, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  write(
+    status,
+    { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+    Buffer.from(JSON.stringify(body)),
+  );
 }

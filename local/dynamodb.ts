@@ -14,6 +14,8 @@ export const LOCAL_AWS = { region: 'us-east-1', credentials: { accessKeyId: 'loc
 
 export interface DynamoDbLocal {
   readonly endpoint: string;
+  /** The Java process (the benchmark pins it to a core of its own). */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -33,7 +35,7 @@ export async function startDynamoDbLocal(options: { port?: number } = {}): Promi
     await stop();
     throw error;
   }
-  return { endpoint, stop };
+  return { endpoint, pid: child.pid, stop };
 }
 
 async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {

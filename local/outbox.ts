@@ -3,7 +3,7 @@
  * stand-ins captured, newest first, optionally for one recipient (normalised like the service
  * does, so `Alice@Example.com` finds mail sent to `alice@example.com`).
  */
-import { normalisePhone } from '../lib/domain/identity';
+import { normalisePhone } from '../lib/domain/phone-validation';
 import { normaliseEmail } from '../lib/email-address';
 import type { CapturedMessage } from './capture';
 

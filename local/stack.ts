@@ -3,6 +3,7 @@
  * `npm start` (local/start.ts) runs the service's real handler exports on top of it; tests build
  * handlers with their own dependencies (an injected clock) on top of the same services.
  */
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from './dynamodb';
 import { startCaptureServer, type CaptureServerOptions } from './capture';
@@ -12,6 +13,10 @@ import { startSesLocal } from './ses';
 import type { DevRoute } from './api-server';
 
 export const PROJECT_ROOT = resolve(__dirname, '..');
+
+/** Where the local runtime serves the API's description, and the file it serves. */
+export const OPENAPI_PATH = '/idp/v1/openapi.json';
+export const OPENAPI_DOCUMENT = resolve(PROJECT_ROOT, 'docs/openapi.json');
 
 export interface LocalServicesOptions {
   readonly dynamodb?: { readonly endpoint: string } | { readonly port?: number };
@@ -106,6 +111,9 @@ export function lambdaEnvironment(services: LocalServices, issuer: string): Reco
 /** The local-only routes: the outbox. */
 export function devRoutes(services: LocalServices): Record<string, DevRoute> {
   return {
+    // The API's description (docs/openapi.json, `npm run openapi`), as committed. On AWS the same
+    // document goes into API Gateway's documentation (docs/deploy.md).
+    [OPENAPI_PATH]: async () => ({ status: 200, body: JSON.parse(await readFile(OPENAPI_DOCUMENT, 'utf8')) as unknown }),
     '/__dev/outbox': async (url) => {
       const userId = url.searchParams.get('user_id') ?? undefined;
       return { status: 200, body: { messages: await readOutbox(services.sesUrl, services.captureUrl, userId) } };

@@ -1,16 +1,18 @@
 /**
  * `npm start`: the whole service on this machine, no cloud account. Starts DynamoDB Local, SES
  * local (with its web viewer), the SMS/voice capture, and the API on 127.0.0.1:${PORT:-3000}
- * running the same handler exports Lambda runs. Ctrl-C stops everything it started.
+ * running the same handler exports Lambda runs, and on the same server the demo client
+ * (local/demo-client.ts) at http://localhost:${PORT:-3000}/. Ctrl-C stops everything it started.
  *
  * Ports: PORT (API, 3000), DYNAMODB_PORT (8000), SES_PORT (8005), CAPTURE_PORT (8006).
  */
 import { readFileSync } from 'node:fs';
-import { parseStageConfig } from '../lib/config';
+import { buildServiceConfig, parseStageConfig } from '../lib/config';
 import { ROUTES } from '../lib/routes';
 import { preflightsOf, startApiServer, type LocalHandler } from './api-server';
+import { createDemoClient, DEMO_CLIENT_ID } from './demo-client';
 import { JAVA_HINT } from './java';
-import { devRoutes, lambdaEnvironment, startLocalServices } from './stack';
+import { devRoutes, lambdaEnvironment, OPENAPI_PATH, startLocalServices } from './stack';
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
@@ -31,20 +33,35 @@ async function main(): Promise<void> {
     const module = (await import(`../functions/${route.functionName}`)) as { handler: LocalHandler };
     routes[route.path] = module.handler;
   }
+  // The stage file, read once: the demo's registered redirect and the API's CORS preflights.
   const stage = parseStageConfig(JSON.parse(readFileSync(services.configFile, 'utf8')), services.configFile);
+  // The demo is reached as localhost, the host of the registered redirect URI; the issuer as 127.0.0.1.
+  const demoOrigin = `http://localhost:${apiPort}`;
+  const demoRedirectUri = `${demoOrigin}/callback`;
+  const demo = createDemoClient({
+    issuer,
+    origin: demoOrigin,
+    clientId: DEMO_CLIENT_ID,
+    redirectUriRegistered: buildServiceConfig(stage).client(DEMO_CLIENT_ID)?.redirectUris.includes(demoRedirectUri),
+    outboxUrl: `http://127.0.0.1:${apiPort}/__dev/outbox?user_id=`,
+    sesViewerUrl: services.sesUrl,
+  });
   const api = await startApiServer({
     port: apiPort,
     routes,
     devRoutes: devRoutes(services),
     preflights: preflightsOf(stage.deployment.cors, ROUTES),
+    pages: demo.routes,
   });
 
   console.log(
     [
       '',
       'Identity service running locally:',
+      `  Demo client      ${demoOrigin}/  (log in through the browser; read the code in the outbox or the SES viewer)`,
       `  API              ${api.url}`,
       ...ROUTES.map((route) => `    ${route.methods.join(', ').padEnd(9)} ${api.url}${route.path}`),
+      `  OpenAPI          ${api.url}${OPENAPI_PATH} (docs/openapi.json; the typed client: client/)`,
       `  Outbox           ${api.url}/__dev/outbox?user_id=<email or phone>`,
       `  SES email viewer ${services.sesUrl}`,
       `  SMS/voice store  ${services.captureUrl}/messages`,

@@ -35,12 +35,21 @@ import { TemporarilyUnavailableError } from '../errors';
  *   delivery          1 × (1 s + 3 s)          = 4 s
  *
  * The longest request is `otp/send` whose delivery fails, on a cold container: the HMAC secret
- * (1 Secrets Manager call), the attempt and the code (2 DynamoDB writes), the delivery, and the
- * write that restores the previous code (1 more), one after another (lib/domain/send-code.ts):
- * 4 + 3 × 3.5 + 4 = 18.5 s, inside the API functions' 20 s (infra/functions.ts `API_TIMEOUT`),
- * itself inside API Gateway's 29 s. The token endpoint's worst is 2 secrets (the HMAC secret and
- * the signing keys) and 2 writes, or 1 secret and 3 writes (lib/domain/exchange-code.ts):
- * at most 2 × 4 + 2 × 3.5 = 15 s. test/unit/adapters/client-settings.test.ts checks both sums.
+ * (1 Secrets Manager call), the attempt (1 DynamoDB write), for SMS and voice the fraud guards'
+ * counters (2 windows, and a lease of the day's budget when the container's is spent: 3 writes,
+ * at a day's end a few more for spent budget shards), then the code, the
+ * delivery and the write that restores the previous code, one after another
+ * (lib/domain/send-code.ts). Those last three are what must never be cut short (a stored code
+ * must get its delivery, and a failed one its restore): at most 3.5 + 4 + 3.5 = 11 s
+ * (`FINISH_SEND_BUDGET_MS`), and a send stores its code only while that much time (and the
+ * handler's margin) is left, or answers 503 having stored nothing. Everything before it is then
+ * bounded by the function's timeout, whatever it adds up to: email 4 + 3.5 = 7.5 s, which always
+ * leaves 11.5 s of the API functions' 20 s (lib/routes.ts `API_TIMEOUT_SECONDS`, itself inside API
+ * Gateway's 29 s); SMS 4 + 4 × 3.5 = 18 s (14.5 s when the lease pays), which would not, and is
+ * answered 503 instead. The token
+ * endpoint's worst is 2 secrets (the HMAC secret and the signing keys) and 2 writes, or 1 secret
+ * and 3 writes (lib/domain/exchange-code.ts): at most 2 × 4 + 2 × 3.5 = 15 s.
+ * test/unit/adapters/client-settings.test.ts checks these sums.
  *
  * Not counted: the SDK lets a `Retry-After` header on a throttled answer stretch the backoff by up
  * to 5 s. A throttled answer comes fast, so such a call still ends within about 7 s, and the real
@@ -98,6 +107,12 @@ export function callBudgetMs(settings: ClientLimits): number {
   for (let retry = 0; retry < maxAttempts - 1; retry += 1) backoff += MAX_BACKOFF_MS(retry);
   return maxAttempts * (requestHandler.connectionTimeout + requestHandler.requestTimeout) + backoff;
 }
+
+/**
+ * The longest the end of a send can take once its code is stored: the write that stores it, the
+ * delivery, and the write that puts the previous code back when the delivery fails (11 s).
+ */
+export const FINISH_SEND_BUDGET_MS = 2 * callBudgetMs(DYNAMODB_CLIENT_SETTINGS) + callBudgetMs(DELIVERY_CLIENT_SETTINGS);
 
 function clientLimits(limits: { maxAttempts: number; connectionTimeout: number; requestTimeout: number }): ClientLimits {
   return Object.freeze({

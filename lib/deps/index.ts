@@ -20,6 +20,7 @@ import type { TokenEndpointDeps } from '../domain/token-endpoint';
 import type { AuthorizeDeps } from '../domain/authorize';
 import type { HmacKeys } from '../domain/hmac-keys';
 import type { IntrospectDeps } from '../domain/introspect-token';
+import type { RevokeDeps } from '../domain/revoke-token';
 import type { SendCodeDeps } from '../domain/send-code';
 import type { VerificationKeys } from '../domain/signing-keys';
 import { logger } from '../log';
@@ -40,7 +41,7 @@ export interface WellKnownDeps extends IssuerDeps {
 }
 
 /** Everything: what tests and the local runtime hand every handler. */
-export interface Deps extends SendCodeDeps, TokenEndpointDeps, IntrospectDeps, WellKnownDeps, AuthorizeDeps {
+export interface Deps extends SendCodeDeps, TokenEndpointDeps, IntrospectDeps, RevokeDeps, WellKnownDeps, AuthorizeDeps {
   readonly secrets: SecretSource;
 }
 

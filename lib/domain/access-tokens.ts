@@ -52,6 +52,29 @@ export function userClaimsOf(user: UserIdentity, client: ClientConfig, scope: st
   return client.accessToken.includeUserIdClaim || hasScope(scope, 'phone') ? { phone_number: user.value, phone_number_verified: true } : {};
 }
 
+/**
+ * The claims of `claims` that `scope` still covers: a refresh that narrows the scope (RFC 6749 §6)
+ * drops the address claims that only the dropped `email` or `phone` scope granted. A client that
+ * always wants them (`includeUserIdClaim`) keeps them.
+ */
+export function claimsWithin(claims: UserClaims, client: ClientConfig, scope: string | undefined): UserClaims {
+  if (client.accessToken.includeUserIdClaim) return claims;
+  const kept: Record<string, string | boolean> = {};
+  for (const [name, value] of Object.entries(claims)) {
+    if (hasScope(scope, name.startsWith('phone_') ? 'phone' : 'email')) kept[name] = value;
+  }
+  return kept;
+}
+
+/**
+ * The claim that names the refresh token family an access token was issued with: `sid`, the
+ * session id (registered in the IANA JWT claims registry by OpenID Connect Front-Channel Logout
+ * §3); a family is the client's session with the user. Revoking the family makes the access
+ * token inactive at introspection (RFC 7009 §2.1). Its value is the family's key, from which no
+ * refresh token can be rebuilt.
+ */
+export const FAMILY_CLAIM = 'sid';
+
 /** What a token says about its grant, whatever its format. */
 export interface Grant {
   readonly issuer: string;
@@ -70,6 +93,8 @@ export interface Grant {
   readonly authTime: number;
   /** The authorization request's `nonce`, for the ID token (OIDC Core §3.1.2.1). */
   readonly nonce?: string | undefined;
+  /** The key of the refresh token family the tokens are issued with, if any. */
+  readonly familyKey?: string | undefined;
 }
 
 export interface IssuedToken {
@@ -79,8 +104,9 @@ export interface IssuedToken {
 
 /**
  * Signs an RFC 9068 access token. Claims: iss, sub, aud, client_id, iat, exp, jti (§2.2), and
- * auth_time, amr, scope, the environment (`env_id`), and the user's address where the grant
- * carries it (`userClaimsOf`), under the OpenID Connect claim names.
+ * auth_time, amr, scope, the environment (`env_id`), the refresh token family (`sid`) when there
+ * is one, and the user's address where the grant carries it (`userClaimsOf`), under the OpenID
+ * Connect claim names.
  */
 export async function signAccessToken(keys: SigningKeys, grant: Grant): Promise<IssuedToken> {
   const settings = grant.client.accessToken;
@@ -91,6 +117,7 @@ export async function signAccessToken(keys: SigningKeys, grant: Grant): Promise<
     auth_time: grant.authTime,
     amr: amrOf(grant.channel),
     ...(grant.scope === undefined ? {} : { scope: grant.scope }),
+    ...(grant.familyKey === undefined ? {} : { [FAMILY_CLAIM]: grant.familyKey }),
     ...grant.claims,
   };
   const accessToken = await new SignJWT(claims)
@@ -129,6 +156,7 @@ export function mintOpaqueToken(grant: Grant): { token: string; record: OpaqueTo
       authTime: grant.authTime,
       expiresAt: grant.issuedAt + settings.ttlSeconds,
       claims: grant.claims,
+      familyKey: grant.familyKey,
     },
   };
 }

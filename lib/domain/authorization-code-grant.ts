@@ -7,12 +7,23 @@
  *   1. the parameters (invalid_request), the client (invalid_client);
  *   2. the code: consumed by one conditional write if it exists and is unexpired (single use);
  *   3. its binding: the same client and redirect URI, and the verifier's S256 is its challenge
- *      (compared in constant time); anything else is `invalid_grant`. The code is spent either way:
- *      a code presented with the wrong verifier is what an interceptor would do (RFC 7636 §1);
- *   4. the per-user attempt limit for the code's user (the token endpoint's, with the failure cap);
- *   5. the tokens: an access token as the client's settings say, and an ID token with `openid`.
+ *      (compared in constant time); anything else is `invalid_grant`, after counting the request
+ *      against the per-user attempt limit of the code's user (the token endpoint's). The code is
+ *      spent either way: a code presented with the wrong verifier is what an interceptor would do
+ *      (RFC 7636 §1);
+ *   4. the tokens: an access token as the client's settings say, a refresh token (a new family)
+ *      when the client has them, and an ID token with `openid`.
  *
- * DynamoDB requests: 2 for a JWT client (the code, the attempt), plus the opaque token's write.
+ * A bound exchange is counted against the same limit (the issue's rule: these are token
+ * endpoint requests for the code's user), but never refused by it: it completes a login whose code
+ * check on the page was itself counted, and a 256-bit code is nothing to guess. Refused, a user who
+ * needed the limit's 5 checks on the page got a redirect whose exchange was then the 6th attempt:
+ * 429, the code spent, the user blocked, a login the page had just completed failed at the client
+ * (regression test in test/http/authorize.test.ts). So it is recorded while the window has room,
+ * and past the limit it is neither recorded nor refused, and starts no block (`noteAttempt`).
+ *
+ * DynamoDB requests: 2 for a JWT client without refresh tokens (the code, the attempt), plus one
+ * write for an opaque token's record, the family, or both (one transaction); 2 for a refusal of a code that exists (the code, the attempt), 3 when that starts a block.
  */
 import '../zod';
 import * as z from 'zod/mini';
@@ -21,10 +32,10 @@ import { InvalidClientError, InvalidGrantError, InvalidRequestError } from '../e
 import { LOG_EVENTS } from '../log-events';
 import type { AttemptLimiter, AuthorizationCodeStore, Clock, Log } from '../ports';
 import type { Grant } from './access-tokens';
-import { countAttempt } from './attempts';
+import { countAttempt, noteAttempt } from './attempts';
 import { authorizationCodeHash } from './authorization-codes';
 import { CODE_VERIFIER_PATTERN, digestsEqual, s256Challenge } from './codes';
-import { logHandleOf, type HmacKeys } from './hmac-keys';
+import { logHandleOf } from './hmac-keys';
 import { parseFields, textField } from './request-fields';
 import { issueTokens, type IssueTokensDeps, type TokenResponse } from './token-response';
 
@@ -33,11 +44,11 @@ export interface AuthorizationCodeGrantDeps extends IssueTokensDeps {
   readonly clock: Clock;
   readonly limiter: AttemptLimiter;
   readonly authorizationCodes: AuthorizationCodeStore;
-  readonly hmacKeys: () => Promise<HmacKeys>;
   readonly log: Log;
 }
 
-const grantFields = z.object({
+/** The body of this grant (docs/openapi.json is generated from it: infra/openapi/). */
+export const authorizationCodeFields = z.object({
   code: textField('code', 256),
   client_id: textField('client_id', 64),
   redirect_uri: textField('redirect_uri', 2048),
@@ -56,7 +67,7 @@ export async function exchangeAuthorizationCode(
   deps: AuthorizationCodeGrantDeps,
   request: AuthorizationCodeRequest,
 ): Promise<TokenResponse> {
-  const fields = parseFields(grantFields, request.fields);
+  const fields = parseFields(authorizationCodeFields, request.fields);
   if (!CODE_VERIFIER_PATTERN.test(fields.code_verifier)) {
     throw new InvalidRequestError('code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 §4.1).');
   }
@@ -69,8 +80,6 @@ export async function exchangeAuthorizationCode(
   const logFields = { client: client.id, grant: 'authorization_code' };
   if (record === undefined) return refuse(deps, logFields, 'not_found_or_expired');
   const environment = deps.config.environment(record.environmentId);
-  // The per-user attempt limit counts every request that presents a code of the user's, bound or not.
-  if (environment !== undefined) await countAttempt(deps, 'token', environment, record.userKey, now);
   const bound =
     record.clientId === client.id &&
     record.redirectUri === fields.redirect_uri &&
@@ -78,7 +87,13 @@ export async function exchangeAuthorizationCode(
     (request.environmentId === undefined || request.environmentId === record.environmentId) &&
     environment !== undefined &&
     client.environments.includes(environment.id);
-  if (!bound || environment === undefined) return refuse(deps, { ...logFields, user: logHandleOf(record.userKey) }, 'binding');
+  if (!bound || environment === undefined) {
+    // A code of the user's presented by someone who cannot complete it counts against the user's limit.
+    if (environment !== undefined) await countAttempt(deps, 'token', environment, record.userKey, now);
+    return refuse(deps, { ...logFields, user: logHandleOf(record.userKey) }, 'binding');
+  }
+
+  await noteAttempt(deps, environment, record.userKey, now);
 
   const grant: Grant = {
     issuer: request.issuer,
@@ -92,7 +107,12 @@ export async function exchangeAuthorizationCode(
     authTime: record.authTime,
     nonce: record.nonce,
   };
-  return issueTokens(deps, grant, { ...logFields, environment: environment.id, user: logHandleOf(record.userKey) });
+  return issueTokens(
+    deps,
+    grant,
+    { userKey: record.userKey, now },
+    { ...logFields, environment: environment.id, user: logHandleOf(record.userKey) },
+  );
 }
 
 function refuse(deps: AuthorizationCodeGrantDeps, logFields: Record<string, unknown>, reason: string): never {

@@ -20,12 +20,19 @@
  * No single sign-on: every authorization request asks for a code.
  *
  * DynamoDB requests (docs/decisions/007-hosted-login.md): showing the page, none; sending a code,
- * the send's (attempt, code); checking a code, the token endpoint's (attempt, guess; a failure
+ * the send's (attempt, code; for SMS and voice also the fraud guards' counters,
+ * docs/decisions/008-sms-fraud-guards.md); checking a code, the token endpoint's (attempt, guess; a failure
  * count on a wrong code), plus the authorization code's PutItem on success.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
-import { DeliveryFailedError, IdpError, InvalidGrantError, TemporarilyUnavailableError, TooManyRequestsError } from '../errors';
+import {
+  DeliveryFailedError,
+  DestinationNotAllowedError,
+  IdpError,
+  InvalidGrantError,
+  TemporarilyUnavailableError,
+  TooManyRequestsError,
+} from '../errors';
 import { LOG_EVENTS } from '../log-events';
 import { LOCALES, type Locale } from '../locales';
 import type { AuthorizationCodeStore } from '../ports';
@@ -36,11 +43,12 @@ import { S256_CHALLENGE_PATTERN } from './codes';
 import { beginCodeCheck, checkCode, type CodeCheckDeps } from './exchange-code';
 import { logHandleOf, subjectOf } from './hmac-keys';
 import { inferAuthType, normaliseUser, type UserIdentity } from './identity';
+import { countryCallingCodeOf, normalisePhone } from './phone-validation';
 import { resolveLocale } from './locale';
 import { csrfMatches, newCsrfToken, openTransaction, sealTransaction, type LoginTransaction } from './login-transaction';
 import type { LoginPageModel } from './login-page';
 import { grantScope, scopesOf } from './scopes';
-import { beginSend, checkChannel, completeSend, type SendCodeDeps } from './send-code';
+import { beginSend, checkChannel, completeSend, type SendCodeDeps, type TimeLeft } from './send-code';
 
 export interface AuthorizeDeps extends SendCodeDeps, CodeCheckDeps {
   readonly config: ServiceConfig;
@@ -69,8 +77,11 @@ export interface AuthorizationRequest {
   readonly issuer: string;
 }
 
-/** The parameters RFC 6749 §3.1 and OIDC Core §3.1.2.1 define: none may be given twice. */
-const SINGLE_PARAMETERS = [
+/**
+ * The parameters RFC 6749 §3.1 and OIDC Core §3.1.2.1 define: none may be given twice. Also the
+ * query docs/openapi.json describes (infra/openapi/).
+ */
+export const AUTHORIZATION_PARAMETERS = [
   'response_type',
   'client_id',
   'redirect_uri',
@@ -86,10 +97,10 @@ const SINGLE_PARAMETERS = [
   'request',
   'request_uri',
   'response_mode',
-];
+] as const;
 
 /** The longest value any parameter may have: far above every legitimate one, far below abuse. */
-const MAX_PARAMETER_LENGTH = 2048;
+export const MAX_PARAMETER_LENGTH = 2048;
 
 /** Handles `GET /authorize`: validates the request, then shows step 1 (or redirects an error). */
 export async function startAuthorization(deps: AuthorizeDeps, request: AuthorizationRequest): Promise<AuthorizeOutcome> {
@@ -103,7 +114,7 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
   const environment = deps.config.environment(one('env_id'));
   const client = one('client_id') === undefined ? undefined : deps.config.client(one('client_id') as string);
   const redirectUri = one('redirect_uri');
-  const repeated = SINGLE_PARAMETERS.filter((name) => (request.query[name]?.length ?? 0) > 1);
+  const repeated = AUTHORIZATION_PARAMETERS.filter((name) => (request.query[name]?.length ?? 0) > 1);
   if (
     environment === undefined ||
     client === undefined ||
@@ -176,6 +187,10 @@ export interface AuthorizationForm {
   readonly fields: Record<string, unknown>;
   readonly cookie: string | undefined;
   readonly issuer: string;
+  /** API Gateway's `requestContext.identity.sourceIp`: the fraud guards count the page's SMS and voice sends by it, as otp/send's. */
+  readonly sourceIp: string | undefined;
+  /** The function's deadline (lib/domain/send-code.ts `TimeLeft`); absent: none. */
+  readonly timeLeft?: TimeLeft | undefined;
 }
 
 /** Handles a form post of the page: send (or resend) a code, check it, or start over. */
@@ -189,7 +204,7 @@ export async function continueAuthorization(deps: AuthorizeDeps, form: Authoriza
     const locale = transaction?.locale ?? deps.config.environment(undefined)?.defaultLocale ?? 'en-US';
     return { kind: 'page', status: 400, page: { view: 'expired', locale }, transaction: null, formTargets: [] };
   }
-  const context = { deps, environment, client, transaction, issuer: form.issuer };
+  const context = { deps, environment, client, transaction, issuer: form.issuer, sourceIp: form.sourceIp, timeLeft: form.timeLeft };
   switch (form.fields.action) {
     case 'send':
       return sendFromPage(context, form.fields.user_id, form.fields.channel);
@@ -210,6 +225,8 @@ interface PageContext {
   readonly client: ClientConfig;
   readonly transaction: LoginTransaction;
   readonly issuer: string;
+  readonly sourceIp: string | undefined;
+  readonly timeLeft: TimeLeft | undefined;
 }
 
 async function restart(context: PageContext): Promise<AuthorizeOutcome> {
@@ -222,7 +239,7 @@ async function sendFromPage(context: PageContext, rawUserId: unknown, rawChannel
   const typed = typeof rawUserId === 'string' ? rawUserId.slice(0, 320) : '';
   let user: UserIdentity;
   try {
-    user = normaliseUser(inferAuthType(typed), typed);
+    user = normaliseUser(inferAuthType(typed), typed, normalisePhone);
   } catch {
     return page(
       context,
@@ -263,6 +280,8 @@ async function deliver(context: PageContext, user: UserIdentity, channel: Channe
       codeChallenge: undefined,
       locale: transaction.locale,
       message: undefined,
+      sourceIp: context.sourceIp,
+      timeLeft: context.timeLeft,
     });
   } catch (error) {
     const failure = pageFailure(error, strings, transaction.locale);
@@ -314,6 +333,7 @@ async function verify(context: PageContext, user: UserIdentity, rawCode: unknown
   } catch (error) {
     let message: string;
     if (error instanceof InvalidGrantError) {
+      // A wrong code on its last try says at once that the code is dead (codeDead), not "try again".
       message = error.detail === 'malformed' ? strings.invalidCode : error.detail === 'wrong_code' ? strings.wrongCode : strings.codeDead;
     } else {
       const failure = pageFailure(error, strings, transaction.locale);
@@ -337,10 +357,16 @@ function pageFailure(
 ): { status: number; message: string; retryAfterSeconds?: number } {
   if (error instanceof TooManyRequestsError) {
     const retryIn = new Intl.RelativeTimeFormat(locale, { numeric: 'always' }).format(...relativeTime(error.retryAfterSeconds));
-    return { status: 429, message: strings.blocked(retryIn), retryAfterSeconds: error.retryAfterSeconds };
+    const message = error.limit === 'phone_sends' ? strings.tooManySends(retryIn) : strings.blocked(retryIn);
+    return { status: 429, message, retryAfterSeconds: error.retryAfterSeconds };
   }
   if (error instanceof DeliveryFailedError) return { status: 502, message: strings.deliveryFailed };
-  if (error instanceof TemporarilyUnavailableError) return { status: 503, message: strings.unavailable, retryAfterSeconds: 1 };
+  if (error instanceof TemporarilyUnavailableError) {
+    const message = error.unavailable === 'phone_sends' ? strings.phoneUnavailable : strings.unavailable;
+    return { status: 503, message, retryAfterSeconds: error.retryAfterSeconds };
+  }
+  // The fraud guards' refusals (docs/decisions/008-sms-fraud-guards.md) say what still works, never why.
+  if (error instanceof DestinationNotAllowedError) return { status: 403, message: strings.destinationNotAllowed };
   if (error instanceof IdpError && error.statusCode < 500) return { status: error.statusCode, message: strings.invalidUserId };
   throw error;
 }
@@ -417,7 +443,7 @@ export function maskDestination(user: UserIdentity): string {
     const at = user.value.lastIndexOf('@');
     return `${user.value.slice(0, 1)}•••${user.value.slice(at)}`;
   }
-  const country = parsePhoneNumberFromString(user.value)?.countryCallingCode;
+  const country = countryCallingCodeOf(user.value);
   return `${country === undefined ? '' : `+${country} `}••• ${user.value.slice(-4)}`;
 }
 

@@ -3,8 +3,8 @@
  * with the code delivered by `otp/send` instead of a redirect).
  *
  * Steps, top to bottom:
- *   1. the user: `user_id` (and `auth_type`, inferred from `user_id` when absent), normalised,
- *      and the environment (`?env_id=`, else the default); a request that names a user counts;
+ *   1. the user: `user_id` (and `auth_type`, inferred from `user_id` when absent), normalised
+ *      (a phone number to its E.164 form, as otp/send normalised it), and the environment (`?env_id=`, else the default); a request that names a user counts;
  *   2. the attempt limit for that user, across all clients, and the cap on their consecutive
  *      failed exchanges: 429 before anything else is checked;
  *   3. grant_type (unsupported_grant_type), the other parameters (invalid_request), the client
@@ -30,6 +30,7 @@ import { countAttempt, countFailure, endFailureRun } from './attempts';
 import { CODE_VERIFIER_PATTERN, digestCode, digestsEqual, guessDigestOf, isWellFormedCode, s256Challenge } from './codes';
 import { logHandleOf, subjectOf, userKeyOf, type HmacKeys } from './hmac-keys';
 import { inferAuthType, normaliseUser, type UserIdentity } from './identity';
+import { canonicalisePhone } from './phone-canonical';
 import { enumField, optionalTextField, parseFields, textField } from './request-fields';
 import { clientIn, environmentOf } from './tenancy';
 import { issueTokens, type IssueTokensDeps, type TokenResponse } from './token-response';
@@ -53,13 +54,16 @@ export interface ExchangeCodeRequest {
   readonly issuer: string;
 }
 
-/** Step 1 needs only these; everything else is checked after the attempt is counted. */
-const userFields = z.object({
+/**
+ * Step 1 needs only these; everything else is checked after the attempt is counted. With
+ * `otpGrantFields`, the body of this grant (docs/openapi.json is generated from both: infra/openapi/).
+ */
+export const otpUserFields = z.object({
   user_id: textField('user_id', 320),
   auth_type: z.optional(enumField('auth_type', ['email', 'sms'])),
 });
 
-const grantFields = z.object({
+export const otpGrantFields = z.object({
   grant_type: textField('grant_type', 64),
   code: textField('code', 64),
   client_id: textField('client_id', 64),
@@ -72,8 +76,9 @@ const grantFields = z.object({
  * @example await exchangeCode(deps, { environmentId: undefined, fields: { grant_type: 'authorization_code', … }, issuer })
  */
 export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCodeRequest): Promise<TokenResponse> {
-  const named = parseFields(userFields, request.fields);
-  const user = normaliseUser(named.auth_type ?? inferAuthType(named.user_id), named.user_id);
+  const named = parseFields(otpUserFields, request.fields);
+  // The E.164 form alone: a number can only have a code if otp/send validated it in full.
+  const user = normaliseUser(named.auth_type ?? inferAuthType(named.user_id), named.user_id, canonicalisePhone);
   const environment = environmentOf(deps.config, request.environmentId);
   const counted = await beginCodeCheck(deps, environment, user);
 
@@ -102,7 +107,12 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
     issuedAt: Math.floor(now / 1000),
     authTime: Math.floor(now / 1000),
   };
-  return issueTokens(deps, grant, { environment: environment.id, client: client.id, user: logHandleOf(counted.userKey) });
+  return issueTokens(
+    deps,
+    grant,
+    { userKey: counted.userKey, now },
+    { environment: environment.id, client: client.id, user: logHandleOf(counted.userKey) },
+  );
 }
 
 /** A code check whose attempt was counted: what `checkCode` needs of it. */
@@ -174,6 +184,8 @@ export async function checkCode(deps: CodeCheckDeps, counted: CountedCheck, pres
   });
   if (result.outcome === 'refused') return refuse(refusal, refusedReason(result.record, result.repeated, now));
   const mismatch = comparedReason(result.record, codeDigest, presented.codeChallenge);
+  // The record is the code after this try: a wrong code that spent the last one killed it.
+  if (mismatch === 'wrong_code' && result.record.tries >= result.record.maxTries) return refuse(refusal, 'wrong_code_last_try');
   if (mismatch !== undefined) return refuse(refusal, mismatch);
 
   await endFailureRun(deps, environment, userKey, counted.failures);
@@ -181,11 +193,11 @@ export async function checkCode(deps: CodeCheckDeps, counted: CountedCheck, pres
 }
 
 /** grant_type first (RFC 6749 §5.2 orders nothing, but a wrong grant type is the more useful answer). */
-function parseGrantFields(fields: Record<string, unknown>): z.infer<typeof grantFields> {
+function parseGrantFields(fields: Record<string, unknown>): z.infer<typeof otpGrantFields> {
   if (typeof fields.grant_type === 'string' && fields.grant_type !== '' && fields.grant_type !== 'authorization_code') {
     throw new UnsupportedGrantTypeError();
   }
-  const parsed = parseFields(grantFields, fields);
+  const parsed = parseFields(otpGrantFields, fields);
   if (parsed.code_verifier !== undefined && !CODE_VERIFIER_PATTERN.test(parsed.code_verifier)) {
     throw new InvalidRequestError('code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 §4.1).');
   }
@@ -194,7 +206,16 @@ function parseGrantFields(fields: Record<string, unknown>): z.infer<typeof grant
 
 /** Why an exchange was refused: logged, never told to the client. */
 export type RejectionReason =
-  'malformed' | 'not_found' | 'expired' | 'exhausted' | 'repeated' | 'wrong_code' | 'wrong_verifier' | 'inconsistent';
+  | 'malformed'
+  | 'not_found'
+  | 'expired'
+  | 'exhausted'
+  | 'repeated'
+  | 'wrong_code'
+  /** A wrong code on the code's last try: the code is dead (the hosted page says so at once). */
+  | 'wrong_code_last_try'
+  | 'wrong_verifier'
+  | 'inconsistent';
 
 /** Why no try could be spent on the live code. The order mirrors the store's condition. */
 export function refusedReason(record: CodeRecord | undefined, repeated: boolean, now: number): RejectionReason {

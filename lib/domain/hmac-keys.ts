@@ -6,7 +6,11 @@
  * - `code`: the digest a one-time code is stored as;
  * - `subject`: the `sub` of access tokens, stable for one user across logins (per environment);
  * - `authorizationCode`: the keyed hash an authorization code is stored under;
- * - `loginTransaction`: the key that encrypts the hosted login page's transaction cookie.
+ * - `loginTransaction`: the key that encrypts the hosted login page's transaction cookie;
+ * - `guard`: keys the SMS fraud guards' counters on an HMAC of the source network and of the
+ *   destination prefix (an IP address is personal data too: never a key or a log field in clear).
+ * - `refreshToken`: the keyed hash a refresh token is stored as, and its family's key;
+ * - `refreshSuccessor`: derives a refresh token's successor from it (lib/domain/refresh-tokens.ts).
  *
  * Rotating the master secret therefore changes every `sub` and resets every counter and code:
  * see docs/operations/key-rotation.md.
@@ -22,6 +26,12 @@ export interface HmacKeys {
   readonly authorizationCode: Buffer;
   /** Encrypts the hosted login page's transaction cookie (lib/domain/login-transaction.ts). */
   readonly loginTransaction: Buffer;
+  /** Keys the fraud guards' counters (lib/domain/phone-guards.ts). */
+  readonly guard: Buffer;
+  /** The keyed hash refresh tokens are stored as, and the key of their family (lib/domain/refresh-tokens.ts). */
+  readonly refreshToken: Buffer;
+  /** Derives a refresh token's successor from the token (lib/domain/refresh-tokens.ts). */
+  readonly refreshSuccessor: Buffer;
 }
 
 /** The master secret must carry at least 256 bits. */
@@ -42,6 +52,9 @@ export function deriveHmacKeys(secret: Buffer): HmacKeys {
     subject: derive('subject'),
     authorizationCode: derive('authorization-code'),
     loginTransaction: derive('login-transaction'),
+    guard: derive('guard-key'),
+    refreshToken: derive('refresh-token'),
+    refreshSuccessor: derive('refresh-successor'),
   });
 }
 
@@ -62,6 +75,14 @@ export function userKeyOf(keys: HmacKeys, user: UserIdentity): string {
  */
 export function subjectOf(keys: HmacKeys, environmentId: string, user: UserIdentity): string {
   return hmac(keys.subject, [environmentId, user.authType, user.value]);
+}
+
+/**
+ * The key a fraud guard's counter is stored under: the source network (`ip`) or the destination
+ * prefix (`prefix`), each in its own namespace so that no value of one can name a counter of the other.
+ */
+export function guardKeyOf(keys: HmacKeys, guard: 'ip' | 'prefix', subject: string): string {
+  return hmac(keys.guard, [guard, subject]);
 }
 
 /** A short, non-reversible handle for logs, so decisions about one user can be correlated. */

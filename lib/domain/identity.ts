@@ -4,10 +4,12 @@
  *
  * - email: trimmed and lower-cased (the whole address: providers treat local parts
  *   case-insensitively in practice, and one person must not get two attempt counters);
- * - sms: parsed by libphonenumber-js (full metadata) and formatted as E.164. Only international
- *   input (a leading `+` or `00`) is accepted: there is no default country to guess from.
+ * - sms: parsed by libphonenumber-js and formatted as E.164 (lib/domain/phone-numbers.ts). Only
+ *   international input (a leading `+` or `00`) is accepted: there is no default country to guess
+ *   from. The caller chooses how: full validation where a number is accepted and sent to
+ *   (`normalisePhone`), the E.164 form alone where it was accepted before (`canonicalisePhone`,
+ *   the token endpoint), identical on every number the first accepts.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { normaliseEmail } from '../email-address';
 import { InvalidRequestError } from '../errors';
 import type { AuthType } from '../vocabulary';
@@ -19,27 +21,15 @@ export interface UserIdentity {
   readonly value: string;
 }
 
-/**
- * Normalises a phone number in international format to E.164, or returns undefined when it is
- * not a valid number.
- * @example normalisePhone('+49 (30) 901820') // '+4930901820'
- */
-export function normalisePhone(raw: string): string | undefined {
-  const trimmed = raw.trim();
-  if (trimmed.length > 32) return undefined;
-  const international = trimmed.startsWith('00') ? `+${trimmed.slice(2)}` : trimmed;
-  // Digits and the usual separators only: libphonenumber-js would otherwise find a number inside
-  // "+1 415 555 2671 ext. 5" or "+14155552671abc" and drop the rest without a word.
-  if (!/^\+[0-9 ()\-.]+$/.test(international)) return undefined;
-  const parsed = parsePhoneNumberFromString(international);
-  if (parsed === undefined || !parsed.isValid()) return undefined;
-  return parsed.number;
-}
+/** A phone number's E.164 form, or undefined when the number is refused. */
+export type PhoneNormaliser = (raw: string) => string | undefined;
 
 /**
- * Normalises `user_id` for `authType`, throwing a 400 that names the field when it is not valid.
+ * Normalises `user_id` for `authType`, phone numbers with `normalisePhone`, throwing a 400 that
+ * names the field when it is not valid.
+ * @example normaliseUser('sms', '+1 (415) 555-2671', normalisePhone) // { authType: 'sms', value: '+14155552671' }
  */
-export function normaliseUser(authType: AuthType, rawUserId: string): UserIdentity {
+export function normaliseUser(authType: AuthType, rawUserId: string, normalisePhone: PhoneNormaliser): UserIdentity {
   const value = authType === 'email' ? normaliseEmail(rawUserId) : normalisePhone(rawUserId);
   if (value === undefined) {
     throw new InvalidRequestError(

@@ -4,7 +4,13 @@
  * The caller authenticates with the Bearer API key of a client allowed to introspect
  * (`mayIntrospect`). Opaque tokens are looked up by their hash (one GetItem, expiry checked
  * here, not left to TTL); JWT access tokens are verified with the service's own keys and RFC
- * 9068's rules, without a read. Anything else is `{"active": false}` (§2.2: no reason given).
+ * 9068's rules. Anything else is `{"active": false}` (§2.2: no reason given).
+ *
+ * Revocation (RFC 7009, lib/domain/revoke-token.ts) is checked last, for a token that is otherwise
+ * active: a revoked opaque token has no record left; a JWT is looked up by its `jti` among the
+ * revoked ones, and a token issued with a refresh token family (`sid`, or the opaque record's
+ * family) is inactive once that family is revoked (RFC 7009 §2.1). DynamoDB requests: a JWT 1 (its
+ * family's item, or its own revocation's), an opaque token 1, or 2 with a family.
  *
  * A caller learns only about tokens of its own environments (RFC 7662 §4: the server decides what
  * a caller may know): the token's environment (stored with an opaque token, the `env_id` claim of
@@ -17,8 +23,8 @@ import * as z from 'zod/mini';
 import type { ClientConfig, ServiceConfig } from '../config';
 import { InvalidClientError, InvalidTokenError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
-import type { Clock, Log, TokenStore, UserClaims } from '../ports';
-import { ACCESS_TOKEN_TYPE, ENVIRONMENT_CLAIM, opaqueTokenHash } from './access-tokens';
+import type { Clock, Log, RevocationStore, TokenStore, UserClaims } from '../ports';
+import { ACCESS_TOKEN_TYPE, ENVIRONMENT_CLAIM, FAMILY_CLAIM, opaqueTokenHash } from './access-tokens';
 import { basicCredentials, matchesAny, presentedDigest, requireBearer } from './api-keys';
 import { optionalTextField, parseFields, textField } from './request-fields';
 import { SIGNING_ALGORITHMS } from '../vocabulary';
@@ -28,6 +34,7 @@ export interface IntrospectDeps {
   readonly config: ServiceConfig;
   readonly clock: Clock;
   readonly tokens: TokenStore;
+  readonly revocations: RevocationStore;
   readonly verificationKeys: () => Promise<VerificationKeys>;
   readonly log: Log;
 }
@@ -58,7 +65,8 @@ export type IntrospectionResponse =
 
 const INACTIVE: IntrospectionResponse = Object.freeze({ active: false });
 
-const introspectFields = z.object({
+/** The request body (docs/openapi.json is generated from it: infra/openapi/). */
+export const introspectFields = z.object({
   token: textField('token', 4096),
   /** §2.1: a hint the server may ignore; we tell the formats apart by their shape. */
   token_type_hint: optionalTextField('token_type_hint', 64),
@@ -123,6 +131,8 @@ export interface VerifiedToken {
   readonly response: Extract<IntrospectionResponse, { active: true }>;
   readonly environmentId: string;
   readonly claims: UserClaims;
+  /** The key of the refresh token family it was issued with, if any. */
+  readonly familyKey: string | undefined;
 }
 type Found = VerifiedToken;
 
@@ -135,11 +145,20 @@ const USER_CLAIM_NAMES = ['email', 'email_verified', 'phone_number', 'phone_numb
  * look at who is asking: introspection and UserInfo each decide that.
  */
 export async function verifyAccessToken(deps: IntrospectDeps, token: string, issuer: string): Promise<VerifiedToken | undefined> {
-  const found = JWT_SHAPE.test(token) ? await introspectJwt(deps, token, issuer) : await introspectOpaque(deps, token, issuer);
+  const isJwt = JWT_SHAPE.test(token);
+  const found = isJwt ? await verifyJwtAccessToken(deps, token, issuer) : await introspectOpaque(deps, token, issuer);
   if (found === undefined) return undefined;
   // The token's client must still exist and may still use the environment.
   const client = deps.config.client(found.response.client_id);
-  return client !== undefined && client.environments.includes(found.environmentId) ? found : undefined;
+  if (client === undefined || !client.environments.includes(found.environmentId)) return undefined;
+  // A revoked opaque token has no record; a JWT is checked by its jti, and either by its family.
+  const revoked = await deps.revocations.isRevoked({ jti: isJwt ? found.response.jti : undefined, familyKey: found.familyKey });
+  return revoked ? undefined : found;
+}
+
+/** Whether `token` is shaped like a JWT (a compact JWS); an opaque token is not. */
+export function isJwtShaped(token: string): boolean {
+  return JWT_SHAPE.test(token);
 }
 
 async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: string): Promise<Found | undefined> {
@@ -159,11 +178,18 @@ async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: str
     amr: record.amr,
     ...(record.scope === undefined ? {} : { scope: record.scope }),
   };
-  return { response, environmentId: record.environmentId, claims: record.claims };
+  return { response, environmentId: record.environmentId, claims: record.claims, familyKey: record.familyKey };
 }
 
-/** RFC 9068 §4: our issuer, `typ: at+jwt`, signed by one of our keys with the algorithm it was published for, unexpired. */
-async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string): Promise<Found | undefined> {
+/**
+ * RFC 9068 §4: our issuer, `typ: at+jwt`, signed by one of our keys with the algorithm it was
+ * published for, unexpired, with the claims our tokens carry. Not whether it was revoked: no read.
+ */
+export async function verifyJwtAccessToken(
+  deps: Pick<IntrospectDeps, 'clock' | 'verificationKeys'>,
+  token: string,
+  issuer: string,
+): Promise<Found | undefined> {
   const keys = await deps.verificationKeys();
   let payload: JWTPayload;
   try {
@@ -185,13 +211,17 @@ async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string
     amr?: string[];
     scope?: string;
     [ENVIRONMENT_CLAIM]?: unknown;
+    [FAMILY_CLAIM]?: unknown;
   };
   const environmentId = claims[ENVIRONMENT_CLAIM];
+  const familyKey = claims[FAMILY_CLAIM];
   if (
     typeof claims.sub !== 'string' ||
     typeof claims.client_id !== 'string' ||
     typeof claims.exp !== 'number' ||
-    typeof environmentId !== 'string'
+    typeof claims.jti !== 'string' ||
+    typeof environmentId !== 'string' ||
+    (familyKey !== undefined && typeof familyKey !== 'string')
   ) {
     return undefined;
   }
@@ -205,7 +235,7 @@ async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string
     client_id: claims.client_id,
     iat: claims.iat ?? 0,
     exp: claims.exp,
-    jti: claims.jti ?? '',
+    jti: claims.jti,
     ...(claims.auth_time === undefined ? {} : { auth_time: claims.auth_time }),
     ...(claims.amr === undefined ? {} : { amr: claims.amr }),
     ...(claims.scope === undefined ? {} : { scope: claims.scope }),
@@ -215,7 +245,7 @@ async function introspectJwt(deps: IntrospectDeps, token: string, issuer: string
     const value = (payload as Record<string, unknown>)[name];
     if (typeof value === 'string' || typeof value === 'boolean') userClaims[name] = value;
   }
-  return { response, environmentId, claims: userClaims };
+  return { response, environmentId, claims: userClaims, familyKey };
 }
 
 /** The public key a token's header names, if the service published it for that algorithm. */

@@ -38,3 +38,20 @@ export function grantScope(requested: string | undefined, client: ClientConfig):
   const refused = tokens.find((token) => !SCOPE_TOKEN.test(token) || !allowed.includes(token));
   return refused === undefined ? { granted: tokens.join(' ') } : { refused };
 }
+
+/**
+ * The scope of a refresh (RFC 6749 §6): the requested tokens when every one was originally
+ * granted, the original scope when none is requested ("if omitted is treated as equal to the
+ * scope originally granted"), or the first token that was not granted (the caller answers
+ * `invalid_scope`: a refresh may narrow the scope, never widen it).
+ */
+export function narrowScope(
+  requested: string | undefined,
+  granted: string | undefined,
+): { granted: string | undefined } | { refused: string } {
+  const tokens = scopesOf(requested);
+  if (tokens.length === 0) return { granted };
+  const original = scopesOf(granted);
+  const refused = tokens.find((token) => !original.includes(token));
+  return refused === undefined ? { granted: tokens.join(' ') } : { refused };
+}

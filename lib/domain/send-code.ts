@@ -6,22 +6,41 @@
  *      a request that passes these "names a user" and is counted;
  *   2. the attempt limit for that recipient: 429 before anything else is looked at;
  *   3. the client, its API key, its redirect URI, its channels; PKCE and message parameters;
- *   4. a new code replaces the client's previous one for this user;
- *   5. delivery; if it fails (502) the previous code is put back (or the new one removed).
+ *   4. SMS and voice only: the fraud guards (lib/domain/phone-guards.ts: the destination, the
+ *      source IP, the destination prefix, the day's budget);
+ *   5. a new code replaces the client's previous one for this user, if the function has the time
+ *      left to deliver it and to put the previous one back should delivery fail (else 503);
+ *   6. delivery; if it fails (502) the previous code is put back (or the new one removed).
  *
  * The attempt limit counts per recipient mailbox (`mailboxOf`: `alice+x@` is `alice@`), while the
  * code stays bound to the exact address it was sent to.
  *
- * DynamoDB requests: the attempt and the code, two writes by key. A refused attempt is one (two
- * when it starts a block); a failed delivery adds the write that puts back the last delivered code
- * (more only when other sends for the same user change the slot at the same moment).
+ * DynamoDB requests: the attempt and the code, two writes by key. An SMS or voice send adds the
+ * guards' two windows (source, prefix): four, when the container's lease of the day's budget pays
+ * (9 sends in 10 of a busy container), five when it takes a lease; one fewer for a client with an
+ * API key, which is not counted per source (docs/decisions/008-sms-fraud-guards.md, measured in
+ * test/http/phone-guards.test.ts). A refused attempt is one (two when it starts a block); a send
+ * refused by a guard makes the attempt and the counters taken before the refusal; a failed
+ * delivery adds the write that puts back the last delivered code (more only when other sends for
+ * the same user change the slot at the same moment).
  */
 import { randomUUID } from 'node:crypto';
 import '../zod';
 import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
-import { DeliveryFailedError, InvalidRequestError, UnauthorizedClientError } from '../errors';
-import type { AttemptLimiter, Clock, CodeRecord, CodeStore, EmailSender, Log, SlotState, SmsSender, VoiceCaller } from '../ports';
+import { DeliveryFailedError, InvalidRequestError, TemporarilyUnavailableError, UnauthorizedClientError } from '../errors';
+import type {
+  AttemptLimiter,
+  Clock,
+  CodeRecord,
+  CodeStore,
+  EmailSender,
+  Log,
+  SendGuards,
+  SlotState,
+  SmsSender,
+  VoiceCaller,
+} from '../ports';
 import { LOG_EVENTS } from '../log-events';
 import type { Locale } from '../locales';
 import { requireApiKey } from './api-keys';
@@ -30,6 +49,8 @@ import { digestCode, generateCode, S256_CHALLENGE_PATTERN } from './codes';
 import { logHandleOf, userKeyOf, type HmacKeys } from './hmac-keys';
 import type { Channel } from '../vocabulary';
 import { mailboxOf, normaliseUser, type UserIdentity } from './identity';
+import { guardPhoneSend } from './phone-guards';
+import { normalisePhone } from './phone-validation';
 import { enumField, optionalTextField, parseFields, textField } from './request-fields';
 import { clientIn, environmentOf } from './tenancy';
 import { resolveLocale } from './locale';
@@ -42,6 +63,8 @@ export interface SendCodeDeps {
   readonly config: ServiceConfig;
   readonly clock: Clock;
   readonly limiter: AttemptLimiter;
+  /** The fraud guards' counters (SMS and voice only). */
+  readonly guards: SendGuards;
   readonly codes: CodeStore;
   readonly email: EmailSender;
   readonly sms: SmsSender;
@@ -56,6 +79,22 @@ export interface SendCodeRequest {
   readonly environmentId: string | undefined;
   readonly fields: Record<string, unknown>;
   readonly authorization: string | undefined;
+  /**
+   * The source IP as API Gateway saw the connection (`requestContext.identity.sourceIp`), for the
+   * per-source guard; never a client-supplied header.
+   */
+  readonly sourceIp: string | undefined;
+  /** The function's deadline: a code is stored only when what follows fits. Absent: none (a direct call). */
+  readonly timeLeft?: TimeLeft | undefined;
+}
+
+/**
+ * The time the function has left, and the time storing, delivering and (after a failed delivery)
+ * putting back the previous code may take.
+ */
+export interface TimeLeft {
+  readonly remainingMs: () => number;
+  readonly neededMs: number;
 }
 
 export interface SendCodeResponse {
@@ -68,7 +107,8 @@ export interface SendCodeResponse {
 /** The one `method` value beyond the default delivery by `auth_type`. */
 export const SEND_METHODS = ['voice_with_otp'] as const;
 
-const sendFields = z.object({
+/** The request body `otp/send` validates; docs/openapi.json describes it from this schema (infra/openapi/). */
+export const sendFields = z.object({
   auth_type: enumField('auth_type', ['email', 'sms']),
   client_id: textField('client_id', 64),
   redirect_uri: textField('redirect_uri', 2048),
@@ -85,11 +125,11 @@ type SendFields = z.infer<typeof sendFields>;
 
 /**
  * Sends a code.
- * @example await sendCode(deps, { environmentId: undefined, fields: { auth_type: 'email', … }, authorization: undefined })
+ * @example await sendCode(deps, { environmentId: undefined, fields: { auth_type: 'email', … }, authorization: undefined, sourceIp: '192.0.2.1' })
  */
 export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Promise<SendCodeResponse> {
   const fields = parseFields(sendFields, request.fields);
-  const user = normaliseUser(fields.auth_type, fields.user_id);
+  const user = normaliseUser(fields.auth_type, fields.user_id, normalisePhone);
   const channel = channelOf(fields);
   const environment = environmentOf(deps.config, request.environmentId);
   const attempt = await beginSend(deps, environment, user);
@@ -113,6 +153,8 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
     codeChallenge,
     locale,
     message: fields.message,
+    sourceIp: request.sourceIp,
+    timeLeft: request.timeLeft,
   });
 }
 
@@ -144,15 +186,37 @@ export interface CodeToSend {
   readonly codeChallenge: string | undefined;
   readonly locale: Locale;
   readonly message: string | undefined;
+  /**
+   * The source IP as API Gateway saw the connection (`requestContext.identity.sourceIp`), for the
+   * per-source guard of SMS and voice sends; never a client-supplied header.
+   */
+  readonly sourceIp: string | undefined;
+  /** The function's deadline (`SendCodeRequest.timeLeft`); absent: none. */
+  readonly timeLeft?: TimeLeft | undefined;
 }
 
 /**
- * Steps 4–5, for any caller: a new code replaces the client's previous one for this user, and is
- * delivered; if delivery fails (502) the last delivered code comes back.
+ * Steps 4–6, for any caller (otp/send, the hosted login page): SMS and voice sends pass the fraud
+ * guards; a new code replaces the client's previous one for this user, if the function has the
+ * time to deliver it and to put the previous one back; it is delivered, and if delivery fails
+ * (502) the last delivered code comes back.
  */
 export async function completeSend(deps: SendCodeDeps, attempt: CountedSend, send: CodeToSend): Promise<SendCodeResponse> {
   const { keys, userKey, now } = attempt;
   const { environment, client, user, channel } = send;
+  if (channel !== 'email') {
+    // A client with an API key calls from its own servers: its address is not its users'.
+    const serverSide = client.sendRequiresApiKey;
+    await guardPhoneSend(deps, { environment, channel, phone: user.value, sourceIp: send.sourceIp, serverSide, keys, now });
+  }
+
+  // A stored code must get its delivery, and a failed delivery the restore of the previous code:
+  // never start what the function's timeout could cut short (slow writes before this point, the
+  // SMS guards' included, then cost a 503 and leave no code behind).
+  if (send.timeLeft !== undefined && send.timeLeft.remainingMs() < send.timeLeft.neededMs) {
+    throw new TemporarilyUnavailableError({ detail: 'too little time left to store and deliver a code' });
+  }
+
   const code = generateCode();
   const record: CodeRecord = {
     environmentId: environment.id,

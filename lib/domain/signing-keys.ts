@@ -212,7 +212,13 @@ const publicJwkSchema = z.discriminatedUnion('kty', [
     use: z.literal('sig'),
   }),
 ]);
-const publicKeySetSchema = z.strictObject({ keys: z.array(publicJwkSchema).check(z.minLength(1)) });
+/**
+ * The published public key set: what the verifying functions accept, and what the JWKS endpoint
+ * serves (docs/openapi.json describes the endpoint's answer with this schema: infra/openapi/).
+ */
+export const publicKeySetSchema = z.strictObject({ keys: z.array(publicJwkSchema).check(z.minLength(1)) });
+/** The JWKS (RFC 7517 §5) as published: public members only. */
+export type PublicKeySet = z.infer<typeof publicKeySetSchema>;
 
 /** A key that verifies, and the one algorithm it verifies (a token's `alg` must name it). */
 export interface VerificationKey {
@@ -223,7 +229,7 @@ export interface VerificationKey {
 /** What the verifying functions hold: public keys by kid, and the JWKS they publish. */
 export interface VerificationKeys {
   readonly verification: ReadonlyMap<string, VerificationKey>;
-  readonly jwks: { readonly keys: readonly JWK[] };
+  readonly jwks: { readonly keys: readonly PublicKeySet['keys'][number][] };
 }
 
 /**

@@ -6,15 +6,19 @@
  *   attempt is counted before anything else is checked, the grant type included.
  * - `grant_type=authorization_code` with a code from the hosted login page: the standard
  *   exchange, with PKCE and nothing else (lib/domain/authorization-code-grant.ts).
+ * - `grant_type=refresh_token` (RFC 6749 §6): rotation with reuse detection
+ *   (lib/domain/refresh-token-grant.ts). First, whatever else the request holds: a refresh names
+ *   no user, and any `user_id` in it is an unknown parameter, ignored (RFC 6749 §3.1).
  * - Any other grant type: `unsupported_grant_type` (RFC 6749 §5.2).
  */
 import { InvalidRequestError, UnsupportedGrantTypeError } from '../errors';
 import { exchangeAuthorizationCode, type AuthorizationCodeGrantDeps } from './authorization-code-grant';
 import { isWellFormedCode } from './codes';
 import { exchangeCode, type ExchangeCodeDeps } from './exchange-code';
+import { refreshTokens, type RefreshTokenGrantDeps } from './refresh-token-grant';
 import type { TokenResponse } from './token-response';
 
-export interface TokenEndpointDeps extends ExchangeCodeDeps, AuthorizationCodeGrantDeps {}
+export interface TokenEndpointDeps extends ExchangeCodeDeps, AuthorizationCodeGrantDeps, RefreshTokenGrantDeps {}
 
 export interface TokenRequest {
   readonly environmentId: string | undefined;
@@ -26,6 +30,7 @@ export interface TokenRequest {
 /** Answers a token request with the grant it is. */
 export async function requestToken(deps: TokenEndpointDeps, request: TokenRequest): Promise<TokenResponse> {
   const { fields } = request;
+  if (fields.grant_type === 'refresh_token') return refreshTokens(deps, request);
   if (fields.user_id !== undefined || (typeof fields.code === 'string' && isWellFormedCode(fields.code)))
     return exchangeCode(deps, request);
   switch (fields.grant_type) {

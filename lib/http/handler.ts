@@ -40,7 +40,10 @@ export interface RouteOptions {
  * (415/413/400), and the error serialiser (registered last, so its onError runs first and CORS
  * sees its response).
  */
-export function apiHandler(options: RouteOptions, handle: (event: ParsedEvent) => Promise<APIGatewayProxyResult>): ApiHandler {
+export function apiHandler(
+  options: RouteOptions,
+  handle: (event: ParsedEvent, context: Context) => Promise<APIGatewayProxyResult>,
+): ApiHandler {
   const stack = middy<APIGatewayProxyEvent, APIGatewayProxyResult>({
     // A function about to time out answers 503 with Retry-After (the dependency it waits on is
     // slow), with time left to send it, instead of Lambda's bare timeout (a 502/504 from API
@@ -60,5 +63,5 @@ export function apiHandler(options: RouteOptions, handle: (event: ParsedEvent) =
     .use(cors(options.cors))
     .use(allowMethods(...options.methods));
   if (options.body !== undefined) stack.use(parseBody(options.body));
-  return stack.use(errorResponse(logger)).handler(async (event) => handle(event as ParsedEvent));
+  return stack.use(errorResponse(logger)).handler(async (event, context) => handle(event as ParsedEvent, context));
 }

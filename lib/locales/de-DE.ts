@@ -35,6 +35,12 @@ export const deDE: LocaleStrings = {
     blocked: (retryIn) => `Zu viele Versuche. Versuchen Sie es ${retryIn} erneut.`,
     deliveryFailed: 'Der Code konnte nicht gesendet werden. Versuchen Sie es gleich noch einmal.',
     unavailable: 'Bei uns ist ein Fehler aufgetreten. Versuchen Sie es gleich noch einmal.',
+    destinationNotAllowed:
+      'An diese Telefonnummer können wir keine Codes senden. Verwenden Sie eine E-Mail-Adresse oder eine andere Telefonnummer.',
+    tooManySends: (retryIn) =>
+      `Es wurden zu viele Codes angefordert. Versuchen Sie es ${retryIn} erneut oder verwenden Sie eine E-Mail-Adresse.`,
+    phoneUnavailable:
+      'Codes per SMS und Anruf sind derzeit nicht verfügbar. Verwenden Sie eine E-Mail-Adresse oder versuchen Sie es später erneut.',
     expired: 'Diese Anmeldeseite ist abgelaufen. Kehren Sie zur App zurück und beginnen Sie neu.',
     invalidRequestTitle: 'Dieser Anmeldelink ist ungültig',
     invalidRequestBody: 'Kehren Sie zur App zurück, von der Sie kamen, und versuchen Sie es erneut.',

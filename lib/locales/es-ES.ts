@@ -37,6 +37,10 @@ export const esES: LocaleStrings = {
     blocked: (retryIn) => `Demasiados intentos. Vuelve a intentarlo ${retryIn}.`,
     deliveryFailed: 'No hemos podido enviar el código. Inténtalo de nuevo en un momento.',
     unavailable: 'Algo ha fallado por nuestra parte. Inténtalo de nuevo en un momento.',
+    destinationNotAllowed: 'No podemos enviar códigos a este número de teléfono. Usa un correo electrónico u otro número de teléfono.',
+    tooManySends: (retryIn) => `Se han solicitado demasiados códigos. Vuelve a intentarlo ${retryIn} o usa un correo electrónico.`,
+    phoneUnavailable:
+      'Los códigos por SMS y llamada de voz no están disponibles en este momento. Usa un correo electrónico o inténtalo más tarde.',
     expired: 'Esta página de inicio de sesión ha caducado. Vuelve a la aplicación y empieza de nuevo.',
     invalidRequestTitle: 'Este enlace de inicio de sesión no es válido',
     invalidRequestBody: 'Vuelve a la aplicación de la que venías e inténtalo de nuevo.',

@@ -39,6 +39,10 @@ export const esMX: LocaleStrings = {
     blocked: (retryIn) => `Demasiados intentos. Vuelve a intentarlo ${retryIn}.`,
     deliveryFailed: 'No pudimos enviar el código. Inténtalo de nuevo en un momento.',
     unavailable: 'Algo salió mal de nuestro lado. Inténtalo de nuevo en un momento.',
+    destinationNotAllowed: 'No podemos enviar códigos a este número de teléfono. Usa un correo electrónico u otro número de teléfono.',
+    tooManySends: (retryIn) => `Se solicitaron demasiados códigos. Vuelve a intentarlo ${retryIn} o usa un correo electrónico.`,
+    phoneUnavailable:
+      'Los códigos por mensaje de texto y llamada no están disponibles en este momento. Usa un correo electrónico o inténtalo más tarde.',
     expired: 'Esta página de inicio de sesión expiró. Regresa a la aplicación y vuelve a empezar.',
     invalidRequestTitle: 'Este enlace de inicio de sesión no es válido',
     invalidRequestBody: 'Regresa a la aplicación de la que venías e inténtalo de nuevo.',

@@ -40,6 +40,11 @@ export const frCA: LocaleStrings = {
     blocked: (retryIn) => `Trop de tentatives. Réessayez ${retryIn}.`,
     deliveryFailed: 'Nous n\u2019avons pas pu envoyer le code. Réessayez dans un instant.',
     unavailable: 'Un problème est survenu de notre côté. Réessayez dans un instant.',
+    destinationNotAllowed:
+      'Nous ne pouvons pas envoyer de code à ce numéro de téléphone. Utilisez une adresse courriel ou un autre numéro.',
+    tooManySends: (retryIn) => `Trop de codes ont été demandés. Réessayez ${retryIn} ou utilisez une adresse courriel.`,
+    phoneUnavailable:
+      'Les codes par texto et par appel vocal sont temporairement indisponibles. Utilisez une adresse courriel ou réessayez plus tard.',
     expired: 'Cette page de connexion a expiré. Retournez à l\u2019application et recommencez.',
     invalidRequestTitle: 'Ce lien de connexion n\u2019est pas valide',
     invalidRequestBody: 'Retournez à l\u2019application d\u2019où vous venez et réessayez.',

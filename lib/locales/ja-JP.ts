@@ -42,6 +42,10 @@ export const jaJP: LocaleStrings = {
     blocked: (retryIn) => `試行回数が多すぎます。${retryIn}にもう一度お試しください。`,
     deliveryFailed: 'コードを送信できませんでした。しばらくしてからもう一度お試しください。',
     unavailable: '当社側で問題が発生しました。しばらくしてからもう一度お試しください。',
+    destinationNotAllowed: 'この電話番号にはコードを送信できません。メールアドレスまたは別の電話番号をご利用ください。',
+    tooManySends: (retryIn) => `コードのリクエストが多すぎます。${retryIn}にもう一度お試しいただくか、メールアドレスをご利用ください。`,
+    phoneUnavailable:
+      'SMSと音声通話によるコードの送信は現在ご利用いただけません。メールアドレスをご利用いただくか、しばらくしてからもう一度お試しください。',
     expired: 'このログインページの有効期限が切れました。アプリに戻って、最初からやり直してください。',
     invalidRequestTitle: 'このログインリンクは無効です',
     invalidRequestBody: '元のアプリに戻って、もう一度お試しください。',

@@ -38,6 +38,10 @@ export const nlNL: LocaleStrings = {
     blocked: (retryIn) => `Te veel pogingen. Probeer het ${retryIn} opnieuw.`,
     deliveryFailed: 'We konden de code niet versturen. Probeer het zo opnieuw.',
     unavailable: 'Er is bij ons iets misgegaan. Probeer het zo opnieuw.',
+    destinationNotAllowed: 'We kunnen geen codes naar dit telefoonnummer sturen. Gebruik een e-mailadres of een ander telefoonnummer.',
+    tooManySends: (retryIn) => `Er zijn te veel codes aangevraagd. Probeer het ${retryIn} opnieuw of gebruik een e-mailadres.`,
+    phoneUnavailable:
+      'Codes via sms en telefoonoproep zijn op dit moment niet beschikbaar. Gebruik een e-mailadres of probeer het later opnieuw.',
     expired: 'Deze inlogpagina is verlopen. Ga terug naar de app en begin opnieuw.',
     invalidRequestTitle: 'Deze inloglink is niet geldig',
     invalidRequestBody: 'Ga terug naar de app waar je vandaan kwam en probeer het opnieuw.',

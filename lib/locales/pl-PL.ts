@@ -45,6 +45,9 @@ export const plPL: LocaleStrings = {
     blocked: (retryIn) => `Zbyt wiele prób. Spróbuj ponownie ${retryIn}.`,
     deliveryFailed: 'Nie udało się wysłać kodu. Spróbuj ponownie za chwilę.',
     unavailable: 'Coś poszło nie tak po naszej stronie. Spróbuj ponownie za chwilę.',
+    destinationNotAllowed: 'Nie możemy wysyłać kodów na ten numer telefonu. Użyj adresu e-mail lub innego numeru telefonu.',
+    tooManySends: (retryIn) => `Poproszono o zbyt wiele kodów. Spróbuj ponownie ${retryIn} lub użyj adresu e-mail.`,
+    phoneUnavailable: 'Kody przez SMS i połączenie głosowe są chwilowo niedostępne. Użyj adresu e-mail lub spróbuj ponownie później.',
     expired: 'Ta strona logowania wygasła. Wróć do aplikacji i zacznij od nowa.',
     invalidRequestTitle: 'Ten link do logowania jest nieprawidłowy',
     // "the app you came from" would need a gendered past tense ("przyszedłeś"/"przyszłaś").

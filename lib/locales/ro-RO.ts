@@ -44,6 +44,10 @@ export const roRO: LocaleStrings = {
     blocked: (retryIn) => `Prea multe încercări. Încercați din nou ${retryIn}.`,
     deliveryFailed: 'Nu am putut trimite codul. Încercați din nou în câteva momente.',
     unavailable: 'A apărut o eroare de partea noastră. Încercați din nou în câteva momente.',
+    destinationNotAllowed: 'Nu putem trimite coduri la acest număr de telefon. Folosiți o adresă de e-mail sau alt număr de telefon.',
+    tooManySends: (retryIn) => `Au fost solicitate prea multe coduri. Încercați din nou ${retryIn} sau folosiți o adresă de e-mail.`,
+    phoneUnavailable:
+      'Codurile prin SMS și apel vocal nu sunt disponibile momentan. Folosiți o adresă de e-mail sau încercați din nou mai târziu.',
     expired: 'Această pagină de conectare a expirat. Reveniți în aplicație și începeți din nou.',
     invalidRequestTitle: 'Acest link de conectare nu este valid',
     invalidRequestBody: 'Reveniți în aplicația din care ați venit și încercați din nou.',

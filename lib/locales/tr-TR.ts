@@ -42,6 +42,10 @@ export const trTR: LocaleStrings = {
     blocked: (retryIn) => `Çok fazla deneme yapıldı. ${retryIn} tekrar deneyin.`,
     deliveryFailed: 'Kodu gönderemedik. Birazdan tekrar deneyin.',
     unavailable: 'Bizim tarafımızda bir sorun oluştu. Birazdan tekrar deneyin.',
+    destinationNotAllowed: 'Bu telefon numarasına kod gönderemiyoruz. Bir e-posta adresi veya başka bir telefon numarası kullanın.',
+    tooManySends: (retryIn) => `Çok fazla kod istendi. ${retryIn} tekrar deneyin veya bir e-posta adresi kullanın.`,
+    phoneUnavailable:
+      'SMS ve sesli arama ile kod gönderimi şu anda kullanılamıyor. Bir e-posta adresi kullanın veya daha sonra tekrar deneyin.',
     expired: 'Bu giriş sayfasının süresi doldu. Uygulamaya dönüp yeniden başlayın.',
     invalidRequestTitle: 'Bu giriş bağlantısı geçerli değil',
     invalidRequestBody: 'Geldiğiniz uygulamaya dönüp tekrar deneyin.',

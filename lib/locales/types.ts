@@ -65,6 +65,17 @@ export interface LoginPageStrings {
   readonly deliveryFailed: string;
   /** A dependency is down: try again shortly. */
   readonly unavailable: string;
+  /**
+   * The fraud guards' refusals of an SMS or voice send (docs/decisions/008-sms-fraud-guards.md),
+   * each pointing to what still works (email, another number), never saying why (a country, a
+   * kind of number, an IP, a block of numbers). This one: the environment does not send codes to
+   * this number (403 `destination_not_allowed`).
+   */
+  readonly destinationNotAllowed: string;
+  /** Too many SMS/voice sends from this network or to numbers like this one: `retryIn` is e.g. "in 12 minutes". */
+  readonly tooManySends: (retryIn: string) => string;
+  /** The day's SMS and voice budget is spent (503): email still works. */
+  readonly phoneUnavailable: string;
   /** The page's transaction expired or was tampered with: start again from the app. */
   readonly expired: string;
   /** The error page shown when there is nowhere safe to redirect (unknown client or redirect URI). */

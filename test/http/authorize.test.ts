@@ -36,7 +36,9 @@ function exchangeForm(session: LoginSession, code: string, extra: Record<string,
 async function tokensFor(session: LoginSession, redirect: PageResponse): Promise<Record<string, unknown>> {
   const response = await service.postForm(TOKEN, exchangeForm(session, redirect.location?.searchParams.get('code') ?? ''));
   expect(response.status).toBe(200);
-  for (const token of [response.body.access_token, response.body.id_token]) if (typeof token === 'string') rememberSecret(token);
+  for (const token of [response.body.access_token, response.body.id_token, response.body.refresh_token]) {
+    if (typeof token === 'string') rememberSecret(token);
+  }
   return response.body;
 }
 
@@ -79,6 +81,12 @@ describe('the authorization request', () => {
     ['a scope the client may not have', { scope: 'openid admin' }, 'invalid_scope'],
     ['prompt=none (there is no session to reuse)', { prompt: 'none' }, 'login_required'],
     ['a request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported'],
+    ['a request object by reference (OIDC Core §6.2)', { request_uri: 'https://client.example/request.jwt' }, 'request_uri_not_supported'],
+    ['response_mode fragment (only query is supported)', { response_mode: 'fragment' }, 'invalid_request'],
+    ['a code_challenge that is not 43 base64url characters (RFC 7636 §4.2)', { code_challenge: 'short' }, 'invalid_request'],
+    ['prompt=none together with another prompt (OIDC Core §3.1.2.1)', { prompt: 'none login' }, 'invalid_request'],
+    ['an unknown prompt value', { prompt: 'select_account_of_mars' }, 'invalid_request'],
+    ['a parameter longer than the endpoint takes', { nonce: 'n'.repeat(5000) }, 'invalid_request'],
   ])('redirects %s back to the client with error, state and iss (RFC 9207)', async (_name, extra, error) => {
     const page = await new LoginSession(service).start(extra);
     expect(page.status).toBe(302);
@@ -102,8 +110,11 @@ describe('the authorization request', () => {
     const german = await new LoginSession(service).start({ ui_locales: 'xx de-DE', login_hint: 'a@example.com' });
     expect(german.html).toContain('<html lang="de-DE">');
     expect(german.html).toContain('value="a@example.com"');
-    const french = await new LoginSession(service).start({}, { 'Accept-Language': 'fr-CA,fr;q=0.9,en;q=0.5' });
-    expect(french.html).toContain('<html lang="fr-FR">');
+    // fr-CA has texts of its own since the 22 locales; a region without its own gets its language's.
+    const canadian = await new LoginSession(service).start({}, { 'Accept-Language': 'fr-CA,fr;q=0.9,en;q=0.5' });
+    expect(canadian.html).toContain('<html lang="fr-CA">');
+    const belgian = await new LoginSession(service).start({}, { 'Accept-Language': 'fr-BE,fr;q=0.9,en;q=0.5' });
+    expect(belgian.html).toContain('<html lang="fr-FR">');
   });
 });
 
@@ -135,9 +146,11 @@ describe('the whole flow: page, authorization code, tokens', () => {
       expires_in: 3600,
       scope: 'openid email phone',
       id_token: expect.any(String),
+      // local-web is issued refresh tokens (test/http/refresh.test.ts).
+      refresh_token: expect.stringMatching(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/),
     });
-    // The code consumed, the attempt counted: 2 requests for a JWT client.
-    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem']);
+    // The code consumed, the attempt counted, the refresh token family started.
+    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem', 'PutItem']);
 
     const idToken = await jwtVerify(tokens.id_token as string, createLocalJWKSet(jwks), {
       issuer: service.url,
@@ -270,10 +283,11 @@ describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () =
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
   });
 
-  it('exchanges an authorization code in 2 requests for a JWT client (the attempt, the code’s consumption), 3 for an opaque one', async () => {
+  it('exchanges an authorization code in 2 requests for a JWT client (the attempt, the code’s consumption), 3 with refresh tokens or an opaque token (one write: the family, the token, or both in one transaction)', async () => {
     for (const [clientId, expected] of [
-      ['local-web', ['DeleteItem', 'UpdateItem']],
-      ['local-opaque', ['DeleteItem', 'UpdateItem', 'PutItem']],
+      ['local-backend', ['DeleteItem', 'UpdateItem']],
+      ['local-web', ['DeleteItem', 'UpdateItem', 'PutItem']],
+      ['local-opaque', ['DeleteItem', 'UpdateItem', 'TransactWriteItems']],
     ] as const) {
       const session = new LoginSession(service, clientId);
       const redirect = await session.signIn(uniqueEmail(`exchange-budget-${clientId}`));
@@ -285,7 +299,7 @@ describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () =
 });
 
 describe('step 2’s rules: the token endpoint’s, on the page', () => {
-  it('says a wrong code is wrong, and after 3 wrong codes that the code is dead', async () => {
+  it('says a wrong code is wrong, and on the 3rd wrong code at once that the code is dead', async () => {
     const session = new LoginSession(service);
     const user = uniqueEmail('wrong');
     const page = await session.post(await session.start(), 'send', { user_id: user });
@@ -294,7 +308,8 @@ describe('step 2’s rules: the token endpoint’s, on the page', () => {
     for (const offset of [1, 2, 3]) {
       const answer = await session.post(page, 'verify', { code: wrong(offset) });
       expect(answer.status).toBe(400);
-      expect(answer.html).toContain('That code is not correct');
+      // Regression: the 3rd said "Check it and try again" although it had spent the code's last try.
+      expect(answer.html).toContain(offset < 3 ? 'That code is not correct' : 'This code can no longer be used');
       expect(answer.html).toMatch(/<input id="code"[^>]*aria-describedby="destination code-error"[^>]*aria-invalid="true"/);
     }
     const dead = await session.post(page, 'verify', { code });
@@ -312,6 +327,67 @@ describe('step 2’s rules: the token endpoint’s, on the page', () => {
       expect(blocked.status).toBe(429);
       expect(blocked.headers.get('retry-after')).toBe('300');
       expect(blocked.html).toContain('Too many attempts. Try again in 5 minutes.');
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('regression: a login that needed all 5 code checks of the per-user limit on the page is not refused at the exchange (it was 429, the code spent)', async () => {
+    // 3 wrong codes, the right one too late (dead), a new code, the right one: 5 checks, the limit.
+    const session = new LoginSession(service);
+    const user = uniqueEmail('five-checks');
+    const page = await session.post(await session.start(), 'send', { user_id: user });
+    const code = await service.latestCode(user);
+    for (const offset of [1, 2, 3]) {
+      expect((await session.post(page, 'verify', { code: String((Number(code) + offset) % 1_000_000).padStart(6, '0') })).status).toBe(400);
+    }
+    expect((await session.post(page, 'verify', { code })).html).toContain('This code can no longer be used');
+    const resent = await session.post(page, 'resend');
+    const redirect = await session.post(resent, 'verify', { code: await service.latestCode(user) });
+    expect(redirect.status).toBe(302);
+
+    service.dynamodb.reset();
+    const exchanged = await service.postForm(TOKEN, exchangeForm(session, redirect.location?.searchParams.get('code') ?? ''));
+    expect(exchanged.status).toBe(200);
+    if (typeof exchanged.body.access_token === 'string') rememberSecret(exchanged.body.access_token);
+    // The attempt's one conditional write found the window full: nothing recorded, no block started.
+    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem', 'PutItem']);
+    expect(capturedLogs().filter((line) => line.includes('"attempt not recorded"'))).not.toEqual([]);
+    // The limit still holds for the page: a sixth check in the minute is refused.
+    const again = new LoginSession(service);
+    const next = await again.post(await again.start(), 'send', { user_id: user });
+    expect((await again.post(next, 'verify', { code: await service.latestCode(user) })).status).toBe(429);
+  });
+
+  it('counts a bound exchange against its user’s limit while the window has room (these are token endpoint requests for the user)', async () => {
+    const limited = await startTestService({ config: withLimits({ token: { maxAttempts: 2 } }) });
+    try {
+      const session = new LoginSession(limited);
+      const user = uniqueEmail('counted-exchange');
+      const redirect = await session.signIn(user);
+      const exchanged = await limited.postForm(TOKEN, exchangeForm(session, redirect.location?.searchParams.get('code') ?? ''));
+      expect(exchanged.status).toBe(200);
+      if (typeof exchanged.body.access_token === 'string') rememberSecret(exchanged.body.access_token);
+      // The page's check and the exchange: 2 of 2. Uncounted, this check would be the second and pass.
+      const again = new LoginSession(limited);
+      const next = await again.post(await again.start(), 'send', { user_id: user });
+      expect((await again.post(next, 'verify', { code: await limited.latestCode(user) })).status).toBe(429);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('counts a refused exchange of an existing code against its user’s limit (a code presented without its verifier’s match)', async () => {
+    const limited = await startTestService({ config: withLimits({ token: { maxAttempts: 1 } }) });
+    try {
+      const session = new LoginSession(limited);
+      const user = uniqueEmail('unbound');
+      const redirect = await session.signIn(user);
+      const code = redirect.location?.searchParams.get('code') ?? '';
+      const refused = await limited.postForm(TOKEN, exchangeForm(session, code, { code_verifier: 'x'.repeat(43) }));
+      // The page's check was the user's 1 attempt of the minute; the unbound exchange is the second.
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ error: 'too_many_requests' });
     } finally {
       await limited.stop();
     }

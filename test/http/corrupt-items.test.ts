@@ -6,9 +6,11 @@
 import { PutItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { attemptItemKey } from '../../lib/adapters/dynamodb/attempt-limiter';
 import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
+import { familyItemKey } from '../../lib/adapters/dynamodb/refresh-token-store';
 import { tokenItemKey } from '../../lib/adapters/dynamodb/token-store';
 import { opaqueTokenHash } from '../../lib/domain/access-tokens';
 import { userKeyOf } from '../../lib/domain/hmac-keys';
+import { familyKeyOf } from '../../lib/domain/refresh-tokens';
 import { LOCAL_AWS } from '../../local/dynamodb';
 import { exchangeBody, LOCAL_API_KEY, startTestService, TOKEN_PATH, uniqueEmail, type TestService } from '../support/harness';
 import { rememberSecret } from '../support/log-capture';
@@ -79,6 +81,24 @@ it('answers 500 from introspection, not active, when an opaque token’s item la
     auth_time: exp,
   });
   const response = await service.postForm('/idp/v1/account/introspect', { token }, { Authorization: `Bearer ${LOCAL_API_KEY}` });
+  expect(response.status).toBe(500);
+  expect(response.body).toEqual(SERVER_ERROR);
+});
+
+it('answers 500, not new tokens, when a refresh token family lacks its live token’s hash and its user', async () => {
+  const token = `${'F'.repeat(22)}.${'S'.repeat(43)}`;
+  rememberSecret(token);
+  const familyKey = familyKeyOf(await service.deps.hmacKeys(), 'F'.repeat(22));
+  const now = { N: String(service.clock.now()) };
+  await put({
+    pk: { S: familyItemKey(familyKey) },
+    client_id: { S: 'local-web' },
+    environment_id: { S: 'local' },
+    created_at: now,
+    rotated_at: now,
+    generation: { N: '0' },
+  });
+  const response = await service.postForm(TOKEN_PATH, { grant_type: 'refresh_token', refresh_token: token, client_id: 'local-web' });
   expect(response.status).toBe(500);
   expect(response.body).toEqual(SERVER_ERROR);
 });

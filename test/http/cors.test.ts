@@ -71,16 +71,19 @@ describe('the local stage (config/local.json): a page on http://localhost:3000 m
       headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
     });
 
-  it.each(['http://localhost:3000', 'http://127.0.0.1:3000'])('answers the preflight from %s with its origin (Fetch standard §3.2.3)', async (origin) => {
-    const response = await preflight('/idp/v1/otp/send', origin);
-    expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe(origin);
-    expect(response.headers.get('access-control-allow-methods')).toBe('POST,OPTIONS');
-    expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type,Authorization');
-    expect(response.headers.get('access-control-max-age')).toBe('3600');
-    expect(response.headers.get('vary')).toBe('Origin');
-    expect(await response.text()).toBe('');
-  });
+  it.each(['http://localhost:3000', 'http://127.0.0.1:3000'])(
+    'answers the preflight from %s with its origin (Fetch standard §3.2.3)',
+    async (origin) => {
+      const response = await preflight('/idp/v1/otp/send', origin);
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(response.headers.get('access-control-allow-methods')).toBe('POST,OPTIONS');
+      expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type,Authorization');
+      expect(response.headers.get('access-control-max-age')).toBe('3600');
+      expect(response.headers.get('vary')).toBe('Origin');
+      expect(await response.text()).toBe('');
+    },
+  );
 
   it('answers another origin with the first allowed one, which the browser then refuses (API Gateway’s behaviour)', async () => {
     const response = await preflight('/idp/v1/account/token', 'https://evil.example');

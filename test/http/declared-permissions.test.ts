@@ -19,6 +19,7 @@ const observed: Record<FunctionName, Set<string>> = {
   'otp-send': new Set(),
   token: new Set(),
   introspect: new Set(),
+  revoke: new Set(),
   authorize: new Set(),
   userinfo: new Set(),
   'well-known': new Set(),
@@ -26,7 +27,8 @@ const observed: Record<FunctionName, Set<string>> = {
 async function as(name: FunctionName, run: () => Promise<unknown>): Promise<void> {
   service.dynamodb.reset();
   await run();
-  for (const operation of service.dynamodb.operations()) observed[name].add(operation);
+  // IAM actions: a transaction's writes each need their own (PutItem, UpdateItem).
+  for (const action of service.dynamodb.actions()) observed[name].add(action);
 }
 
 it('every operation uses exactly the table actions its function declares', async () => {
@@ -64,6 +66,57 @@ it('every operation uses exactly the table actions its function declares', async
   await as('introspect', () =>
     service.postForm('/idp/v1/account/introspect', { token: opaque }, { Authorization: `Bearer ${LOCAL_API_KEY}` }),
   );
+  // introspect: a JWT issued with a refresh token family (the family says whether it was revoked).
+  const jwt = await service.signIn(uniqueEmail('permissions'));
+  await as('introspect', () =>
+    service.postForm(
+      '/idp/v1/account/introspect',
+      { token: jwt.body.access_token as string },
+      { Authorization: `Bearer ${LOCAL_API_KEY}` },
+    ),
+  );
+
+  // token: a refresh of a JWT client's token (read, attempt, rotation), of an opaque client's
+  // (the rotation and the token in one transaction), a reused token (the family's revocation).
+  const refresh = (token: unknown, clientId: string) =>
+    service.postForm('/idp/v1/account/token', { grant_type: 'refresh_token', refresh_token: token as string, client_id: clientId });
+  await as('token', async () => {
+    const refreshed = await refresh(jwt.body.refresh_token, 'local-web');
+    rememberSecret(refreshed.body.refresh_token);
+  });
+  await as('token', () => refresh(jwt.body.refresh_token, 'local-web'));
+  const opaqueLogin = await service.signIn(uniqueEmail('permissions'), { clientId: 'local-opaque' });
+  await as('token', async () => {
+    const refreshed = await refresh(opaqueLogin.body.refresh_token, 'local-opaque');
+    rememberSecret(refreshed.body.access_token);
+    rememberSecret(refreshed.body.refresh_token);
+  });
+
+  // revoke: a refresh token's family, a JWT's jti (in its family, and on its own for a client
+  // without refresh tokens), an opaque token.
+  const revoke = (token: unknown, clientId: string) =>
+    service.postForm('/idp/v1/account/revoke', { token: token as string, client_id: clientId });
+  const other = await service.signIn(uniqueEmail('permissions'));
+  await as('revoke', () => revoke(other.body.refresh_token, 'local-web'));
+  await as('revoke', () => revoke(other.body.access_token, 'local-web'));
+  await as('revoke', () => revoke(opaque, 'local-opaque'));
+  const backendUser = uniqueEmail('permissions');
+  await service.post(
+    '/idp/v1/otp/send',
+    { auth_type: 'email', client_id: 'local-backend', redirect_uri: REDIRECT_URI, user_id: backendUser },
+    {
+      headers: { Authorization: `Bearer ${LOCAL_API_KEY}` },
+    },
+  );
+  const backend = await exchange(backendUser, await service.latestCode(backendUser), 'local-backend');
+  rememberSecret(backend.body.access_token);
+  await as('revoke', () =>
+    service.postForm(
+      '/idp/v1/account/revoke',
+      { token: backend.body.access_token as string },
+      { Authorization: `Bearer ${LOCAL_API_KEY}` },
+    ),
+  );
   // authorize: the page, a send, a wrong code, the right code (the authorization code).
   const session = new LoginSession(service, 'local-opaque');
   const user = uniqueEmail('permissions');
@@ -89,8 +142,19 @@ it('every operation uses exactly the table actions its function declares', async
     viaPage = response.body.access_token as string;
     rememberSecret(viaPage);
   });
-  // userinfo: an opaque token by its hash.
+  // userinfo: an opaque token by its hash (and its family), a JWT (its family).
   await as('userinfo', () => service.get('/idp/v1/account/userinfo', { Authorization: `Bearer ${viaPage}` }));
+  const jwtSession = new LoginSession(service, 'local-web');
+  const jwtRedirect = await jwtSession.signIn(uniqueEmail('permissions'));
+  const jwtTokens = await service.postForm('/idp/v1/account/token', {
+    grant_type: 'authorization_code',
+    code: jwtRedirect.location?.searchParams.get('code') ?? '',
+    client_id: 'local-web',
+    redirect_uri: REDIRECT_URI,
+    code_verifier: jwtSession.verifier,
+  });
+  for (const token of [jwtTokens.body.access_token, jwtTokens.body.refresh_token, jwtTokens.body.id_token]) rememberSecret(token);
+  await as('userinfo', () => service.get('/idp/v1/account/userinfo', { Authorization: `Bearer ${jwtTokens.body.access_token as string}` }));
 
   await as('well-known', () => service.get('/.well-known/jwks.json'));
   await as('well-known', () => service.get('/.well-known/oauth-authorization-server'));

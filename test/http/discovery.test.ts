@@ -34,7 +34,14 @@ function problemsOf(document: Record<string, unknown>): string[] {
   const issuer = document.issuer;
   // RFC 8414 §2 / OIDC Discovery §3: issuer REQUIRED, a URL with no query or fragment; §3.3 / §4.3: it equals the URL it was fetched under.
   if (issuer !== service.url) problems.push(`issuer ${String(issuer)} is not ${service.url}`);
-  for (const field of ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint', 'jwks_uri', 'introspection_endpoint']) {
+  for (const field of [
+    'authorization_endpoint',
+    'token_endpoint',
+    'userinfo_endpoint',
+    'jwks_uri',
+    'introspection_endpoint',
+    'revocation_endpoint',
+  ]) {
     if (!isEndpointOf(service.url, document[field])) problems.push(`${field} is not an endpoint URL of the issuer`);
   }
   // REQUIRED in both (RFC 8414 §2, OIDC Discovery §3), an array of strings; the service answers `code` only.
@@ -46,6 +53,7 @@ function problemsOf(document: Record<string, unknown>): string[] {
     'token_endpoint_auth_methods_supported',
     'code_challenge_methods_supported',
     'introspection_endpoint_auth_methods_supported',
+    'revocation_endpoint_auth_methods_supported',
     'claims_supported',
     'ui_locales_supported',
   ]) {
@@ -71,8 +79,13 @@ function problemsOf(document: Record<string, unknown>): string[] {
   if (JSON.stringify(document.code_challenge_methods_supported) !== '["S256"]') problems.push('code_challenge_methods_supported');
   // An extension (RFC 8414 §2 allows them): where the API flow requests codes.
   if (!isEndpointOf(service.url, document.otp_send_endpoint)) problems.push('otp_send_endpoint is not an endpoint URL of the issuer');
-  if ((document.grant_types_supported as string[]).some((grant) => grant !== 'authorization_code'))
-    problems.push('a grant type the token endpoint does not take');
+  // RFC 8414 §2: the grant types the token endpoint takes, here the code and (RFC 6749 §6) refresh tokens.
+  if (JSON.stringify(document.grant_types_supported) !== '["authorization_code","refresh_token"]')
+    problems.push('grant_types_supported must be ["authorization_code","refresh_token"]');
+  // RFC 8414 §2 (revocation_endpoint_auth_methods_supported, RFC 7009): public clients name
+  // themselves (none), clients with API keys authenticate as for introspection.
+  if (JSON.stringify(document.revocation_endpoint_auth_methods_supported) !== '["none","client_secret_basic","bearer"]')
+    problems.push('revocation_endpoint_auth_methods_supported');
   return problems;
 }
 
@@ -108,6 +121,16 @@ describe('the two metadata documents', () => {
       status: 400,
       type: 'text/html; charset=utf-8',
     });
+    // No client: 401 invalid_client (RFC 7009 §2.2.1, RFC 6749 §5.2).
+    const revocation = await fetch(oidc.revocation_endpoint as string, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'token=x',
+    });
+    expect({ status: revocation.status, body: await revocation.json() }).toEqual({
+      status: 401,
+      body: { error: 'invalid_client', error_description: expect.any(String) },
+    });
     // No token: 401 with the RFC 6750 §3 challenge.
     const userinfo = await fetch(oidc.userinfo_endpoint as string);
     expect({ status: userinfo.status, challenge: userinfo.headers.get('www-authenticate') }).toEqual({
@@ -139,5 +162,20 @@ describe('client libraries', () => {
       execute: [client.allowInsecureRequests],
     });
     await expect(client.tokenIntrospection(config, token)).resolves.toMatchObject({ active: true, client_id: 'local-web' });
+  });
+});
+
+describe('a stage whose clients get no refresh tokens', () => {
+  it('does not advertise the refresh_token grant (nothing is advertised that no client can do)', async () => {
+    const plain = await startTestService({
+      config: (config) => ({ ...config, clients: config.clients.map(({ refreshTokens: _dropped, ...client }) => client) }),
+    });
+    try {
+      for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+        expect((await plain.get(path)).body.grant_types_supported).toEqual(['authorization_code']);
+      }
+    } finally {
+      await plain.stop();
+    }
   });
 });

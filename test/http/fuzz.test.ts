@@ -35,6 +35,7 @@ const RUN_BOUND_MS = 120_000;
 const SEND = '/idp/v1/otp/send';
 const TOKEN = '/idp/v1/account/token';
 const INTROSPECT = '/idp/v1/account/introspect';
+const REVOKE = '/idp/v1/account/revoke';
 const JWKS = '/.well-known/jwks.json';
 const METADATA = '/.well-known/oauth-authorization-server';
 
@@ -56,15 +57,16 @@ const CLOCK_STEP_EVERY = 20;
 const WRITES = new Set(['PutItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems', 'UpdateItem']);
 
 /**
- * A write that changes what a refused request must not change: anything but the attempt counters
- * (`limit#` items: the attempt, the failure run) and a guess spending one of a live code's tries
+ * A write that changes what a refused request must not change: anything but the counters (the
+ * attempt counters, `limit#` items: the attempt, the failure run; the SMS fraud guards' counters,
+ * `guard#` items, taken before a later guard refuses) and a guess spending one of a live code's tries
  * (its UpdateExpression only touches the live code's tries and guesses). A code save or discard,
  * an opaque token, a delete: state.
  */
 function changesState(exchange: RecordedExchange): boolean {
   if (!WRITES.has(exchange.operation)) return false;
   if (exchange.operation !== 'UpdateItem') return true;
-  if (exchange.pk?.startsWith('limit#') === true) return false;
+  if (exchange.pk?.startsWith('limit#') === true || exchange.pk?.startsWith('guard#') === true) return false;
   return !(
     exchange.pk?.startsWith('code#') === true && exchange.updateExpression?.startsWith('SET #live.#tries = #live.#tries + :one') === true
   );
@@ -97,9 +99,12 @@ beforeAll(async () => {
         ...environment,
         code: { ...environment.code, ttlSeconds: 3600 },
         // The victims' failure runs must not reach the cap either: the fuzzer names them often.
-        limits: { token: LIMIT, send: LIMIT, failures: { maxConsecutive: 10_000, windowSeconds: 60 } },
+        limits: { ...environment.limits, token: LIMIT, send: LIMIT, failures: { maxConsecutive: 10_000, windowSeconds: 60 } },
       })),
       clients: [...config.clients, { ...config.clients.find((client) => client.id === 'local-backend')!, id: VICTIM_CLIENT }],
+      // No browser origins: an OPTIONS is then one more method a path does not take (405), as the
+      // generator means it; where CORS is on, API Gateway answers it (test/http/cors.test.ts).
+      deployment: { ...config.deployment, cors: undefined },
     }),
   });
   for (const victim of victims) {
@@ -276,6 +281,8 @@ const sendFields = fieldsOf(
   }),
 );
 const codeVerifier = fc.stringMatching(/^[A-Za-z0-9._~-]{43,128}$/);
+/** A string shaped like a refresh token (family id and secret), of no family. */
+const refreshTokenShaped = fc.stringMatching(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
 const tokenFields = fieldsOf(
   fc.record({ user: userId, client: tokenClients, code, inferred: fc.boolean(), verifier: sometimes(codeVerifier, 4) }).map((parts) => ({
     grant_type: 'authorization_code',
@@ -288,6 +295,7 @@ const tokenFields = fieldsOf(
   })),
   fc.record({
     grant_type: field(fc.constantFrom('authorization_code', 'authorization_code', 'password', 'refresh_token', '')),
+    refresh_token: field(fc.oneof(fc.constant(undefined), refreshTokenShaped)),
     code: field(code),
     client_id: field(tokenClients),
     redirect_uri: field(redirectUri),
@@ -296,10 +304,18 @@ const tokenFields = fieldsOf(
     code_verifier: field(fc.oneof(fc.constant(undefined), codeVerifier, fc.constant('short'))),
   }),
 );
-const token = fc.oneof(base64url43, fc.constant('eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln'), oddText(60));
+const token = fc.oneof(base64url43, fc.constant('eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln'), refreshTokenShaped, oddText(60));
 const introspectFields = fieldsOf(
   fc.record({ token, token_type_hint: sometimes(fc.constantFrom('access_token', 'refresh_token'), 3) }),
   fc.record({ token: field(token), token_type_hint: field(fc.constantFrom(undefined, 'access_token', 'refresh_token')) }),
+);
+const revokeFields = fieldsOf(
+  fc.record({ token, token_type_hint: sometimes(fc.constantFrom('access_token', 'refresh_token'), 3), client_id: tokenClients }),
+  fc.record({
+    token: field(token),
+    token_type_hint: field(fc.constantFrom(undefined, 'access_token', 'refresh_token', 'id_token')),
+    client_id: field(tokenClients),
+  }),
 );
 
 /** Fields with the generated extras, undefined ones left out (as a client would omit them). */
@@ -499,7 +515,7 @@ function getRequest(kind: string, path: string): fc.Arbitrary<FuzzRequest> {
     .map((parts) => request(kind, 'GET', `${path}${parts.query}`, { Authorization: parts.authorization, Accept: parts.accept }, undefined));
 }
 
-const PUBLIC_PATHS = [SEND, TOKEN, INTROSPECT, JWKS, METADATA];
+const PUBLIC_PATHS = [SEND, TOKEN, INTROSPECT, REVOKE, JWKS, METADATA];
 const unknownPath = fc.oneof(
   fc.constantFrom(
     '/',
@@ -511,7 +527,6 @@ const unknownPath = fc.oneof(
     '/idp/v1/otp/send%00',
     '/idp/v1/otp/send%ED%A0%80',
     '/%ED%A0%80',
-    '/idp/v1/account/revoke',
     '/idp/v1/account/userinfo',
     '/.well-known/',
     '/.well-known/openid-configuration',
@@ -528,6 +543,8 @@ const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
   postRequest('token-form', TOKEN, FORM_TYPE, tokenFields, false),
   postRequest('introspect-json', INTROSPECT, JSON_TYPE, introspectFields, true),
   postRequest('introspect-form', INTROSPECT, FORM_TYPE, introspectFields, true),
+  postRequest('revoke-json', REVOKE, JSON_TYPE, revokeFields, true),
+  postRequest('revoke-form', REVOKE, FORM_TYPE, revokeFields, true),
   getRequest('jwks', JWKS),
   getRequest('metadata', METADATA),
   fc
@@ -645,6 +662,8 @@ describe('fuzzing every public endpoint', () => {
       'token-form',
       'introspect-json',
       'introspect-form',
+      'revoke-json',
+      'revoke-form',
       'jwks',
       'metadata',
       'unknown-path',

@@ -54,6 +54,13 @@ describe('introspecting an opaque token', () => {
     });
   });
 
+  it('reads its record and, for a token issued with a refresh token family, the family (revoked with it, RFC 7009 §2.1): 2 requests', async () => {
+    const token = await tokenFor('local-opaque', uniqueEmail('family'));
+    service.dynamodb.reset();
+    expect(await service.postForm(INTROSPECT, { token }, AUTH)).toMatchObject({ body: { active: true } });
+    expect(service.dynamodb.operations()).toEqual(['GetItem', 'GetItem']);
+  });
+
   it('answers inactive once it has expired, though the item is still in the table (the clock, not TTL, decides)', async () => {
     const token = await tokenFor('local-opaque', uniqueEmail('expiring'));
     service.clock.advanceSeconds(3600);
@@ -71,7 +78,7 @@ describe('introspecting an opaque token', () => {
 });
 
 describe('introspecting a JWT access token', () => {
-  it('verifies it with the service keys and answers active, without a read', async () => {
+  it('verifies it with the service keys and answers active, with one read: its refresh token family, which says whether it was revoked', async () => {
     const token = await tokenFor('local-web', uniqueEmail('jwt'));
     service.dynamodb.reset();
     const response = await service.postForm(INTROSPECT, { token }, AUTH);
@@ -82,7 +89,7 @@ describe('introspecting a JWT access token', () => {
       iss: service.url,
       amr: ['otp', 'email'],
     });
-    expect(service.dynamodb.operations()).toEqual([]);
+    expect(service.dynamodb.operations()).toEqual(['GetItem']);
   });
 
   it('answers inactive for an expired, a tampered or a foreign JWT', async () => {
@@ -169,7 +176,7 @@ describe('who may introspect', () => {
           user_id: user,
         });
         tokens.push(response.body.access_token as string);
-        rememberSecret(response.body.access_token as string);
+        rememberSecret(response.body.access_token);
       }
       for (const token of tokens) {
         expect((await partitioned.postForm(INTROSPECT, { token }, AUTH)).body).toEqual({ active: false });

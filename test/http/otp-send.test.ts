@@ -4,6 +4,7 @@
  */
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { type DynamoDbSendGuards } from '../../lib/adapters/dynamodb/send-guards';
 import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
 import { digestCode } from '../../lib/domain/codes';
 import { userKeyOf } from '../../lib/domain/hmac-keys';
@@ -315,9 +316,13 @@ describe('failures', () => {
   it('keeps the earlier code usable when a later send fails (regression: the failed send deleted it)', async () => {
     expect((await service.post(SEND, smsSend(NO_VOICE_PHONE))).status).toBe(200);
     const code = await service.latestCode(NO_VOICE_PHONE);
+    const leasePays = (service.deps.guards as DynamoDbSendGuards).heldMessages('local', service.clock.now()) > 0;
     service.dynamodb.reset();
     expect((await service.post(SEND, smsSend(NO_VOICE_PHONE, { method: 'voice_with_otp' }))).status).toBe(502);
-    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+    // The attempt, the fraud guards' two windows and (unless the container's lease pays) a budget
+    // lease (docs/decisions/008-sms-fraud-guards.md), the code, and the write that puts the
+    // earlier code back.
+    expect(service.dynamodb.operations()).toEqual(Array(leasePays ? 5 : 6).fill('UpdateItem'));
     const exchange = await service.post('/idp/v1/account/token', {
       grant_type: 'authorization_code',
       code,
@@ -577,10 +582,12 @@ describe('concurrent failing sends (regression: the last to fail restored a code
   const deliverOnly = new Map<string, () => boolean>();
   let roomy: TestService;
   beforeAll(async () => {
-    // 20 sends in flight for one user, which the send limit must allow.
+    // 20 sends in flight for one user, which the send limit must allow, and so the per-prefix
+    // guard (21 sends to one number); each user sends from an address of their own (the per-IP
+    // guard counts at most 100).
     roomy = await startTestService({
       capture: { failFor: (to) => failing.has(to) || deliverOnly.get(to)?.() === false },
-      config: withLimits({ send: { maxAttempts: 20 } }),
+      config: withLimits({ send: { maxAttempts: 20 }, sendPerPrefix: { maxSends: 100 } }),
       // The bursts are about the code history, not latency: DynamoDB Local on a loaded 2-core
       // machine can take over the production 1 s to answer 40 concurrent writes, and a timed-out
       // write is retried (and counted) by the SDK.
@@ -595,12 +602,15 @@ describe('concurrent failing sends (regression: the last to fail restored a code
     [20, 3],
   ])('leaves the delivered code usable after %i concurrent failing sends, for each of %i users', async (count, userCount) => {
     const users = Array.from({ length: userCount }, () => uniquePhone());
-    for (const user of users) expect((await roomy.post(SEND, smsSend(user))).status).toBe(200);
+    const from = (index: number) => ({ from: `127.0.0.${10 + index}` });
+    for (const [index, user] of users.entries()) expect((await roomy.post(SEND, smsSend(user), from(index))).status).toBe(200);
     const delivered = await Promise.all(users.map((user) => roomy.latestCode(user)));
     roomy.clock.advanceSeconds(60); // a fresh window for the burst
 
     for (const user of users) failing.add(user);
-    const responses = await Promise.all(users.flatMap((user) => Array.from({ length: count }, () => roomy.post(SEND, smsSend(user)))));
+    const responses = await Promise.all(
+      users.flatMap((user, index) => Array.from({ length: count }, () => roomy.post(SEND, smsSend(user), from(index)))),
+    );
     for (const user of users) failing.delete(user);
     expect(responses.map((response) => response.status)).toEqual(Array(users.length * count).fill(502));
 

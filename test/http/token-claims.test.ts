@@ -2,6 +2,7 @@
  * What a token says beyond the defaults, as clients configure it: a scope, the user's email or
  * phone number when a client asks for it, and how introspection reads JWTs that lack a claim.
  */
+import { randomUUID } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, SignJWT } from 'jose';
 import { rememberSecret } from '../support/log-capture';
 import { LOCAL_API_KEY, startTestService, uniqueEmail, uniquePhone, type TestService } from '../support/harness';
@@ -42,8 +43,11 @@ const introspect = async (token: string) =>
 describe('a client with a scope', () => {
   it('returns it in the token response (RFC 6749 §5.1), the JWT and introspection', async () => {
     const response = await tokenFor(uniqueEmail('scope'), 'scoped-web');
+    rememberSecret(response.body.refresh_token);
     expect(response.body).toEqual({
       access_token: expect.any(String),
+      // scoped-web is local-web's copy, which has refresh tokens (issue 11).
+      refresh_token: expect.any(String),
       token_type: 'Bearer',
       expires_in: 3600,
       scope: 'profile:read orders:write',
@@ -88,7 +92,7 @@ describe('introspecting JWTs signed with our key but missing a claim', () => {
   async function signed(claims: Record<string, unknown>): Promise<string> {
     const keys = await service.deps.signingKeys();
     const now = Math.floor(service.clock.now() / 1000);
-    const token = await new SignJWT({ client_id: 'local-web', env_id: 'local', ...claims })
+    const token = await new SignJWT({ client_id: 'local-web', env_id: 'local', jti: randomUUID(), ...claims })
       .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: keys.current.get('ES256')!.kid })
       .setIssuer(service.url)
       .setSubject('subject')
@@ -108,6 +112,8 @@ describe('introspecting JWTs signed with our key but missing a claim', () => {
     ['no environment (as issued before tokens named one)', { env_id: undefined }],
     ['no client', { client_id: undefined }],
     ['a client the service does not know', { client_id: 'nobody' }],
+    // RFC 9068 §2.2: jti is REQUIRED (a revocation is recorded by it, issue 11).
+    ['no jti', { jti: undefined }],
   ])('answers inactive for %s', async (_name, claims) => {
     expect(await introspect(await signed(claims))).toEqual({ active: false });
   });

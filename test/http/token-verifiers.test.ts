@@ -88,15 +88,16 @@ describe('an RS256 client (local-rs256)', () => {
     expect(protectedHeader.alg).toBe('RS256');
   });
 
-  it('exchanges in 2 DynamoDB requests, as ES256 does: the signature is the only extra work', async () => {
+  it('exchanges in the DynamoDB requests ES256 does (the attempt, the guess, the refresh token family): the signature is the only extra work', async () => {
     const user = uniqueEmail('rs256-budget');
     await service.post(SEND_PATH, sendBody(user, 'local-rs256'));
     const code = await service.latestCode(user);
     service.dynamodb.reset();
     const response = await service.post(TOKEN_PATH, exchangeBody(user, code, 'local-rs256'));
     expect(response.status).toBe(200);
-    rememberSecret(response.body.access_token as string);
-    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem']);
+    rememberSecret(response.body.access_token);
+    rememberSecret(response.body.refresh_token);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
   });
 });
 

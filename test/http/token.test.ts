@@ -4,8 +4,16 @@
  */
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { s256Challenge } from '../../lib/domain/codes';
-import { capturedLogs } from '../support/log-capture';
-import { REDIRECT_URI, startTestService, uniqueEmail, uniquePhone, type TestService, type TestResponse } from '../support/harness';
+import { capturedLogs, rememberSecret } from '../support/log-capture';
+import {
+  LOCAL_API_KEY,
+  REDIRECT_URI,
+  startTestService,
+  uniqueEmail,
+  uniquePhone,
+  type TestService,
+  type TestResponse,
+} from '../support/harness';
 
 const SEND = '/idp/v1/otp/send';
 const TOKEN = '/idp/v1/account/token';
@@ -14,12 +22,19 @@ const GRANT_REFUSED = { error: 'invalid_grant', error_description: 'The code is 
 let service: TestService;
 beforeAll(async () => {
   // A second environment that local-web may also use: a code is bound to the one it was sent in.
+  // And an opaque client without refresh tokens.
   service = await startTestService({
-    config: (config) => ({
-      ...config,
-      environments: [...config.environments, { ...config.environments[0]!, id: 'second' }],
-      clients: config.clients.map((client) => (client.id === 'local-web' ? { ...client, environments: ['local', 'second'] } : client)),
-    }),
+    config: (config) => {
+      const { refreshTokens: _none, ...opaque } = config.clients.find((client) => client.id === 'local-opaque')!;
+      return {
+        ...config,
+        environments: [...config.environments, { ...config.environments[0]!, id: 'second' }],
+        clients: [
+          ...config.clients.map((client) => (client.id === 'local-web' ? { ...client, environments: ['local', 'second'] } : client)),
+          { ...opaque, id: 'plain-opaque' },
+        ],
+      };
+    },
   });
 });
 afterAll(async () => service.stop());
@@ -74,7 +89,14 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
     const response = await exchange(user, code);
 
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600 });
+    expect(response.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      // local-web is issued refresh tokens (test/http/refresh.test.ts).
+      refresh_token: expect.stringMatching(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/),
+    });
+    rememberSecret(response.body.refresh_token);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('pragma')).toBe('no-cache');
 
@@ -91,8 +113,11 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
       jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
       auth_time: now,
       amr: ['otp', 'email'],
+      // The refresh token family the token was issued with (its key, not the token).
+      sid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
     expect(JSON.stringify(claims)).not.toContain(user);
+    expect(response.body.refresh_token as string).not.toContain(claims.sid as string);
   });
 
   it('accepts the same exchange form-encoded (RFC 6749 §4.1.3), as an OAuth client library sends it', async () => {
@@ -139,27 +164,55 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
     expect(await subOf(inLocal)).not.toBe(await subOf(inSecond));
   });
 
-  it('makes exactly two DynamoDB requests for a JWT: the attempt and the guess that spends a try', async () => {
+  it('makes exactly two DynamoDB requests for a JWT client without refresh tokens: the attempt and the guess that spends a try', async () => {
     const user = uniqueEmail('budget');
-    const code = await sendCode(user);
+    const headers = { Authorization: `Bearer ${LOCAL_API_KEY}` };
+    await service.post(SEND, { auth_type: 'email', client_id: 'local-backend', redirect_uri: REDIRECT_URI, user_id: user }, { headers });
+    const code = await service.latestCode(user);
     service.dynamodb.reset();
-    expect((await exchange(user, code)).status).toBe(200);
+    const response = await exchange(user, code, { client_id: 'local-backend' });
+    expect(response.status).toBe(200);
+    expect(response.body).not.toHaveProperty('refresh_token');
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem']);
   });
 
-  it('makes exactly three for an opaque token (the attempt, the guess, the token) and three for a failure (the attempt, the guess, the failure count)', async () => {
+  it('makes exactly three with refresh tokens: the attempt, the guess, the new family', async () => {
+    const user = uniqueEmail('family-budget');
+    const code = await sendCode(user);
+    service.dynamodb.reset();
+    const response = await exchange(user, code);
+    expect(response.status).toBe(200);
+    rememberSecret(response.body.refresh_token);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
+  });
+
+  it('makes exactly three for an opaque token (the attempt, the guess, the token with its family in one transaction) and three for a failure (the attempt, the guess, the failure count)', async () => {
     const user = uniqueEmail('opaque-budget');
     await service.post(SEND, { auth_type: 'email', client_id: 'local-opaque', redirect_uri: REDIRECT_URI, user_id: user });
     const code = await service.latestCode(user);
     service.dynamodb.reset();
-    expect((await exchange(user, code, { client_id: 'local-opaque' })).status).toBe(200);
-    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
+    const response = await exchange(user, code, { client_id: 'local-opaque' });
+    expect(response.status).toBe(200);
+    rememberSecret(response.body.refresh_token);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'TransactWriteItems']);
 
     const failing = uniqueEmail('failing-budget');
     const real = await sendCode(failing);
     service.dynamodb.reset();
     expect((await exchange(failing, real === '000000' ? '000001' : '000000')).status).toBe(400);
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+  });
+
+  it('makes exactly three for an opaque token without refresh tokens: the attempt, the guess, the token', async () => {
+    const user = uniqueEmail('plain-opaque-budget');
+    await service.post(SEND, { auth_type: 'email', client_id: 'plain-opaque', redirect_uri: REDIRECT_URI, user_id: user });
+    const code = await service.latestCode(user);
+    service.dynamodb.reset();
+    const response = await exchange(user, code, { client_id: 'plain-opaque' });
+    expect(response.status).toBe(200);
+    expect(response.body).not.toHaveProperty('refresh_token');
+    rememberSecret(response.body.access_token);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
   });
 
   it('does the same work whether or not the user has a live code, so timing does not tell (regression: one request fewer without a code)', async () => {
@@ -459,10 +512,12 @@ describe('well-known documents', () => {
       jwks_uri: `${service.url}/.well-known/jwks.json`,
       introspection_endpoint: `${service.url}/idp/v1/account/introspect`,
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
       token_endpoint_auth_methods_supported: ['none'],
       code_challenge_methods_supported: ['S256'],
       introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'bearer'],
+      revocation_endpoint: `${service.url}/idp/v1/account/revoke`,
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'bearer'],
       otp_send_endpoint: `${service.url}/idp/v1/otp/send`,
     });
     expect((await fetch(response.body.jwks_uri as string)).status).toBe(200);

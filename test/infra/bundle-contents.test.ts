@@ -41,15 +41,77 @@ it.each([
   ['well-known', [...PACKAGES_OF.table, ...PACKAGES_OF.delivery]],
   ['token', PACKAGES_OF.delivery],
   ['introspect', PACKAGES_OF.delivery],
+  ['revoke', PACKAGES_OF.delivery],
   ['rotate-signing-keys', [...PACKAGES_OF.table, ...PACKAGES_OF.delivery]],
 ])('%s carries no client it never calls (regression: the document client pulled DynamoDB into well-known)', (name, forbidden) => {
   const packages = packagesIn(name);
   expect(forbidden.filter((pkg) => packages.has(pkg))).toEqual([]);
 });
 
-it.each(['token', 'introspect', 'well-known', 'rotate-signing-keys'])(
+it.each(['token', 'introspect', 'revoke', 'well-known', 'rotate-signing-keys'])(
   '%s carries no language’s texts: it sends no message (regression: the locale list came with every text)',
   (name) => {
     expect(inputsOf(name).filter((input) => input.startsWith('lib/locales/'))).toEqual([]);
   },
 );
+
+/** What describes the API (docs/openapi.json) and what calls it: the generator, the validators, the typed client. */
+const DESCRIPTION_PACKAGES = ['openapi-typescript', 'openapi-fetch', '@readme/openapi-parser', 'ajv', 'ajv-formats'];
+
+it.each(lambdaNames())(
+  '%s carries nothing of the API description: exporting the request schemas pulled in neither the generator nor zod’s JSON Schema output',
+  (name) => {
+    const inputs = inputsOf(name);
+    expect(inputs.filter((input) => input.startsWith('infra/') || input.startsWith('client/') || input.startsWith('docs/'))).toEqual([]);
+    const packages = packagesIn(name);
+    expect(DESCRIPTION_PACKAGES.filter((pkg) => packages.has(pkg))).toEqual([]);
+    // zod's JSON Schema generator (z.toJSONSchema, used by infra/ only): its modules are in the graph
+    // (zod/mini re-exports them) but none of their code may survive tree-shaking.
+    expect(code.get(name)).not.toContain('draft-2020-12');
+    expect(code.get(name)).not.toContain('unrepresentable');
+  },
+);
+
+/** The SDK's default credential chain beyond the environment (lib/adapters/lambda-credentials.ts): never runs on Lambda. */
+const CREDENTIAL_CHAIN = [
+  '@aws-sdk/credential-provider-node',
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/credential-provider-http',
+  '@aws-sdk/credential-provider-login',
+  '@aws-sdk/token-providers',
+  '@aws-sdk/nested-clients',
+  '@smithy/credential-provider-imds',
+];
+
+it.each(lambdaNames())('%s takes its AWS credentials from the environment only, without the rest of the default chain', (name) => {
+  const packages = packagesIn(name);
+  expect(CREDENTIAL_CHAIN.filter((pkg) => packages.has(pkg))).toEqual([]);
+  expect(inputsOf(name)).toContain('lib/adapters/lambda-credentials.ts');
+});
+
+it('token carries the phone parsing rules only, not every numbering plan’s validation rules (one E.164 form, a seventh of the data)', () => {
+  const phoneData = inputsOf('token').filter((input) => input.includes('phone-metadata') || /libphonenumber-js\/metadata/.test(input));
+  expect(phoneData).toEqual(['lib/domain/phone-metadata/parsing.json']);
+});
+
+it.each(['otp-send', 'authorize'])('%s validates phone numbers with the full rules (it sends to them)', (name) => {
+  expect(inputsOf(name)).toContain('lib/domain/phone-metadata/validation.json');
+});
+
+/** Bundle budgets in bytes (KB = 1000 bytes), the index.mjs each function loads (docs/performance.md). */
+// otp-send: issue 14's target is 600 KB; the SMS fraud guards (issue 12) took it from 593.7 KB to
+// 620.6 KB (their code, and number types read from the same validation metadata). Held here at the
+// measured size plus 1% until it is trimmed back (docs/performance.md, what stands in the way).
+const BUNDLE_BUDGETS: Record<string, number> = { token: 450_000, 'otp-send': 627_000 };
+
+it.each(Object.entries(BUNDLE_BUDGETS))('%s fits its bundle budget of %d bytes', (name, budget) => {
+  const bundle = Object.entries(metafiles.get(name)?.outputs ?? {}).find(([file]) => file.endsWith('.mjs'));
+  expect({ name, withinBudget: (bundle?.[1].bytes ?? Infinity) <= budget, bytes: bundle?.[1].bytes }).toEqual({
+    name,
+    withinBudget: true,
+    bytes: expect.any(Number),
+  });
+});

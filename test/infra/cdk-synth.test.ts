@@ -19,7 +19,7 @@ function cdk(args: string[], env: NodeJS.ProcessEnv = {}) {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true', ...env },
-    timeout: 120_000,
+    timeout: 300_000,
   });
 }
 
@@ -40,7 +40,7 @@ it('`cdk synth -c stage=prod` synthesizes the production stack offline, with the
     lambdaNames().length,
   );
   expect(docker.called()).toBe(false);
-}, 120_000);
+}, 300_000);
 
 it('`cdk synth` without a stage says how to choose one', () => {
   const result = cdk(['synth', '--quiet', '-o', mkdtempSync(join(tmpdir(), 'cdk-out-'))]);

@@ -126,7 +126,7 @@ describe('the deployment section of the schema', () => {
       functionMemoryMb: 512,
       throttling: { rateLimit: 50, burstLimit: 100 },
       emailIdentities: [],
-      alarms: { serverErrors: 5, deliveryFailures: 5, attemptsRefused: 100, failureCapsReached: 1 },
+      alarms: { serverErrors: 5, deliveryFailures: 5, attemptsRefused: 100, failureCapsReached: 1, phoneSendsRefused: 50 },
       signingKeyRotationDays: 30,
       apiGatewayCloudWatchRole: true,
     });

@@ -2,13 +2,31 @@
  * Synthesizes a stage in-process, once per test file, as `cdk synth` would (cdk.json's feature
  * flags, cdk-nag as a validation plugin, the local esbuild), with a `docker` on the PATH that
  * fails and leaves a mark, so any attempt to bundle with Docker is seen.
+ *
+ * `synthesizedAssembly` is the cloud assembly alone (template, assets manifest, bundles), shared
+ * by every test file, worker and run with the same inputs: see there.
  */
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { cdkJsonContext, createApp, type IdentityApp } from '../../infra/app';
+import { addStage, cdkJsonContext, createApp, type IdentityApp } from '../../infra/app';
+import { PROJECT_ROOT } from '../../infra/bundling';
+import { stackNameOf } from '../../infra/identity-stack';
 
 export interface SynthesizedStage extends IdentityApp {
   readonly template: Template;
@@ -51,4 +69,85 @@ export function synthesize(stage: string): SynthesizedStage {
   }
   const template = Template.fromStack(identity.stack);
   return { ...identity, template, json: template.toJSON() as TemplateJson, outdir };
+}
+
+/** A synthesized cloud assembly, as `cdk deploy` would read it. */
+export interface CloudAssembly {
+  /** The assembly directory: the template, the assets manifest and each bundle's `asset.<hash>/`. */
+  readonly outdir: string;
+  readonly template: TemplateJson;
+  /** The assets manifest (`<stack>.assets.json`): which directory is uploaded to which S3 key. */
+  readonly assets: { files: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }> };
+}
+
+/** What a stage's assembly is made from: a change to any of these makes a new one. */
+const ASSEMBLY_INPUTS = [
+  'functions',
+  'lib',
+  'infra',
+  'config',
+  'cdk.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'node_modules/.package-lock.json',
+];
+/** A synthesis that takes longer than this is taken to have died with its lock held. */
+const STALE_LOCK_MS = 10 * 60_000;
+
+/**
+ * The cloud assembly of `stage`, bundles included, as `cdk synth` writes it (cdk.json's feature
+ * flags, the local esbuild), without cdk-nag (stack.test.ts checks its rules; the assembly is the
+ * same). Bundling every function takes 40-80 s on a loaded 2-core machine, so an assembly is
+ * synthesized once per content of its inputs (the sources, the stage files, the lock files) and
+ * kept in the temp directory: another test file, worker or run with the same inputs reads it from
+ * there. Concurrent callers wait for the one that synthesizes (a lock directory).
+ */
+export function synthesizedAssembly(stage: string): CloudAssembly {
+  const dir = join(tmpdir(), `identity-assembly-${stage}-${inputsDigest(stage).slice(0, 16)}`);
+  const lock = `${dir}.lock`;
+  for (;;) {
+    if (existsSync(join(dir, 'manifest.json'))) return readAssembly(dir, stage);
+    try {
+      mkdirSync(lock);
+    } catch {
+      if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+      continue;
+    }
+    try {
+      if (!existsSync(join(dir, 'manifest.json'))) {
+        const partial = mkdtempSync(`${dir}.partial-`);
+        const app = new App({ context: cdkJsonContext(), outdir: partial });
+        addStage(app, stage);
+        app.synth();
+        renameSync(partial, dir);
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+function readAssembly(outdir: string, stage: string): CloudAssembly {
+  const read = (file: string) => JSON.parse(readFileSync(join(outdir, file), 'utf8')) as unknown;
+  return {
+    outdir,
+    template: read(`${stackNameOf(stage)}.template.json`) as TemplateJson,
+    assets: read(`${stackNameOf(stage)}.assets.json`) as CloudAssembly['assets'],
+  };
+}
+
+/** SHA-256 over the stage name and every input file (path and content). */
+function inputsDigest(stage: string): string {
+  const hash = createHash('sha256').update(stage);
+  const visit = (path: string): void => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) {
+      for (const name of readdirSync(path).sort()) visit(join(path, name));
+      return;
+    }
+    hash.update(relative(PROJECT_ROOT, path)).update('\0').update(readFileSync(path)).update('\0');
+  };
+  for (const input of ASSEMBLY_INPUTS) visit(join(PROJECT_ROOT, input));
+  return hash.digest('hex');
 }

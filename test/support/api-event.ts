@@ -1,5 +1,6 @@
 /** An API Gateway (REST, v1) event and a Lambda context, for tests that call a handler directly. */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { API_TIMEOUT_SECONDS } from '../../lib/routes';
 
 export function apiEvent(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
   return {
@@ -19,8 +20,8 @@ export function apiEvent(overrides: Partial<APIGatewayProxyEvent> = {}): APIGate
   };
 }
 
-/** A Lambda context whose function has `remainingMs` left when the invocation starts. */
-export function lambdaContext(remainingMs = 10_000): Context {
+/** A Lambda context whose function has `remainingMs` left when the invocation starts (by default the API functions' timeout, as on Lambda). */
+export function lambdaContext(remainingMs = API_TIMEOUT_SECONDS * 1000): Context {
   const started = Date.now();
   return {
     functionName: 'unit',

@@ -10,35 +10,55 @@ export interface DynamoDbProxy {
   readonly endpoint: string;
   /** Operation names (GetItem, UpdateItem, …) of the requests since the last reset, in order. */
   operations(): readonly string[];
+  /**
+   * The IAM actions those requests needed, in order: a request's operation, except that a
+   * TransactWriteItems (which has no IAM action of its own) is each of its writes' (PutItem, …).
+   */
+  actions(): readonly string[];
   reset(): void;
   stop(): Promise<void>;
+}
+
+/** The item actions of a TransactWriteItems body: `Put` → PutItem, `ConditionCheck` → ConditionCheckItem. */
+function transactionActions(body: Buffer): string[] {
+  const request = JSON.parse(body.toString('utf8')) as { TransactItems?: Array<Record<string, unknown>> };
+  return (request.TransactItems ?? []).flatMap((item) => Object.keys(item).map((kind) => `${kind}Item`));
 }
 
 export async function startDynamoDbProxy(target: string): Promise<DynamoDbProxy> {
   const upstream = new URL(target);
   let seen: string[] = [];
+  let actions: string[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     const operation =
       String(incoming.headers['x-amz-target'] ?? '')
         .split('.')
         .pop() ?? 'unknown';
     seen.push(operation);
-    const forward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
-      (response) => {
-        outgoing.writeHead(response.statusCode ?? 502, response.headers);
-        response.pipe(outgoing);
-      },
-    );
-    forward.on('error', () => outgoing.destroy());
-    incoming.pipe(forward);
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const body = Buffer.concat(chunks);
+      actions.push(...(operation === 'TransactWriteItems' ? transactionActions(body) : [operation]));
+      const forward = httpRequest(
+        { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+        (response) => {
+          outgoing.writeHead(response.statusCode ?? 502, response.headers);
+          response.pipe(outgoing);
+        },
+      );
+      forward.on('error', () => outgoing.destroy());
+      forward.end(body);
+    });
   });
   const { url, stop } = await listen(server);
   return {
     endpoint: url,
     operations: () => seen,
+    actions: () => actions,
     reset: () => {
       seen = [];
+      actions = [];
     },
     stop,
   };

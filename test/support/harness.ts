@@ -5,11 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { buildServiceConfig, parseStageConfig, type StageConfig } from '../../lib/config';
 import { createDeps, type Deps } from '../../lib/deps';
 import { ROUTES } from '../../lib/routes';
-import { preflightsOf, startApiServer, type LocalHandler } from '../../local/api-server';
+import { preflightsOf, startApiServer, type LocalHandler, type PageRoute } from '../../local/api-server';
 import type { CaptureServerOptions } from '../../local/capture';
 import { LOCAL_AWS } from '../../local/dynamodb';
 import type { OutboxMessage } from '../../local/outbox';
@@ -18,6 +19,7 @@ import { FileSecretSource } from '../../lib/adapters/secrets/file-secret-source'
 import type { SecretSource } from '../../lib/ports';
 import { startDynamoDbProxy, type DynamoDbProxy } from './dynamodb-proxy';
 import { FakeClock } from './fake-clock';
+import { checkResponse } from './contract-recorder';
 import { rememberSecret } from './log-capture';
 
 export const LOCAL_CONFIG_FILE = resolve(__dirname, '../../config/local.json');
@@ -68,6 +70,13 @@ export interface TestServiceOptions {
    * request counts of the budget tests flaky.
    */
   readonly dynamodbRequestTimeoutMs?: number;
+  /**
+   * The API server's port (default: any free one). The browser tests pick a free port first,
+   * because the demo client's redirect URI, registered in the configuration, names it.
+   */
+  readonly port?: number;
+  /** Pages the server answers beside the API (the demo client's `/`, `/login`, `/callback`). */
+  readonly pages?: Readonly<Record<string, PageRoute>>;
 }
 
 export interface TestService {
@@ -76,8 +85,13 @@ export interface TestService {
   readonly deps: Deps;
   readonly services: LocalServices;
   readonly dynamodb: DynamoDbProxy;
-  /** POST a JSON body (or a raw string with its own content type). */
-  post(path: string, body: unknown, init?: { headers?: Record<string, string>; raw?: boolean }): Promise<TestResponse>;
+  /**
+   * POST a JSON body (or a raw string with its own content type); `from` sends it from that local
+   * address (a loopback address other than 127.0.0.1: Linux routes all of 127.0.0.0/8 to the
+   * loopback interface; macOS needs `sudo ifconfig lo0 alias 127.0.0.2`), which the service sees as
+   * the source IP, as API Gateway's `sourceIp`.
+   */
+  post(path: string, body: unknown, init?: { headers?: Record<string, string>; raw?: boolean; from?: string }): Promise<TestResponse>;
   /** POST a form-encoded body (application/x-www-form-urlencoded). */
   postForm(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<TestResponse>;
   get(path: string, headers?: Record<string, string>): Promise<TestResponse>;
@@ -87,7 +101,7 @@ export interface TestService {
   latestCode(userId: string): Promise<string>;
   /**
    * The whole API flow for one user: send a code, read it from the outbox, exchange it. Returns the
-   * token response (its access token remembered as a secret the logs must not show).
+   * token response (its tokens remembered as secrets the logs must not show).
    */
   signIn(userId: string, options?: { clientId?: string; environmentId?: string }): Promise<TestResponse>;
   stop(): Promise<void>;
@@ -136,7 +150,15 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     const module = (await import(`../../functions/${route.functionName}`)) as { createHandler(deps: () => Deps): LocalHandler };
     routes[route.path] = module.createHandler(() => deps);
   }
-  const api = await startApiServer({ routes, devRoutes: devRoutes(services), preflights: preflightsOf(stage.deployment?.cors, ROUTES) });
+  const api = await startApiServer({
+    routes,
+    devRoutes: devRoutes(services),
+    preflights: preflightsOf(stage.deployment?.cors, ROUTES),
+    // Every response is checked against docs/openapi.json; a test that got one it does not describe fails.
+    onResponse: checkResponse,
+    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(options.pages === undefined ? {} : { pages: options.pages }),
+  });
 
   const service: TestService = {
     url: api.url,
@@ -145,12 +167,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     services,
     dynamodb,
     async post(path, body, init = {}) {
-      const response = await fetch(`${api.url}${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...init.headers },
-        body: init.raw === true ? (body as string) : JSON.stringify(body),
-      });
-      return toTestResponse(response);
+      const headers = { 'Content-Type': 'application/json', ...init.headers };
+      const text = init.raw === true ? (body as string) : JSON.stringify(body);
+      if (init.from !== undefined) return postFrom(`${api.url}${path}`, init.from, headers, text);
+      return toTestResponse(await fetch(`${api.url}${path}`, { method: 'POST', headers, body: text }));
     },
     async postForm(path, fields, headers = {}) {
       const response = await fetch(`${api.url}${path}`, {
@@ -179,7 +199,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       const sent = await service.post(`${SEND_PATH}${query}`, sendBody(userId, clientId));
       if (sent.status !== 200) throw new Error(`otp/send answered ${sent.status}: ${sent.text}`);
       const response = await service.post(`${TOKEN_PATH}${query}`, exchangeBody(userId, await service.latestCode(userId), clientId));
-      if (typeof response.body.access_token === 'string') rememberSecret(response.body.access_token);
+      for (const token of [response.body.access_token, response.body.refresh_token, response.body.id_token]) {
+        if (typeof token === 'string') rememberSecret(token);
+      }
       return response;
     },
     async stop() {
@@ -196,6 +218,39 @@ export function codeIn(text: string): string | undefined {
   const compact = /\b(\d{6})\b/.exec(text)?.[1];
   if (compact !== undefined) return compact;
   return /\b(\d(?: \d){5})\b/.exec(text)?.[1]?.replaceAll(' ', '');
+}
+
+/** A POST from a given local address (node:http binds it; fetch cannot without undici's Agent). */
+async function postFrom(url: string, localAddress: string, headers: Record<string, string>, body: string): Promise<TestResponse> {
+  return toTestResponse(await fetchFrom(url, localAddress, { method: 'POST', headers, body }));
+}
+
+/**
+ * A request from a given local address, answered as `fetch` would with `redirect: 'manual'` (the
+ * local server sees `localAddress` as the source IP; see `TestService.post`).
+ */
+export function fetchFrom(
+  url: string,
+  localAddress: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Response> {
+  const headers = { ...init.headers, ...(init.body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(init.body)) }) };
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method: init.method ?? 'GET', headers, localAddress, agent: false }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(incoming.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) responseHeaders.append(name, one);
+        }
+        resolve(new Response(Buffer.concat(chunks), { status: incoming.statusCode ?? 0, headers: responseHeaders }));
+      });
+      incoming.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(init.body);
+  });
 }
 
 export async function toTestResponse(response: Response): Promise<TestResponse> {
@@ -241,12 +296,18 @@ export function logEntries(lines: readonly string[], message: string): Array<Rec
   return entries;
 }
 
-/** A service whose limits are adjusted for every environment (`token`, `send`, `failures`, `code`). */
+/**
+ * A service whose limits are adjusted for every environment (`token`, `send`, `failures`, `code`,
+ * and the fraud guards' `sendPerIp`, `sendPerPrefix`, `dailyPhoneBudget`).
+ */
 export function withLimits(adjust: {
   token?: object;
   send?: object;
   failures?: object;
   code?: object;
+  sendPerIp?: object;
+  sendPerPrefix?: object;
+  dailyPhoneBudget?: object;
 }): (config: StageConfig) => StageConfig {
   return (config) => ({
     ...config,
@@ -257,6 +318,9 @@ export function withLimits(adjust: {
         token: { ...environment.limits.token, ...adjust.token },
         send: { ...environment.limits.send, ...adjust.send },
         failures: { ...environment.limits.failures, ...adjust.failures },
+        sendPerIp: { ...environment.limits.sendPerIp, ...adjust.sendPerIp },
+        sendPerPrefix: { ...environment.limits.sendPerPrefix, ...adjust.sendPerPrefix },
+        dailyPhoneBudget: { ...environment.limits.dailyPhoneBudget, ...adjust.dailyPhoneBudget },
       },
     })),
   });

@@ -5,7 +5,7 @@
  * browser drives it in test/browser/.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { REDIRECT_URI, type TestService } from './harness';
+import { fetchFrom, REDIRECT_URI, type TestService } from './harness';
 import { rememberSecret } from './log-capture';
 
 export const AUTHORIZE_PATH = '/idp/v1/account/authorize';
@@ -29,9 +29,14 @@ export class LoginSession {
   private cookie: string | undefined;
   readonly verifier: string;
   readonly challenge: string;
+  /**
+   * @param options.from the local address the browser connects from (the source IP the page's
+   *   sends are counted by, as API Gateway's `sourceIp`); default 127.0.0.1.
+   */
   constructor(
-    private readonly service: TestService,
+    private readonly service: Pick<TestService, 'url' | 'latestCode'>,
     readonly clientId = 'local-web',
+    private readonly options: { readonly from?: string } = {},
   ) {
     ({ verifier: this.verifier, challenge: this.challenge } = pkce());
   }
@@ -85,14 +90,14 @@ export class LoginSession {
   }
 
   private async request(url: string, init: RequestInit): Promise<PageResponse> {
-    const response = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      headers: {
-        ...(init.headers as Record<string, string>),
-        ...(this.cookie === undefined ? {} : { Cookie: `idp_login=${this.cookie}` }),
-      },
-    });
+    const headers = {
+      ...(init.headers as Record<string, string>),
+      ...(this.cookie === undefined ? {} : { Cookie: `idp_login=${this.cookie}` }),
+    };
+    const response =
+      this.options.from === undefined
+        ? await fetch(url, { ...init, redirect: 'manual', headers })
+        : await fetchFrom(url, this.options.from, { method: init.method ?? 'GET', headers, body: init.body as string | undefined });
     const setCookie = response.headers.get('set-cookie');
     if (setCookie !== null) {
       const value = /^idp_login=([^;]*)/.exec(setCookie)?.[1] ?? '';

@@ -90,6 +90,13 @@ function unfrozenPaths(value: unknown, path = '$'): string[] {
 const SPEC_LIMITS: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
 /** NIST SP 800-63B §5.2.2: at most 100 consecutive failures, here over a rolling day. */
 const FAILURE_CAP = { maxConsecutive: 100, windowSeconds: 86_400 };
+/** The SMS fraud guards' defaults (docs/decisions/008-sms-fraud-guards.md). */
+const GUARD_DEFAULTS = {
+  sendPerIp: { maxSends: 10, windowSeconds: 3600 },
+  sendPerPrefix: { digits: 6, maxSends: 20, windowSeconds: 3600 },
+  dailyPhoneBudget: { maxMessages: 1000 },
+};
+const DEFAULT_LIMITS = { token: SPEC_LIMITS, send: SPEC_LIMITS, failures: FAILURE_CAP, ...GUARD_DEFAULTS };
 
 describe('config/local.json', () => {
   let config: StageConfig;
@@ -141,10 +148,23 @@ describe('config/local.json', () => {
     expect(backend?.apiKeySha256).toContain(expectedDigest);
   });
 
+  it('issues refresh tokens to local-web, local-rs256 and local-opaque (30 days idle, 90 days in all, no reuse interval), not to local-backend', () => {
+    const refresh = Object.fromEntries(config.clients.map((client) => [client.id, client.refreshTokens]));
+    const on = { idleSeconds: 30 * 86_400, absoluteSeconds: 90 * 86_400, reuseIntervalSeconds: 0 };
+    expect(refresh).toEqual({ 'local-web': on, 'local-rs256': on, 'local-opaque': on, 'local-backend': undefined });
+  });
+
   it('keeps the specified limits (5 per 60 s, 300 s block) and code settings (300 s, 3 tries)', () => {
     const local = config.environments[0]!;
-    expect(local.limits).toEqual({ token: SPEC_LIMITS, send: SPEC_LIMITS, failures: FAILURE_CAP });
+    // Every local request comes from a loopback address: 100 an hour per IP, not the default 10.
+    expect(local.limits).toEqual({ ...DEFAULT_LIMITS, sendPerIp: { maxSends: 100, windowSeconds: 3600 } });
     expect(local.code).toEqual({ ttlSeconds: 300, maxTries: 3 });
+  });
+
+  it('allows SMS and voice codes to the countries of the README’s examples', () => {
+    expect(config.environments[0]!.sms.allowedCountries).toEqual(
+      expect.arrayContaining(['US', 'CA', 'GB', 'DE', 'FR', 'ES', 'PT', 'BR', 'NL', 'IT', 'IN', 'AU']),
+    );
   });
 });
 
@@ -154,7 +174,7 @@ describe('parseStageConfig defaults', () => {
     const config = parseStageConfig(minimal());
 
     // Assert
-    expect(config.environments[0]!.limits).toEqual({ token: SPEC_LIMITS, send: SPEC_LIMITS, failures: FAILURE_CAP });
+    expect(config.environments[0]!.limits).toEqual(DEFAULT_LIMITS);
   });
 
   it('fills in the fields omitted from a partial limit', () => {
@@ -167,10 +187,45 @@ describe('parseStageConfig defaults', () => {
 
     // Assert
     expect(config.environments[0]!.limits).toEqual({
+      ...DEFAULT_LIMITS,
       token: { maxAttempts: 3, windowSeconds: 60, blockSeconds: 300 },
       send: { maxAttempts: 5, windowSeconds: 60, blockSeconds: 900 },
-      failures: FAILURE_CAP,
     });
+  });
+
+  it('takes the fraud guards per environment, filling in what a partial one omits, within bounds', () => {
+    const raw = minimal();
+    raw.environments[0]!.limits = { sendPerIp: { maxSends: 3 }, sendPerPrefix: { digits: 4 }, dailyPhoneBudget: {} };
+    expect(parseStageConfig(raw).environments[0]!.limits).toEqual({
+      ...DEFAULT_LIMITS,
+      sendPerIp: { maxSends: 3, windowSeconds: 3600 },
+      sendPerPrefix: { digits: 4, maxSends: 20, windowSeconds: 3600 },
+    });
+    for (const [limits, path] of [
+      [{ sendPerIp: { maxSends: 101 } }, /limits\.sendPerIp\.maxSends/],
+      [{ sendPerPrefix: { maxSends: 0 } }, /limits\.sendPerPrefix\.maxSends/],
+      [{ sendPerPrefix: { digits: 0 } }, /limits\.sendPerPrefix\.digits/],
+      [{ sendPerIp: { windowSeconds: 86_401 } }, /limits\.sendPerIp\.windowSeconds/],
+      [{ dailyPhoneBudget: { maxMessages: 0 } }, /limits\.dailyPhoneBudget\.maxMessages/],
+    ] as const) {
+      raw.environments[0]!.limits = limits;
+      expect(() => parseStageConfig(raw)).toThrow(path);
+    }
+  });
+
+  it('allows no SMS or voice destination unless the environment lists its countries', () => {
+    expect(parseStageConfig(minimal()).environments[0]!.sms).toEqual({ allowedCountries: [] });
+    const raw = minimal();
+    raw.environments[0]!.sms = { senderId: 'Example', allowedCountries: ['GB', 'IE'] };
+    expect(parseStageConfig(raw).environments[0]!.sms).toEqual({ senderId: 'Example', allowedCountries: ['GB', 'IE'] });
+  });
+
+  it.each(['UK', 'gb', 'USA', 'EU', '001', ''])('refuses %j as a country, pointing at the ISO code', (country) => {
+    const raw = minimal();
+    raw.environments[0]!.sms = { allowedCountries: [country] };
+    expect(problemsOf(raw)).toBe(
+      'Invalid configuration:\n✖ an ISO 3166-1 alpha-2 country code (GB, not UK)\n  → at environments[0].sms.allowedCountries[0]',
+    );
   });
 
   it('takes a failure cap per environment, filling in what a partial one omits, within bounds', () => {
@@ -251,7 +306,7 @@ describe('parseStageConfig defaults', () => {
 
     // Assert
     expect(first.environments[0]!.limits.send.maxAttempts).toBe(5);
-    expect(second.environments[0]!.limits).toEqual({ token: SPEC_LIMITS, send: SPEC_LIMITS, failures: FAILURE_CAP });
+    expect(second.environments[0]!.limits).toEqual(DEFAULT_LIMITS);
   });
 });
 
@@ -284,6 +339,21 @@ describe('parseStageConfig validation: each problem is reported with its path', 
       'mayIntrospect without key hashes',
       (raw) => void (raw.clients[0]!.mayIntrospect = true),
       [/needs at least one key hash/, /clients\[0\]\.apiKeySha256/],
+    ],
+    [
+      'refresh tokens for a client with API keys (RFC 6749 §6: it would have to authenticate to refresh)',
+      (raw) => void Object.assign(raw.clients[0]!, { apiKeySha256: ['a'.repeat(64)], refreshTokens: {} }),
+      [/refresh tokens are for public clients/, /clients\[0\]\.refreshTokens/],
+    ],
+    [
+      'a refresh idle lifetime longer than the absolute one',
+      (raw) => void (raw.clients[0]!.refreshTokens = { idleSeconds: 7200, absoluteSeconds: 3600 }),
+      [/idle lifetime cannot be longer/, /clients\[0\]\.refreshTokens\.idleSeconds/],
+    ],
+    [
+      'a reuse interval over a minute',
+      (raw) => void (raw.clients[0]!.refreshTokens = { reuseIntervalSeconds: 61 }),
+      [/clients\[0\]\.refreshTokens\.reuseIntervalSeconds/],
     ],
     [
       'an upper-case SHA-256 hex',
@@ -433,11 +503,26 @@ describe('applyLimitOverrides', () => {
     // Assert
     for (const environment of overridden.environments) {
       expect(environment.limits).toEqual({
+        ...DEFAULT_LIMITS,
         token: { maxAttempts: 2, windowSeconds: 10, blockSeconds: 20 },
         send: { maxAttempts: 3, windowSeconds: 30, blockSeconds: 40 },
-        failures: FAILURE_CAP,
       });
     }
+  });
+
+  it.each<[string, keyof typeof GUARD_DEFAULTS.sendPerIp, string]>([
+    ['OTP_SEND_IP_MAX', 'maxSends', '3'],
+    ['OTP_SEND_IP_WINDOW_SECONDS', 'windowSeconds', '60'],
+  ])('%s sets sendPerIp.%s in every environment and nothing else', (variable, field, value) => {
+    const overridden = applyLimitOverrides(parseStageConfig(twoEnvironments()), readEnvironment({ [variable]: value }));
+    for (const environment of overridden.environments) {
+      expect(environment.limits).toEqual({ ...DEFAULT_LIMITS, sendPerIp: { ...GUARD_DEFAULTS.sendPerIp, [field]: Number(value) } });
+    }
+  });
+
+  it('re-validates the per-IP override against the schema (OTP_SEND_IP_MAX above 100 is refused)', () => {
+    const message = thrownMessage(() => applyLimitOverrides(parseStageConfig(minimal()), { OTP_SEND_IP_MAX: '101' }));
+    expect(message).toMatch(/OTP_SEND_IP_MAX=101[\s\S]*limits\.sendPerIp\.maxSends/);
   });
 
   it('overrides the limits a file sets, not only the defaults', () => {
@@ -478,6 +563,8 @@ describe('applyLimitOverrides', () => {
     ['OTP_SEND_MAX', '-1'],
     ['OTP_SEND_WINDOW_SECONDS', 'five'],
     ['OTP_SEND_BLOCK_SECONDS', '0'],
+    ['OTP_SEND_IP_MAX', '1e3'],
+    ['OTP_SEND_IP_WINDOW_SECONDS', '-60'],
   ])('rejects %s=%j with a message naming the variable', (variable, value) => {
     // Arrange
     const config = parseStageConfig(minimal());

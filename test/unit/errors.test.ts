@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import {
   DeliveryFailedError,
+  DestinationNotAllowedError,
   IdpError,
   InvalidClientError,
   InvalidGrantError,
+  InvalidScopeError,
   InvalidRequestError,
   InvalidTokenError,
   MethodNotAllowedError,
@@ -83,6 +85,22 @@ const cases: Expectation[] = [
     headers: {},
   },
   {
+    make: () => new InvalidGrantError({ detail: 'reuse', presented: 'refresh_token' }),
+    name: 'InvalidGrantError',
+    statusCode: 400,
+    error: 'invalid_grant',
+    description: 'The refresh token is invalid, expired, revoked, or was already used.',
+    headers: {},
+  },
+  {
+    make: () => new InvalidScopeError(),
+    name: 'InvalidScopeError',
+    statusCode: 400,
+    error: 'invalid_scope',
+    description: 'The requested scope exceeds the scope originally granted.',
+    headers: {},
+  },
+  {
     make: () => new UnauthorizedClientError('This client may not send codes by voice.'),
     name: 'UnauthorizedClientError',
     statusCode: 400,
@@ -95,7 +113,7 @@ const cases: Expectation[] = [
     name: 'UnsupportedGrantTypeError',
     statusCode: 400,
     error: 'unsupported_grant_type',
-    description: "grant_type must be 'authorization_code'.",
+    description: "grant_type must be 'authorization_code' or 'refresh_token'.",
     headers: {},
   },
   {
@@ -115,6 +133,14 @@ const cases: Expectation[] = [
     headers: { 'Retry-After': '17' },
   },
   {
+    make: () => new TooManyRequestsError(17, { limit: 'phone_sends', detail: 'per source IP' }),
+    name: 'TooManyRequestsError',
+    statusCode: 429,
+    error: 'too_many_requests',
+    description: 'Too many codes by SMS or voice call were requested. Try again in 17 seconds.',
+    headers: { 'Retry-After': '17' },
+  },
+  {
     make: () => new DeliveryFailedError({ detail: 'SES throttled' }),
     name: 'DeliveryFailedError',
     statusCode: 502,
@@ -129,6 +155,23 @@ const cases: Expectation[] = [
     error: 'temporarily_unavailable',
     description: 'The service is temporarily unavailable. Try again shortly.',
     headers: { 'Retry-After': '1' },
+  },
+  {
+    make: () =>
+      new TemporarilyUnavailableError({ detail: 'daily SMS and voice budget spent', phoneBudgetSpent: { retryAfterSeconds: 3600 } }),
+    name: 'TemporarilyUnavailableError',
+    statusCode: 503,
+    error: 'temporarily_unavailable',
+    description: 'Codes by SMS and voice call are unavailable until the next UTC day. Codes by email still work.',
+    headers: { 'Retry-After': '3600' },
+  },
+  {
+    make: () => new DestinationNotAllowedError({ detail: 'destination number_type (private)' }),
+    name: 'DestinationNotAllowedError',
+    statusCode: 403,
+    error: 'destination_not_allowed',
+    description: 'Codes cannot be sent to this phone number in this environment.',
+    headers: {},
   },
 ];
 
@@ -231,6 +274,28 @@ describe('TooManyRequestsError', () => {
     expect(error.headers).toEqual({ 'Retry-After': String(seconds) });
     expect(error.retryAfterSeconds).toBe(seconds);
     expect(error.description).toContain(String(seconds));
+    expect(error.limit).toBe('attempts');
+  });
+
+  it("tells a fraud guard's refusal from the attempt limit (the login page words them apart)", () => {
+    const error = new TooManyRequestsError(60, { limit: 'phone_sends' });
+    expect(error.limit).toBe('phone_sends');
+    expect(error.retryAfterSeconds).toBe(60);
+  });
+});
+
+describe('TemporarilyUnavailableError', () => {
+  it('is the service, retry in a second, unless the phone budget is spent', () => {
+    const service = new TemporarilyUnavailableError({ detail: 'DynamoDB down' });
+    const budget = new TemporarilyUnavailableError({ phoneBudgetSpent: { retryAfterSeconds: 7200 } });
+    expect({ unavailable: service.unavailable, retryAfterSeconds: service.retryAfterSeconds }).toEqual({
+      unavailable: 'service',
+      retryAfterSeconds: 1,
+    });
+    expect({ unavailable: budget.unavailable, retryAfterSeconds: budget.retryAfterSeconds }).toEqual({
+      unavailable: 'phone_sends',
+      retryAfterSeconds: 7200,
+    });
   });
 });
 

@@ -52,6 +52,9 @@ const storedCodeSchema = z.strictObject({
 });
 type StoredCode = z.infer<typeof storedCodeSchema>;
 
+/** A history place: a code, or NULL when empty. */
+const historyCodeSchema = z.nullable(storedCodeSchema);
+
 const codeItemSchema = z.looseObject({
   pk: z.string().check(z.startsWith('code#')),
   [LIVE]: z.optional(storedCodeSchema),
@@ -121,9 +124,10 @@ export class DynamoDbCodeStore implements CodeStore {
         repeated: live?.guesses.includes(guess.guessDigest) ?? false,
       };
     }
-    const live = slotStateOf(guess, spent).live;
+    // Only the live code matters to a guess: the history places it returns too are left unparsed.
+    const live = parseItem(spent)?.[LIVE];
     if (live === undefined) throw new Error('A try was spent on a code that was not returned');
-    return { outcome: 'compared', record: live };
+    return { outcome: 'compared', record: keptCodeOf(guess, live) };
   }
 
   async discard(failed: CodeRecord, known: SlotState, now: number): Promise<void> {
@@ -229,7 +233,7 @@ function slotStateOf(slot: CodeSlot, item: Record<string, unknown> | undefined):
   for (const [name, value] of Object.entries(parsed)) {
     const place = HISTORY_PLACE.exec(name);
     if (place === null) continue;
-    const stored = z.nullable(storedCodeSchema).safeParse(value);
+    const stored = historyCodeSchema.safeParse(value);
     if (!stored.success) throw new Error(`A malformed code item (${name}): ${z.prettifyError(stored.error)}`);
     history[Number(place[1])] = stored.data === null ? undefined : keptCodeOf(slot, stored.data);
   }

@@ -2,7 +2,8 @@
  * Opaque access tokens in DynamoDB, keyed by the SHA-256 of the token (256 random bits need no
  * secret key: the hash cannot be inverted or guessed). The token itself is never stored.
  */
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import '../../zod';
 import * as z from 'zod/mini';
 import type { OpaqueTokenRecord, TokenStore } from '../../ports';
@@ -28,8 +29,30 @@ const tokenItemSchema = z.object({
   exp: z.int(),
   /** The user's address claims, for UserInfo; absent when the grant carried none. */
   claims: z.optional(z.record(z.string(), z.union([z.string(), z.boolean()]))),
+  /** The key of the refresh token family it was issued with, if any. */
+  family: z.optional(z.string().check(z.minLength(1))),
 });
 type TokenItem = z.infer<typeof tokenItemSchema>;
+
+/** The item of an opaque token's record (also written inside a refresh token family's transactions). */
+export function tokenItemOf(record: OpaqueTokenRecord): TokenItem & Record<string, unknown> {
+  return {
+    pk: tokenItemKey(record.tokenHash),
+    sub: record.subject,
+    client_id: record.clientId,
+    environment_id: record.environmentId,
+    aud: record.audience,
+    scope: record.scope,
+    jti: record.jti,
+    amr: [...record.amr],
+    iat: record.issuedAt,
+    auth_time: record.authTime,
+    exp: record.expiresAt,
+    ...(Object.keys(record.claims).length === 0 ? {} : { claims: { ...record.claims } }),
+    family: record.familyKey,
+    [TABLE_DEFINITION.timeToLiveAttribute]: record.expiresAt,
+  };
+}
 
 export class DynamoDbTokenStore implements TokenStore {
   constructor(
@@ -38,23 +61,10 @@ export class DynamoDbTokenStore implements TokenStore {
   ) {}
 
   async save(record: OpaqueTokenRecord): Promise<void> {
-    const item: TokenItem & Record<string, unknown> = {
-      pk: tokenItemKey(record.tokenHash),
-      sub: record.subject,
-      client_id: record.clientId,
-      environment_id: record.environmentId,
-      aud: record.audience,
-      scope: record.scope,
-      jti: record.jti,
-      amr: [...record.amr],
-      iat: record.issuedAt,
-      auth_time: record.authTime,
-      exp: record.expiresAt,
-      ...(Object.keys(record.claims).length === 0 ? {} : { claims: { ...record.claims } }),
-      [TABLE_DEFINITION.timeToLiveAttribute]: record.expiresAt,
-    };
     try {
-      await this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+      await this.client.send(
+        new PutCommand({ TableName: this.tableName, Item: tokenItemOf(record), ConditionExpression: 'attribute_not_exists(pk)' }),
+      );
     } catch (error) {
       throw storageFailure(error, 'save token');
     }
@@ -87,6 +97,25 @@ export class DynamoDbTokenStore implements TokenStore {
       authTime: stored.auth_time,
       expiresAt: stored.exp,
       claims: stored.claims ?? {},
+      familyKey: stored.family,
     };
+  }
+
+  /** RFC 7009: the record is deleted, if it is `clientId`'s, so introspection says inactive at once. */
+  async revoke(tokenHash: string, clientId: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: tokenItemKey(tokenHash) },
+          ConditionExpression: 'client_id = :client',
+          ExpressionAttributeValues: { ':client': clientId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw storageFailure(error, 'revoke token');
+    }
   }
 }

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { codeItemKey, DynamoDbCodeStore } from '../../../lib/adapters/dynamodb/code-store';
 import { applyDiscardStep, discardStep, EMPTY_SLOT, saveIntoSlot } from '../../../lib/domain/code-history';
 import type { CodeGuess, CodeRecord, CodeSlot, SlotState } from '../../../lib/ports';
@@ -217,5 +217,24 @@ describe('items that cannot be silently wrong', () => {
       }),
     );
     await expect(store.guess({ ...slot, guessDigest: 'g', now: T0 })).rejects.toThrow(/malformed code item/);
+  });
+
+  it('a guess reads only the live code; a corrupt history place is refused by the next save that reads it', async () => {
+    // Arrange: a live code, and a history place a hand edit broke.
+    const slot = newSlot();
+    const record = code(slot);
+    await store.save(record, 2);
+    await table.client.send(
+      new UpdateItemCommand({
+        TableName: table.name,
+        Key: { pk: { S: codeItemKey(slot) } },
+        UpdateExpression: 'SET h1 = :broken',
+        ExpressionAttributeValues: { ':broken': { M: { send_id: { S: 'x' } } } },
+      }),
+    );
+
+    // Act / Assert (the save shifts the broken place from h1 to h0, and returns it)
+    await expect(store.guess(guessOf(record, 'g'))).resolves.toEqual(expect.objectContaining({ outcome: 'compared' }));
+    await expect(store.save(code(slot), 2)).rejects.toThrow(/malformed code item \(h0\)/);
   });
 });

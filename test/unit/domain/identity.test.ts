@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { IdpError, InvalidRequestError } from '../../../lib/errors';
-import { inferAuthType, mailboxOf, normalisePhone, normaliseUser } from '../../../lib/domain/identity';
+import { inferAuthType, mailboxOf, normaliseUser } from '../../../lib/domain/identity';
+import { canonicalisePhone } from '../../../lib/domain/phone-canonical';
+import { normalisePhone } from '../../../lib/domain/phone-validation';
 import { normaliseEmail } from '../../../lib/email-address';
 import { AUTH_TYPES, CHANNELS } from '../../../lib/vocabulary';
 
@@ -14,9 +15,6 @@ function thrown(fn: () => unknown): unknown {
     return error;
   }
 }
-
-/** Known-valid numbers (libphonenumber's own examples and well-known fictional ones). */
-const VALID_NUMBERS = ['+14155552671', '+442079460958', '+4930901820', '+33142685300', '+5511987654321'] as const;
 
 /** A domain label of `length` letters (1..63). */
 const label = (length: number) => 'd'.repeat(length);
@@ -166,132 +164,20 @@ describe('normaliseEmail', () => {
   });
 });
 
-describe('normalisePhone', () => {
-  it.each([
-    ['+1 (415) 555-2671', '+14155552671'],
-    ['+14155552671', '+14155552671'],
-    ['+1-415-555-2671', '+14155552671'],
-    ['  +1 415 555 2671  ', '+14155552671'],
-    ['0049 30 901820', '+4930901820'],
-    ['+49 (30) 901820', '+4930901820'],
-    ['+49 (0)30 901820', '+4930901820'],
-    ['+44 20 7946 0958', '+442079460958'],
-    ['+33 1 42 68 53 00', '+33142685300'],
-    ['+55 11 98765-4321', '+5511987654321'],
-  ])('normalises %j to %j', (raw, expected) => {
-    // Act
-    const normalised = normalisePhone(raw);
-
-    // Assert
-    expect(normalised).toBe(expected);
-  });
-
-  it.each([
-    ['a national number without +', '4155552671'],
-    ['a national number with a trunk prefix', '030 901820'],
-    ['letters (vanity number)', '+1 415 555 CALL'],
-    ['letters only', 'not a number'],
-    ['an invalid number', '+1 111 111 1111'],
-    ['too short', '+1 415'],
-    ['too long (digits)', '+1415555267112345678'],
-    ['an empty string', ''],
-    ['only "+"', '+'],
-    ['text before the number', 'call +14155552671'],
-    ['two numbers', '+1 415 5552671 +1'],
-  ])('rejects %s (%j)', (_label, raw) => {
-    expect(normalisePhone(raw)).toBeUndefined();
-  });
-
-  it.each([
-    ['trailing letters', '+14155552671abc'],
-    ['a trailing "x"', '+1 415 555 2671 x'],
-    ['an extension', '+1 415 555 2671 ext. 5'],
-  ])('rejects letters: %s (%j), rather than silently dropping them', (_label, raw) => {
-    expect(normalisePhone(raw)).toBeUndefined();
-  });
-
-  it('accepts a 32-character input and rejects a 33-character one (the length cap), even when the number in it is valid', () => {
-    // Arrange: a valid number followed by separators, which the parser would otherwise ignore.
-    const at32 = `+1 415 555 2671${'-'.repeat(17)}`;
-    const at33 = `+1 415 555 2671${'-'.repeat(18)}`;
-    expect(at32).toHaveLength(32);
-    expect(at33).toHaveLength(33);
-
-    // Act / Assert
-    expect(normalisePhone(at32)).toBe('+14155552671');
-    expect(normalisePhone(at33)).toBeUndefined();
-  });
-
-  describe('properties', () => {
-    const number = fc.constantFrom(...VALID_NUMBERS);
-    const whitespace = fc.string({ unit: fc.constantFrom(' ', '\t'), maxLength: 3 });
-
-    /** The same number written the ways people write it: all international, all valid. */
-    function formats(e164: string): string[] {
-      const parsed = parsePhoneNumberFromString(e164)!;
-      const international = parsed.formatInternational();
-      const country = parsed.countryCallingCode;
-      return [
-        e164,
-        international,
-        international.replace(/ /g, '-'),
-        international.replace(/ /g, '.'),
-        international.replace(/ /g, ''),
-        `+${country} ${parsed.formatNational()}`,
-        `00${country}${parsed.nationalNumber}`,
-        `00 ${international.slice(1)}`,
-      ];
-    }
-
-    it('maps every format of one number, with any surrounding whitespace, to its E.164 form', () => {
-      fc.assert(
-        fc.property(number, fc.nat(), whitespace, whitespace, (e164, pick, before, after) => {
-          // Arrange
-          const variants = formats(e164);
-          const variant = `${before}${variants[pick % variants.length]}${after}`;
-
-          // Act
-          const normalised = normalisePhone(variant);
-
-          // Assert
-          expect(normalised).toBe(e164);
-        }),
-      );
-    });
-
-    it('is idempotent', () => {
-      fc.assert(
-        fc.property(
-          fc.oneof(
-            number.chain((e164) => fc.constantFrom(...formats(e164))),
-            fc.string(),
-          ),
-          (raw) => {
-            const once = normalisePhone(raw);
-            if (once !== undefined) expect(normalisePhone(once)).toBe(once);
-          },
-        ),
-      );
-    });
-
-    it('returns only E.164 (a + and 8 to 15 digits) or undefined', () => {
-      fc.assert(
-        fc.property(fc.string({ unit: fc.constantFrom(...'+0123456789 -()'.split('')), maxLength: 24 }), (raw) => {
-          const normalised = normalisePhone(raw);
-          if (normalised !== undefined) expect(normalised).toMatch(/^\+[1-9]\d{7,14}$/);
-        }),
-      );
-    });
-  });
-});
-
 describe('normaliseUser', () => {
   it('normalises an email user', () => {
-    expect(normaliseUser('email', ' Alice@Example.com ')).toEqual({ authType: 'email', value: 'alice@example.com' });
+    expect(normaliseUser('email', ' Alice@Example.com ', normalisePhone)).toEqual({ authType: 'email', value: 'alice@example.com' });
   });
 
-  it('normalises an sms user', () => {
-    expect(normaliseUser('sms', '+1 (415) 555-2671')).toEqual({ authType: 'sms', value: '+14155552671' });
+  it.each([
+    ['normalisePhone', normalisePhone],
+    ['canonicalisePhone', canonicalisePhone],
+  ])('normalises an sms user with the phone normalisation it is given (%s)', (_name, phone) => {
+    expect(normaliseUser('sms', '+1 (415) 555-2671', phone)).toEqual({ authType: 'sms', value: '+14155552671' });
+  });
+
+  it('refuses the phone numbers its phone normalisation refuses', () => {
+    expect(() => normaliseUser('sms', '+1 415 555 2671', () => undefined)).toThrow(InvalidRequestError);
   });
 
   it.each<['email' | 'sms', string]>([
@@ -301,7 +187,7 @@ describe('normaliseUser', () => {
     ['sms', '4155552671'],
   ])('throws a 400 invalid_request naming user_id for auth_type %s', (authType, raw) => {
     // Act
-    const error = thrown(() => normaliseUser(authType, raw));
+    const error = thrown(() => normaliseUser(authType, raw, normalisePhone));
 
     // Assert
     expect(error).toBeInstanceOf(InvalidRequestError);
@@ -314,7 +200,7 @@ describe('normaliseUser', () => {
   });
 
   it('does not echo the rejected value in the description (personal data)', () => {
-    const error = thrown(() => normaliseUser('email', 'secret-person@nowhere')) as InvalidRequestError;
+    const error = thrown(() => normaliseUser('email', 'secret-person@nowhere', normalisePhone)) as InvalidRequestError;
     expect(error.description).not.toContain('secret-person');
   });
 });

@@ -119,6 +119,31 @@ describe('formatMinutes', () => {
     expect(formatMinutes(expiresInSeconds, locale)).toBe(expected);
   });
 
+  it('makes one Intl.PluralRules per locale, not one per message (85 µs each: docs/performance.md)', () => {
+    // Arrange: count the constructions (a native constructor cannot be spied on, so it is subclassed).
+    const Original = Intl.PluralRules;
+    let made = 0;
+    class Counting extends Original {
+      constructor(...args: ConstructorParameters<typeof Intl.PluralRules>) {
+        super(...args);
+        made += 1;
+      }
+    }
+    Object.defineProperty(Intl, 'PluralRules', { value: Counting, configurable: true, writable: true });
+    try {
+      // Act
+      for (let index = 0; index < 5; index += 1) formatMinutes(60 * (index + 1), 'sv-SE');
+      const afterFirstLocale = made;
+      for (let index = 0; index < 5; index += 1) formatMinutes(60 * (index + 1), 'da-DK');
+
+      // Assert: at most one each (none when an earlier test already made it).
+      expect(afterFirstLocale).toBeLessThanOrEqual(1);
+      expect(made - afterFirstLocale).toBeLessThanOrEqual(1);
+    } finally {
+      Object.defineProperty(Intl, 'PluralRules', { value: Original, configurable: true, writable: true });
+    }
+  });
+
   it.each<[Locale, string]>([
     ['fr-FR', '1000000 minutes'],
     ['es-ES', '1000000 minutos'],

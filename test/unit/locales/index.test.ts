@@ -103,6 +103,27 @@ describe.each(SUPPORTED_LOCALES)('the %s texts', (locale) => {
     check(strings[field]);
   });
 
+  it("words the fraud guards' three refusals apart from each other and from the page's other errors", () => {
+    // Arrange
+    const login = strings.login;
+    const retryIn = new Intl.RelativeTimeFormat(locale, { numeric: 'always' }).format(12, 'minute');
+
+    // Act
+    const texts = [
+      login.destinationNotAllowed,
+      login.tooManySends(retryIn),
+      login.phoneUnavailable,
+      login.invalidUserId,
+      login.blocked(retryIn),
+      login.unavailable,
+      login.deliveryFailed,
+    ];
+
+    // Assert: seven different sentences, the 429's with its retry time.
+    expect(new Set(texts).size).toBe(texts.length);
+    expect(login.tooManySends(retryIn)).toContain(retryIn);
+  });
+
   it('has a form of "minute" for exactly the CLDR plural categories of its language', () => {
     // Arrange
     const categories = new Intl.PluralRules(locale).resolvedOptions().pluralCategories;

@@ -1,0 +1,342 @@
+/**
+ * The floor each operation of `npm run bench` is measured against (docs/performance.md): what any
+ * implementation must do per request, and nothing more. The same DynamoDB requests as the
+ * service's adapters (commands, keys, condition and update expressions, return values), the same
+ * delivery call or signatures, the same HMACs (lib/domain/hmac-keys.ts and codes.ts: plain
+ * node:crypto), the same client settings (timeouts, retries); with the bare SDK clients (no
+ * document client) and jose, and without the framework: no middy, no zod, no logger, no
+ * configuration file (constants matching config/local.json), no error vocabulary (a request the
+ * floor cannot serve is a 500). Bundled with the functions' own esbuild options and run by the
+ * same worker, so what differs is what the service adds.
+ *
+ * One export per kind of operation, each an API Gateway (REST, v1) handler like the functions'.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { DeleteItemCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
+import { importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { DELIVERY_CLIENT_SETTINGS, DYNAMODB_CLIENT_SETTINGS } from '../lib/adapters/aws';
+import { digestCode, digestsEqual, generateCode, guessDigestOf, s256Challenge } from '../lib/domain/codes';
+import { deriveHmacKeys, hmac, subjectOf, userKeyOf, type HmacKeys } from '../lib/domain/hmac-keys';
+
+/** config/local.json's environment `local` and its clients, as constants. */
+const ENVIRONMENT = 'local';
+const LIMIT = { maxAttempts: 5, windowSeconds: 60 };
+const FAILURE_CAP = { maxConsecutive: 100, windowSeconds: 86_400 };
+const CODE = { ttlSeconds: 300, maxTries: 3 };
+const SENDER = 'Identity Dev <no-reply@identity.local>';
+const AUDIENCE = 'http://localhost:3000/api';
+const CLIENTS: Record<string, { format: 'jwt' | 'opaque'; alg: 'ES256' | 'RS256'; ttlSeconds: number }> = {
+  'local-web': { format: 'jwt', alg: 'ES256', ttlSeconds: 3600 },
+  'local-rs256': { format: 'jwt', alg: 'RS256', ttlSeconds: 3600 },
+  'local-opaque': { format: 'opaque', alg: 'ES256', ttlSeconds: 3600 },
+};
+
+interface Container {
+  readonly table: string;
+  readonly issuer: string;
+  readonly keys: HmacKeys;
+  readonly signers: Map<string, { kid: string; key: CryptoKey }>;
+  readonly dynamodb: DynamoDBClient;
+  readonly ses: SESClient;
+}
+
+let container: Promise<Container> | undefined;
+
+/** Once per container, as the service does: the environment, the secrets (files locally), the clients. */
+function init(): Promise<Container> {
+  container ??= (async () => {
+    const secrets = process.env.LOCAL_SECRETS_DIR ?? '';
+    const stored = JSON.parse(readFileSync(join(secrets, 'signing-keys.json'), 'utf8')) as {
+      keys: Array<{ kid: string; alg: 'ES256' | 'RS256'; status: string; privateJwk: JWK }>;
+    };
+    const signers = new Map<string, { kid: string; key: CryptoKey }>();
+    for (const key of stored.keys.filter((candidate) => candidate.status === 'current')) {
+      signers.set(key.alg, { kid: key.kid, key: (await importJWK({ ...key.privateJwk, alg: key.alg }, key.alg)) as CryptoKey });
+    }
+    return {
+      table: process.env.TABLE_NAME ?? '',
+      issuer: process.env.ISSUER ?? '',
+      keys: deriveHmacKeys(Buffer.from(readFileSync(join(secrets, 'hmac-secret'), 'utf8').trim(), 'base64url')),
+      signers,
+      dynamodb: new DynamoDBClient({ ...DYNAMODB_CLIENT_SETTINGS }),
+      ses: new SESClient({ ...DELIVERY_CLIENT_SETTINGS }),
+    };
+  })();
+  return container;
+}
+
+const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult => ({
+  statusCode,
+  headers: { 'Content-Type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
+
+const fieldsOf = (event: APIGatewayProxyEvent): Record<string, string> =>
+  event.headers['Content-Type']?.startsWith('application/json') === true
+    ? (JSON.parse(event.body ?? '{}') as Record<string, string>)
+    : Object.fromEntries(new URLSearchParams(event.body ?? ''));
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+/** `at_hash` of an ES256 or RS256 ID token (OIDC Core §3.1.3.6), as lib/domain/id-tokens.ts. */
+const atHash = (accessToken: string) => sha256(accessToken).subarray(0, 16).toString('base64url');
+/** The key an opaque token is stored under, as lib/domain/access-tokens.ts. */
+const opaqueTokenHash = (token: string) => sha256(token).toString('base64url');
+
+const n = (value: number): AttributeValue => ({ N: String(value) });
+const s = (value: string): AttributeValue => ({ S: value });
+
+/** The attempt limiter's write (lib/adapters/dynamodb/attempt-limiter.ts `tryProcess`), with the token endpoint's failure cap or without. */
+function attemptWrite(c: Container, operation: 'send' | 'token', userKey: string, now: number): UpdateItemCommand {
+  const names: Record<string, string> = { '#b': 'blocked_until', '#e': 'expires_at' };
+  const shifts: string[] = [];
+  for (let index = 0; index < LIMIT.maxAttempts; index += 1) {
+    names[`#s${index}`] = `a${index}`;
+    shifts.push(index < LIMIT.maxAttempts - 1 ? `#s${index} = if_not_exists(#s${index + 1}, :zero)` : `#s${index} = :now`);
+  }
+  const window = operation === 'token' ? Math.max(LIMIT.windowSeconds, FAILURE_CAP.windowSeconds) : LIMIT.windowSeconds;
+  let condition = '(attribute_not_exists(#b) OR #b <= :now) AND (attribute_not_exists(#s0) OR #s0 <= :windowStart)';
+  const values: Record<string, AttributeValue> = {
+    ':now': n(now),
+    ':zero': n(0),
+    ':windowStart': n(now - LIMIT.windowSeconds * 1000),
+    ':expires': n(Math.ceil((now + window * 1000) / 1000)),
+  };
+  if (operation === 'token') {
+    names['#fc'] = 'fail_count';
+    names['#fs'] = 'fail_since';
+    condition += ' AND (attribute_not_exists(#fc) OR #fc < :cap OR #fs <= :runStart)';
+    values[':cap'] = n(FAILURE_CAP.maxConsecutive);
+    values[':runStart'] = n(now - FAILURE_CAP.windowSeconds * 1000);
+  }
+  return new UpdateItemCommand({
+    TableName: c.table,
+    Key: { pk: s(`limit#${operation}#${ENVIRONMENT}#${userKey}`) },
+    UpdateExpression: `SET ${shifts.join(', ')}, #e = :expires`,
+    ConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValues: operation === 'token' ? 'ALL_NEW' : 'NONE',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  });
+}
+
+/** A small email of the size the service renders (subject, text and HTML). */
+function email(code: string): { subject: string; text: string; html: string } {
+  const text = `Use this code to sign in to Identity Dev:\n\n${code}\n\nIt expires in 5 minutes.\n\nIf you didn't request this code, you can safely ignore this email. Don't share it with anyone.\n`;
+  const paragraph = 'margin:0 0 16px;font:16px/1.5 -apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#1a1a1a';
+  const html = `<!DOCTYPE html>\n<html lang="en-US">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width">\n<title>Your Identity Dev sign-in code</title>\n</head>\n<body style="margin:0;padding:24px;background:#f6f6f6">\n<div style="max-width:480px;margin:0 auto;padding:24px;background:#ffffff;border-radius:8px">\n<p style="${paragraph}">Use this code to sign in to Identity Dev:</p>\n<p style="margin:0 0 16px;font:600 28px/1.2 ui-monospace,Menlo,Consolas,monospace;letter-spacing:4px">${code}</p>\n<p style="${paragraph}">It expires in 5 minutes.</p>\n<p style="${paragraph}">If you didn't request this code, you can safely ignore this email. Don't share it with anyone.</p>\n</div>\n</body>\n</html>\n`;
+  return { subject: 'Your Identity Dev sign-in code', text, html };
+}
+
+/** `POST /idp/v1/otp/send` by email: the attempt, the code (lib/adapters/dynamodb/code-store.ts `save`), SES. */
+export async function sendEmail(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
+  const c = await init();
+  const fields = fieldsOf(event);
+  const user = (fields.user_id ?? '').trim().toLowerCase();
+  const clientId = fields.client_id ?? '';
+  const now = Date.now();
+  await c.dynamodb.send(attemptWrite(c, 'send', userKeyOf(c.keys, { authType: 'email', value: user }), now));
+  const code = generateCode();
+  const names: Record<string, string> = { '#live': 'live', '#e': 'expires_at' };
+  const shifts: string[] = [];
+  for (let index = 0; index < LIMIT.maxAttempts; index += 1) {
+    names[`#h${index}`] = `h${index}`;
+    shifts.push(`#h${index} = if_not_exists(${index < LIMIT.maxAttempts - 1 ? `#h${index + 1}` : '#live'}, :none)`);
+  }
+  const codeDigest = digestCode(
+    c.keys.code,
+    { environmentId: ENVIRONMENT, clientId, redirectUri: fields.redirect_uri ?? '', authType: 'email', user },
+    code,
+  );
+  const notAfter = now + CODE.ttlSeconds * 1000;
+  await c.dynamodb.send(
+    new UpdateItemCommand({
+      TableName: c.table,
+      Key: { pk: s(`code#${ENVIRONMENT}#${clientId}#${userKeyOf(c.keys, { authType: 'email', value: user })}`) },
+      UpdateExpression: `SET ${shifts.join(', ')}, #live = :code, #e = :expires`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: {
+        ':none': { NULL: true },
+        ':code': {
+          M: {
+            send_id: s(randomUUID()),
+            channel: s('email'),
+            code_digest: s(codeDigest),
+            created_at: n(now),
+            not_after: n(notAfter),
+            tries: n(0),
+            max_tries: n(CODE.maxTries),
+            guesses: { L: [] },
+          },
+        },
+        ':expires': n(Math.ceil(notAfter / 1000)),
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const message = email(code);
+  const utf8 = (data: string) => ({ Data: data, Charset: 'UTF-8' });
+  await c.ses.send(
+    new SendEmailCommand({
+      Source: SENDER,
+      Destination: { ToAddresses: [user] },
+      Message: { Subject: utf8(message.subject), Body: { Text: utf8(message.text), Html: utf8(message.html) } },
+    }),
+  );
+  return json(200, { status: 'sent', channel: 'email', expires_in: CODE.ttlSeconds });
+}
+
+/** The access token as the client's settings say: signed (RFC 9068), or opaque and stored. */
+async function accessTokenFor(
+  c: Container,
+  clientId: string,
+  grant: { sub: string; authTime: number; now: number; scope?: string; claims?: Record<string, unknown> },
+): Promise<string> {
+  const client = CLIENTS[clientId];
+  if (client === undefined) throw new Error('unknown client');
+  const iat = Math.floor(grant.now / 1000);
+  if (client.format === 'opaque') {
+    const token = randomBytes(32).toString('base64url');
+    await c.dynamodb.send(
+      new PutItemCommand({
+        TableName: c.table,
+        Item: {
+          pk: s(`token#${opaqueTokenHash(token)}`),
+          sub: s(grant.sub),
+          client_id: s(clientId),
+          environment_id: s(ENVIRONMENT),
+          aud: s(AUDIENCE),
+          jti: s(randomUUID()),
+          amr: { L: [s('otp'), s('email')] },
+          iat: n(iat),
+          auth_time: n(grant.authTime),
+          exp: n(iat + client.ttlSeconds),
+          expires_at: n(iat + client.ttlSeconds),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return token;
+  }
+  const signer = c.signers.get(client.alg);
+  if (signer === undefined) throw new Error('no signing key');
+  return new SignJWT({
+    client_id: clientId,
+    env_id: ENVIRONMENT,
+    auth_time: grant.authTime,
+    amr: ['otp', 'email'],
+    ...(grant.scope === undefined ? {} : { scope: grant.scope }),
+    ...grant.claims,
+  })
+    .setProtectedHeader({ alg: client.alg, typ: 'at+jwt', kid: signer.kid })
+    .setIssuer(c.issuer)
+    .setSubject(grant.sub)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + client.ttlSeconds)
+    .setJti(randomUUID())
+    .sign(signer.key);
+}
+
+/** `POST /idp/v1/account/token` with a one-time code: the attempt, the guess (code-store.ts `guess`), the token. */
+export async function exchangeCode(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
+  const c = await init();
+  const fields = fieldsOf(event);
+  const user = { authType: 'email' as const, value: (fields.user_id ?? '').trim().toLowerCase() };
+  const clientId = fields.client_id ?? '';
+  const userKey = userKeyOf(c.keys, user);
+  const now = Date.now();
+  await c.dynamodb.send(attemptWrite(c, 'token', userKey, now));
+  const codeDigest = digestCode(
+    c.keys.code,
+    { environmentId: ENVIRONMENT, clientId, redirectUri: fields.redirect_uri ?? '', authType: 'email', user: user.value },
+    fields.code ?? '',
+  );
+  const guessDigest = guessDigestOf(codeDigest, undefined);
+  const { Attributes: item } = await c.dynamodb.send(
+    new UpdateItemCommand({
+      TableName: c.table,
+      Key: { pk: s(`code#${ENVIRONMENT}#${clientId}#${userKey}`) },
+      UpdateExpression: 'SET #live.#tries = #live.#tries + :one, #live.#guesses = list_append(#live.#guesses, :guessed)',
+      ConditionExpression:
+        'attribute_exists(#live) AND #live.#notAfter > :now AND #live.#tries < #live.#maxTries AND NOT contains(#live.#guesses, :guess)',
+      ExpressionAttributeNames: {
+        '#live': 'live',
+        '#tries': 'tries',
+        '#guesses': 'guesses',
+        '#notAfter': 'not_after',
+        '#maxTries': 'max_tries',
+      },
+      ExpressionAttributeValues: { ':one': n(1), ':now': n(now), ':guess': s(guessDigest), ':guessed': { L: [s(guessDigest)] } },
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    }),
+  );
+  const stored = item?.live?.M?.code_digest?.S;
+  if (stored === undefined || !digestsEqual(stored, codeDigest)) return json(400, { error: 'invalid_grant' });
+  const client = CLIENTS[clientId];
+  const accessToken = await accessTokenFor(c, clientId, {
+    sub: subjectOf(c.keys, ENVIRONMENT, user),
+    authTime: Math.floor(now / 1000),
+    now,
+  });
+  return json(200, { access_token: accessToken, token_type: 'Bearer', expires_in: client?.ttlSeconds }, { 'Cache-Control': 'no-store' });
+}
+
+/** `POST /idp/v1/account/token` with the hosted login's code: its single-use delete, the attempt, the access token and the ID token. */
+export async function exchangeAuthorizationCode(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
+  const c = await init();
+  const fields = fieldsOf(event);
+  const now = Date.now();
+  const { Attributes: record } = await c.dynamodb.send(
+    new DeleteItemCommand({
+      TableName: c.table,
+      Key: { pk: s(`authcode#${hmac(c.keys.authorizationCode, [fields.code ?? ''])}`) },
+      ConditionExpression: 'not_after > :now',
+      ExpressionAttributeValues: { ':now': n(now) },
+      ReturnValues: 'ALL_OLD',
+    }),
+  );
+  const userKey = record?.user_key?.S ?? '';
+  await c.dynamodb.send(attemptWrite(c, 'token', userKey, now));
+  const clientId = fields.client_id ?? '';
+  if (
+    record?.client_id?.S !== clientId ||
+    record.redirect_uri?.S !== fields.redirect_uri ||
+    !digestsEqual(record.code_challenge?.S ?? '', s256Challenge(fields.code_verifier ?? ''))
+  ) {
+    return json(400, { error: 'invalid_grant' });
+  }
+  const sub = record.sub?.S ?? '';
+  const authTime = Number(record.auth_time?.N);
+  const scope = record.scope?.S;
+  const claims = { email: record.claims?.M?.email?.S, email_verified: record.claims?.M?.email_verified?.BOOL };
+  const client = CLIENTS[clientId];
+  const signer = c.signers.get(client?.alg ?? 'ES256');
+  if (client === undefined || signer === undefined) throw new Error('unknown client');
+  const accessToken = await accessTokenFor(c, clientId, { sub, authTime, now, ...(scope === undefined ? {} : { scope }), claims });
+  const iat = Math.floor(now / 1000);
+  const idToken = await new SignJWT({
+    auth_time: authTime,
+    amr: ['otp', 'email'],
+    at_hash: atHash(accessToken),
+    nonce: record.nonce?.S,
+    ...claims,
+  })
+    .setProtectedHeader({ alg: client.alg, typ: 'JWT', kid: signer.kid })
+    .setIssuer(c.issuer)
+    .setSubject(sub)
+    .setAudience(clientId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + client.ttlSeconds)
+    .sign(signer.key);
+  return json(
+    200,
+    { access_token: accessToken, token_type: 'Bearer', expires_in: client.ttlSeconds, scope, id_token: idToken },
+    { 'Cache-Control': 'no-store' },
+  );
+}

@@ -1,0 +1,210 @@
+/**
+ * What `npm run bench` measures: one entry per operation, each naming the function bundle that
+ * serves it, the floor export it is compared with (bench/floor.ts), and how to make `count`
+ * requests of it, each for its own user (the per-user attempt limits would otherwise refuse the
+ * sixth), with whatever they need already stored (a code, an authorization code) by the service's
+ * own adapters. Adding an operation (the refresh grant, when it exists) is one more entry.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { ServiceConfig } from '../lib/config';
+import type { AuthorizationCodeStore, CodeStore } from '../lib/ports';
+import { authorizationCodeHash, mintAuthorizationCode } from '../lib/domain/authorization-codes';
+import { digestCode, s256Challenge } from '../lib/domain/codes';
+import { subjectOf, userKeyOf, type HmacKeys } from '../lib/domain/hmac-keys';
+import type { FunctionName } from '../lib/routes';
+import type * as floor from './floor';
+
+export const REDIRECT_URI = 'http://localhost:3000/callback';
+const ENVIRONMENT = 'local';
+
+/** What an operation's requests are made from: the keys and stores of the service under test. */
+export interface Seeding {
+  readonly config: ServiceConfig;
+  readonly keys: HmacKeys;
+  readonly codes: CodeStore;
+  readonly authorizationCodes: AuthorizationCodeStore;
+}
+
+export interface Operation {
+  readonly name: string;
+  /** The function whose bundle (`dist/<name>/index.mjs`) serves it. */
+  readonly function: FunctionName;
+  /** The floor's export that does the same requests with nothing else. */
+  readonly floor: keyof typeof floor;
+  readonly expectedStatus: number;
+  /** `count` requests, each for a user of its own named with `tag`, anything they need stored first. */
+  requests(seeding: Seeding, count: number, tag: string): Promise<APIGatewayProxyEvent[]>;
+}
+
+/** An API Gateway (REST, v1) event, as API Gateway (and the local API server) sends it. */
+export function restEvent(path: string, body: string, contentType: string): APIGatewayProxyEvent {
+  const headers = { Host: 'bench.local', 'Content-Type': contentType, 'User-Agent': 'bench' };
+  return {
+    resource: path,
+    path,
+    httpMethod: 'POST',
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    body,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'bench',
+      authorizer: null,
+      domainName: 'bench.local',
+      httpMethod: 'POST',
+      identity: { sourceIp: '127.0.0.1', userAgent: 'bench' },
+      path,
+      protocol: 'HTTP/1.1',
+      requestId: randomUUID(),
+      requestTimeEpoch: Date.now(),
+      resourceId: 'bench',
+      resourcePath: path,
+      stage: 'bench',
+    } as unknown as APIGatewayProxyEvent['requestContext'],
+  };
+}
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const emailOf = (tag: string, index: number) => `${tag}-${index}@bench.example`;
+
+/** Stores a live code for each user, as otp/send would have (the code store's own write), in batches. */
+async function withCodes(seeding: Seeding, clientId: string, users: readonly string[]): Promise<string[]> {
+  const environment = seeding.config.environment(ENVIRONMENT);
+  if (environment === undefined) throw new Error(`No environment ${ENVIRONMENT}`);
+  const codes = users.map(() => String(randomBytes(4).readUInt32BE() % 1_000_000).padStart(6, '0'));
+  const now = Date.now();
+  await inBatches(users.length, async (index) => {
+    const user = { authType: 'email' as const, value: users[index] as string };
+    const code = codes[index] as string;
+    await seeding.codes.save(
+      {
+        environmentId: environment.id,
+        clientId,
+        userKey: userKeyOf(seeding.keys, user),
+        channel: 'email',
+        codeDigest: digestCode(
+          seeding.keys.code,
+          { environmentId: environment.id, clientId, redirectUri: REDIRECT_URI, authType: 'email', user: user.value },
+          code,
+        ),
+        sendId: randomUUID(),
+        createdAt: now,
+        notAfter: now + environment.code.ttlSeconds * 1000,
+        tries: 0,
+        maxTries: environment.code.maxTries,
+        codeChallenge: undefined,
+      },
+      environment.limits.send.maxAttempts,
+    );
+  });
+  return codes;
+}
+
+/** Runs `task(0 … count-1)` 16 at a time. */
+async function inBatches(count: number, task: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const index = next;
+      next += 1;
+      await task(index);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, lane));
+}
+
+/** The OTP grant at the token endpoint, for a client of the given access-token settings. */
+function codeExchange(name: string, clientId: string): Operation {
+  return {
+    name,
+    function: 'token',
+    floor: 'exchangeCode',
+    expectedStatus: 200,
+    async requests(seeding, count, tag) {
+      const users = Array.from({ length: count }, (_, index) => emailOf(tag, index));
+      const codes = await withCodes(seeding, clientId, users);
+      return users.map((user, index) =>
+        restEvent(
+          '/idp/v1/account/token',
+          form({
+            grant_type: 'authorization_code',
+            code: codes[index] as string,
+            client_id: clientId,
+            redirect_uri: REDIRECT_URI,
+            user_id: user,
+          }),
+          'application/x-www-form-urlencoded',
+        ),
+      );
+    },
+  };
+}
+
+export const OPERATIONS: readonly Operation[] = [
+  {
+    name: 'email send',
+    function: 'otp-send',
+    floor: 'sendEmail',
+    expectedStatus: 200,
+    requests: (_seeding, count, tag) =>
+      Promise.resolve(
+        Array.from({ length: count }, (_, index) =>
+          restEvent(
+            '/idp/v1/otp/send',
+            JSON.stringify({ auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: emailOf(tag, index) }),
+            'application/json',
+          ),
+        ),
+      ),
+  },
+  codeExchange('JWT exchange (ES256)', 'local-web'),
+  codeExchange('opaque exchange', 'local-opaque'),
+  codeExchange('RS256 exchange', 'local-rs256'),
+  {
+    name: 'authorization-code exchange (hosted login, ID token)',
+    function: 'token',
+    floor: 'exchangeAuthorizationCode',
+    expectedStatus: 200,
+    async requests(seeding, count, tag) {
+      const now = Date.now();
+      const verifier = randomBytes(32).toString('base64url');
+      const events: APIGatewayProxyEvent[] = [];
+      const codes = Array.from({ length: count }, () => mintAuthorizationCode());
+      await inBatches(count, async (index) => {
+        const user = { authType: 'email' as const, value: emailOf(tag, index) };
+        await seeding.authorizationCodes.save({
+          codeHash: authorizationCodeHash(seeding.keys, codes[index] as string),
+          environmentId: ENVIRONMENT,
+          clientId: 'local-web',
+          redirectUri: REDIRECT_URI,
+          codeChallenge: s256Challenge(verifier),
+          nonce: 'bench-nonce',
+          scope: 'openid email',
+          userKey: userKeyOf(seeding.keys, user),
+          subject: subjectOf(seeding.keys, ENVIRONMENT, user),
+          channel: 'email',
+          claims: { email: user.value, email_verified: true },
+          authTime: Math.floor(now / 1000),
+          // Long enough for the run that follows; the service's own codes live 60 s.
+          notAfter: now + 10 * 60_000,
+        });
+      });
+      for (const code of codes) {
+        events.push(
+          restEvent(
+            '/idp/v1/account/token',
+            form({ grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: REDIRECT_URI, code_verifier: verifier }),
+            'application/x-www-form-urlencoded',
+          ),
+        );
+      }
+      return events;
+    },
+  },
+];

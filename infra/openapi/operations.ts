@@ -1,0 +1,332 @@
+/**
+ * Every public operation of the API, one entry each: what docs/openapi.json says about it. The
+ * document (infra/openapi/document.ts) adds what every operation shares: the errors of the
+ * middleware stack every function runs (lib/http/handler.ts), of body parsing (lib/http/request.ts)
+ * and of API Gateway itself (infra/api.ts GATEWAY_RESPONSES), and the CORS preflight.
+ *
+ * Adding to the API is one entry here:
+ * - a route: an `OperationSpec` (its path and methods must be lib/routes.ts ROUTES': the generator
+ *   refuses to run otherwise); a success without a body has no `schema`;
+ * - a grant: its request schema (exported from its module, named in schemas.ts and document.ts
+ *   `SCHEMAS` / `FIELD_DESCRIPTIONS`) in the token operation's `body.schemas`, its errors in `errors`;
+ *   a new member of the token response fails to compile until schemas.ts `tokenResponse` has it;
+ * - an error code: a line under its status in the operations that answer it (`{ code: 'when' }`);
+ *   its headers, if any, in document.ts `HEADERS_OF_CODE`; an HTML page the login endpoint shows
+ *   for a new status, in its `pages`.
+ */
+import { AUTHORIZATION_PARAMETERS, MAX_PARAMETER_LENGTH } from '../../lib/domain/authorize';
+import { PATHS } from '../../lib/domain/metadata';
+import { MAX_BODY_BYTES } from '../../lib/http/request';
+import { SUPPORTED_LOCALES } from '../../lib/vocabulary';
+import type { WireErrorCode } from './schemas';
+
+/** The request and response bodies of the document, by their name under `components.schemas` (document.ts). */
+export type SchemaName =
+  | 'SendRequest'
+  | 'SendResponse'
+  | 'OtpTokenRequest'
+  | 'AuthorizationCodeTokenRequest'
+  | 'RefreshTokenRequest'
+  | 'TokenResponse'
+  | 'IntrospectionRequest'
+  | 'IntrospectionResponse'
+  | 'RevocationRequest'
+  | 'RevocationResponse'
+  | 'UserInfoRequest'
+  | 'UserInfoResponse'
+  | 'AuthorizeForm'
+  | 'Jwks'
+  | 'ServerMetadata';
+
+/** The security schemes of the document (components.securitySchemes). */
+export type SecuritySchemeName = 'apiKey' | 'clientSecretBasic' | 'accessToken';
+
+/** For each status, each `error` code it carries and when. */
+export type ErrorTable = Readonly<Partial<Record<number, Readonly<Partial<Record<WireErrorCode, string>>>>>>;
+
+export type MediaType = 'application/json' | 'application/x-www-form-urlencoded';
+
+export interface ParameterSpec {
+  readonly description: string;
+  readonly required?: boolean;
+  readonly enum?: readonly string[];
+  readonly maxLength?: number;
+}
+
+export interface OperationSpec {
+  readonly path: string;
+  readonly method: 'get' | 'post';
+  readonly operationId: string;
+  readonly tag: 'One-time codes' | 'OAuth 2.0 and OpenID Connect' | 'Discovery';
+  readonly summary: string;
+  readonly description: string;
+  /** Alternatives (any one of them); an empty object means "no credentials". Absent: none needed. */
+  readonly security?: ReadonlyArray<Partial<Record<SecuritySchemeName, readonly []>>>;
+  readonly query?: Readonly<Record<string, ParameterSpec>>;
+  /** The body: one schema, or several alternatives (anyOf), in each media type. */
+  readonly body?: { readonly media: readonly MediaType[]; readonly schemas: readonly SchemaName[]; readonly required: boolean };
+  /** The success answer (200): a JSON body of this schema, or (no `schema`) no body at all. */
+  readonly success?: {
+    readonly schema?: SchemaName;
+    readonly description: string;
+    /** `Cache-Control` of the success: `no-store` unless the answer is public (max age in seconds). */
+    readonly maxAgeSeconds?: number;
+    /** RFC 6749 §5.1: `Pragma: no-cache` on token (and token-describing) answers. */
+    readonly pragma?: boolean;
+  };
+  /** HTML pages (the hosted login), by status: when each is shown. */
+  readonly pages?: Readonly<Record<number, string>>;
+  /** A 302 to the client: when. */
+  readonly redirect?: string;
+  /** The errors this operation answers itself, beyond those every function answers (document.ts). */
+  readonly errors: ErrorTable;
+}
+
+const ENV_ID: ParameterSpec = {
+  description: 'The environment (tenant). Absent or empty: the default one. An unknown one is `400 invalid_request`.',
+};
+
+/** The authorization request's parameters (the compiler asks for a line for each the endpoint knows). */
+const AUTHORIZATION_PARAMETER_DESCRIPTIONS: Readonly<Record<(typeof AUTHORIZATION_PARAMETERS)[number], string>> = {
+  response_type: '`code` (only).',
+  client_id: 'The client.',
+  redirect_uri: "One of the client's registered redirect URIs, exactly.",
+  scope: "Space-separated: `openid`, `email`, `phone` and the client's own scope. Absent: the client's configured scope.",
+  state: 'Returned unchanged in the redirect.',
+  nonce: 'Put in the ID token (OpenID Connect Core section 3.1.2.1).',
+  code_challenge: 'PKCE (RFC 7636), required: the base64url SHA-256 of the `code_verifier`, 43 characters.',
+  code_challenge_method: '`S256`, required.',
+  login_hint: 'An email address or phone number to fill in.',
+  ui_locales: `Preferred locales, space-separated (then Accept-Language): ${SUPPORTED_LOCALES.join(', ')}.`,
+  prompt: '`login` (every request asks for a code anyway); `none` is answered `login_required`.',
+  env_id: 'The environment. Absent: the default one.',
+  request: 'Not supported: answered `request_not_supported`.',
+  request_uri: 'Not supported: answered `request_uri_not_supported`.',
+  response_mode: '`query` (only).',
+};
+
+const AUTHORIZE_QUERY: Readonly<Record<string, ParameterSpec>> = Object.fromEntries(
+  AUTHORIZATION_PARAMETERS.map((name) => [
+    name,
+    { description: AUTHORIZATION_PARAMETER_DESCRIPTIONS[name], maxLength: MAX_PARAMETER_LENGTH },
+  ]),
+);
+
+/** The SMS fraud guards' 429 (lib/domain/phone-guards.ts, docs/decisions/008-sms-fraud-guards.md), wherever SMS and voice codes are sent. */
+const PHONE_SEND_LIMIT =
+  "an SMS or voice send over a fraud guard's sliding window: the sends from one source IP (an IPv6 /64; not counted for clients with an API key), or to one block of phone numbers (per environment; the numbers are configuration). `Retry-After` gives the whole seconds until the window has room.";
+
+/** The day's SMS and voice budget's 503 (lib/domain/phone-guards.ts). */
+const PHONE_BUDGET_SPENT =
+  "the environment's daily budget of SMS and voice messages is spent: codes by SMS or voice call are refused until the next UTC day (`Retry-After` gives the seconds until 00:00 UTC); codes by email still work";
+
+/** The fraud guards' destination rule (403). */
+const DESTINATION_NOT_ALLOWED =
+  "an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate and the like); the description never says which";
+
+/** The attempt limit's 429, the same words wherever a user's attempts are counted. */
+const ATTEMPT_LIMIT =
+  'the attempt limit for this user: at most 5 requests in any 60-second window, then a 300-second block (per environment; the numbers are configuration). `Retry-After` gives the whole seconds left.';
+
+export const OPERATIONS: readonly OperationSpec[] = [
+  {
+    path: PATHS.otpSend,
+    method: 'post',
+    operationId: 'sendCode',
+    tag: 'One-time codes',
+    summary: 'Send a one-time code',
+    description:
+      'Sends a six-digit code by email, SMS or voice call. The code is valid for `expires_in` seconds, only for this client, redirect URI and user, and only until a newer code is sent. A client configured with `sendRequiresApiKey` must present one of its API keys as a Bearer credential.',
+    security: [{}, { apiKey: [] }],
+    query: { env_id: ENV_ID },
+    body: { media: ['application/json'], schemas: ['SendRequest'], required: true },
+    success: { schema: 'SendResponse', description: 'The code was handed to the email, SMS or voice provider.' },
+    errors: {
+      400: {
+        invalid_request:
+          'a missing or malformed field (the description names it), an invalid email address or phone number, an unknown `env_id`, an unregistered `redirect_uri`, an unsupported `method`, voice in an environment without it, a `message` without `%code%` or too long, a bad PKCE challenge',
+        unauthorized_client: 'the client may not send by this channel, or may not set `message`',
+      },
+      401: {
+        invalid_client: 'an unknown client, or one not allowed in this environment',
+        invalid_token: 'the client requires an API key (`Authorization: Bearer`) and it is missing or wrong (RFC 6750 section 3)',
+      },
+      403: { destination_not_allowed: DESTINATION_NOT_ALLOWED },
+      429: { too_many_requests: `${ATTEMPT_LIMIT} Counted per recipient mailbox. Or ${PHONE_SEND_LIMIT}` },
+      502: {
+        delivery_failed:
+          'the email, SMS or voice provider refused the message or did not answer in time; the code just stored is discarded and the previous one stays usable',
+      },
+      503: {
+        temporarily_unavailable: `${PHONE_BUDGET_SPENT}; or too little of the function's time is left to store, deliver and (should delivery fail) put back the previous code, and no code was stored (\`Retry-After: 1\`)`,
+      },
+    },
+  },
+  {
+    path: PATHS.token,
+    method: 'post',
+    operationId: 'requestToken',
+    tag: 'OAuth 2.0 and OpenID Connect',
+    summary: 'Exchange a code or a refresh token for tokens',
+    description:
+      "RFC 6749 section 3.2. Two grants share `grant_type=authorization_code`: a request with `user_id` (or whose `code` is six digits) exchanges a code `otp/send` delivered (`OtpTokenRequest`); any other exchanges the hosted login page's authorization code with its PKCE verifier (`AuthorizationCodeTokenRequest`). `grant_type=refresh_token` (RFC 6749 section 6; `RefreshTokenRequest`) exchanges a refresh token, for clients configured with them: each refresh token is single use and the answer carries its successor; a spent one presented again revokes its whole family (RFC 9700 section 4.14.2). JSON or form-encoded (RFC 6749 section 4.1.3), so a standard OAuth client library works unchanged. Public clients: `client_id` in the body, no client authentication.",
+    query: { env_id: ENV_ID },
+    body: {
+      media: ['application/json', 'application/x-www-form-urlencoded'],
+      schemas: ['OtpTokenRequest', 'AuthorizationCodeTokenRequest', 'RefreshTokenRequest'],
+      required: true,
+    },
+    success: { schema: 'TokenResponse', description: 'The tokens (RFC 6749 section 5.1).', pragma: true },
+    errors: {
+      400: {
+        invalid_request: 'a missing or malformed parameter (the description names it), an unknown `env_id`, a malformed `code_verifier`',
+        unsupported_grant_type: "a `grant_type` other than 'authorization_code' and 'refresh_token'",
+        invalid_grant:
+          'the code is wrong, expired, used, replaced, bound to another client, redirect URI, user or environment, or its PKCE verifier does not match; the refresh token is unknown, expired (idle or absolute lifetime), revoked, already used (which revokes its family), or bound to another client or environment; the answer never says which',
+        unauthorized_client: '`grant_type=refresh_token` from a client that is not issued refresh tokens',
+        invalid_scope: 'a refresh asking for a `scope` the original grant did not include (RFC 6749 section 6)',
+      },
+      401: { invalid_client: 'an unknown client, or one not allowed in this environment' },
+      429: {
+        too_many_requests: `${ATTEMPT_LIMIT} Counted per user across all clients (a refresh counts for its token's user); also after 100 consecutive failed exchanges, until 24 hours after the first (NIST SP 800-63B section 5.2.2).`,
+      },
+    },
+  },
+  {
+    path: PATHS.introspect,
+    method: 'post',
+    operationId: 'introspectToken',
+    tag: 'OAuth 2.0 and OpenID Connect',
+    summary: 'Token introspection (RFC 7662)',
+    description:
+      'For resource servers, authenticated as a client allowed to introspect, either way RFC 7662 section 2.1 allows: HTTP Basic with the client id and its API key (`client_secret_basic`), or the API key alone as a Bearer credential. A caller learns only about tokens of its own environments.',
+    security: [{ clientSecretBasic: [] }, { apiKey: [] }],
+    body: { media: ['application/x-www-form-urlencoded', 'application/json'], schemas: ['IntrospectionRequest'], required: true },
+    success: {
+      schema: 'IntrospectionResponse',
+      description: "The token's state (RFC 7662 section 2.2): `active: false` alone for an expired, unknown or foreign token.",
+      pragma: true,
+    },
+    errors: {
+      400: { invalid_request: '`token` is missing or malformed' },
+      401: {
+        invalid_client: 'HTTP Basic credentials that are malformed, unknown, or of a client that may not introspect (a `Basic` challenge)',
+        invalid_token: 'no credentials, or an API key that is not one of a client allowed to introspect (a `Bearer` challenge)',
+      },
+    },
+  },
+  {
+    path: PATHS.revoke,
+    method: 'post',
+    operationId: 'revokeToken',
+    tag: 'OAuth 2.0 and OpenID Connect',
+    summary: 'Token revocation (RFC 7009)',
+    description:
+      "Revokes a refresh token (its whole family, and the access tokens issued with it) or an access token (introspection and UserInfo then say it is inactive; a resource server verifying JWTs itself with the JWKS accepts one until it expires). A public client names itself with `client_id`; a client with API keys authenticates as for introspection (RFC 7009 section 2.1): HTTP Basic with its client id and an API key (`client_secret_basic`), or the API key alone as a Bearer credential. Only the caller's own tokens are revoked. `token_type_hint` is ignored: the kinds of token are told apart by their shape.",
+    security: [{}, { clientSecretBasic: [] }, { apiKey: [] }],
+    body: { media: ['application/x-www-form-urlencoded', 'application/json'], schemas: ['RevocationRequest'], required: true },
+    success: {
+      schema: 'RevocationResponse',
+      description:
+        "`{}`, whatever the token was: revoked now, already revoked, expired, unknown, or another client's (RFC 7009 section 2.2: invalid tokens do not cause an error response).",
+    },
+    errors: {
+      400: { invalid_request: '`token` is missing or malformed' },
+      401: {
+        invalid_client:
+          'no `client_id` and no credentials, an unknown client, a client with API keys that presented none, HTTP Basic credentials or a Bearer API key that are malformed or wrong, or a `client_id` naming another client than the credentials (RFC 7009 section 2.2.1; a `Basic` challenge after HTTP Basic)',
+      },
+    },
+  },
+  {
+    path: PATHS.authorize,
+    method: 'get',
+    operationId: 'authorize',
+    tag: 'OAuth 2.0 and OpenID Connect',
+    summary: 'The authorization endpoint (the hosted login page)',
+    description:
+      'RFC 6749 section 4.1 and OpenID Connect Core section 3.1.2: shows the login page, which sends a one-time code and checks it. PKCE (`S256`) is required. An unknown client or redirect URI gets an error page, never a redirect (RFC 6749 section 4.1.2.1); any other problem redirects to the client with `error`, `error_description`, `state` and `iss` (RFC 9207).',
+    query: AUTHORIZE_QUERY,
+    pages: {
+      200: 'the login page, step 1: the email address or phone number (sets the transaction cookie)',
+      400: 'the error page: an unknown client or environment, a redirect URI that is not registered, a repeated `client_id` or `redirect_uri`',
+    },
+    redirect:
+      "an error of the authorization request, to the client's redirect URI with `error` (`invalid_request`, `unsupported_response_type`, `invalid_scope`, `login_required` for `prompt=none`, `request_not_supported`, `request_uri_not_supported`), `error_description`, `state` and `iss`",
+    errors: {},
+  },
+  {
+    path: PATHS.authorize,
+    method: 'post',
+    operationId: 'continueAuthorization',
+    tag: 'OAuth 2.0 and OpenID Connect',
+    summary: "The login page's form posts",
+    description:
+      "Sends (or resends) a code, by the same operation as `otp/send`, or checks one, by the token endpoint's rules. Needs the transaction cookie and its CSRF token. On success, redirects to the client with `code` (single use, 60 s), `state` and `iss`.",
+    body: { media: ['application/x-www-form-urlencoded'], schemas: ['AuthorizeForm'], required: true },
+    pages: {
+      200: 'the next step: the code form after a send, or step 1 again',
+      400: 'a form problem shown on the page: an invalid email address or phone number, a wrong or dead code, or an expired transaction or CSRF mismatch (the "start again" page)',
+      403: `the page saying codes cannot be sent to this phone number (what still works, never why): ${DESTINATION_NOT_ALLOWED}`,
+      429: `the page with the attempt limit's message: ${ATTEMPT_LIMIT} Or, for an SMS or voice send, the fraud guards' message: ${PHONE_SEND_LIMIT}`,
+      502: 'the page saying the code could not be delivered',
+      503: `the page saying the service is temporarily unavailable (\`Retry-After: 1\`), or that codes by SMS and voice call are unavailable: ${PHONE_BUDGET_SPENT}`,
+    },
+    redirect: "success: to the client's redirect URI with `code`, `state` and `iss`",
+    errors: {},
+  },
+  ...(['get', 'post'] as const).map((method): OperationSpec => ({
+    path: PATHS.userinfo,
+    method,
+    operationId: method === 'get' ? 'getUserInfo' : 'postUserInfo',
+    tag: 'OAuth 2.0 and OpenID Connect',
+    summary: 'UserInfo (OpenID Connect Core section 5.3)',
+    description:
+      'The claims the access token was granted: `sub`, and the email address or phone number with the `email` or `phone` scope. The token must have been granted `openid`. It comes as a Bearer credential or (POST only) as `access_token` in a form body, never both (RFC 6750 section 2).',
+    security: method === 'get' ? [{ accessToken: [] }] : [{ accessToken: [] }, {}],
+    ...(method === 'post' ? { body: { media: ['application/x-www-form-urlencoded'], schemas: ['UserInfoRequest'], required: false } } : {}),
+    success: { schema: 'UserInfoResponse', description: 'The claims (OpenID Connect Core section 5.3.2).' },
+    errors: {
+      ...(method === 'post' ? { 400: { invalid_request: 'the token in both the Authorization header and the body' } } : {}),
+      401: {
+        invalid_token:
+          'no access token (a challenge without an error code, RFC 6750 section 3.1), or one that is not active: expired, unknown, of another issuer',
+      },
+      403: { insufficient_scope: 'the token was not granted \'openid\' (a Bearer challenge with `error="insufficient_scope"`)' },
+    },
+  })),
+  {
+    path: PATHS.jwks,
+    method: 'get',
+    operationId: 'getJwks',
+    tag: 'Discovery',
+    summary: 'The public signing keys (RFC 7517)',
+    description:
+      'Every published key of both algorithms (ES256, RS256), each with `kid`, `alg` and `use`, including the next and the previous ones of a rotation.',
+    success: { schema: 'Jwks', description: 'The JSON Web Key Set.', maxAgeSeconds: 300 },
+    errors: {},
+  },
+  {
+    path: PATHS.metadata,
+    method: 'get',
+    operationId: 'getAuthorizationServerMetadata',
+    tag: 'Discovery',
+    summary: 'Authorization server metadata (RFC 8414)',
+    description: 'The same fields as the OpenID configuration: the two documents agree wherever they overlap.',
+    success: { schema: 'ServerMetadata', description: 'The metadata, with URLs built from the issuer.', maxAgeSeconds: 3600 },
+    errors: {},
+  },
+  {
+    path: PATHS.openidConfiguration,
+    method: 'get',
+    operationId: 'getOpenIdConfiguration',
+    tag: 'Discovery',
+    summary: 'OpenID Provider metadata (OpenID Connect Discovery 1.0)',
+    description: 'Where OpenID Connect libraries and API Gateway JWT authorizers look.',
+    success: { schema: 'ServerMetadata', description: 'The metadata, with URLs built from the issuer.', maxAgeSeconds: 3600 },
+    errors: {},
+  },
+];
+
+/** The body limit the functions enforce (lib/http/request.ts), in the 413's words. */
+export const BODY_LIMIT_TEXT = `a body over ${MAX_BODY_BYTES / 1024} KiB`;

@@ -1,0 +1,205 @@
+/**
+ * The bodies docs/openapi.json describes, as zod schemas.
+ *
+ * Requests: the very schemas the handlers validate with, imported from their modules (a field added
+ * there appears in the document at the next `npm run openapi`, and the staleness test fails until
+ * then). The few requests a handler reads without a schema (the UserInfo form, the login page's
+ * form) are described here.
+ *
+ * Responses: the success bodies, each checked by the compiler against the type its handler
+ * returns (`ResponseTypeChecks` below), so the description cannot drift from the code; and the
+ * HTTP suites check every response they receive against the document (test/support/contract.ts).
+ *
+ * Nothing under lib/ imports this folder: the functions' bundles carry none of it
+ * (test/infra/bundle-contents.test.ts).
+ */
+import '../../lib/zod';
+import * as z from 'zod/mini';
+import type { ErrorCode } from '../../lib/errors';
+import { authorizationCodeFields } from '../../lib/domain/authorization-code-grant';
+import { otpGrantFields, otpUserFields } from '../../lib/domain/exchange-code';
+import { introspectFields, type IntrospectionResponse } from '../../lib/domain/introspect-token';
+import { refreshFields } from '../../lib/domain/refresh-token-grant';
+import { revokeFields, type revokeToken } from '../../lib/domain/revoke-token';
+import { CLAIMS_SUPPORTED, type ServerMetadata } from '../../lib/domain/metadata';
+import { sendFields, type SendCodeResponse } from '../../lib/domain/send-code';
+import { publicKeySetSchema, type PublicKeySet } from '../../lib/domain/signing-keys';
+import type { TokenResponse } from '../../lib/domain/token-response';
+import type { UserInfoResponse } from '../../lib/domain/userinfo';
+import { CHANNELS, GRANT_TYPES, SIGNING_ALGORITHMS, SUPPORTED_LOCALES } from '../../lib/vocabulary';
+
+const text = (description: string) => z.string().check(z.describe(description));
+const seconds = (description: string) => z.int().check(z.minimum(0), z.describe(description));
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------------
+
+/** `POST /idp/v1/otp/send`. */
+export const sendRequest = sendFields;
+
+/**
+ * The token endpoint's grant of the service's own API flow: the code `otp/send` delivered, with
+ * the user it was sent to (lib/domain/token-endpoint.ts dispatches on `user_id`). `grant_type` is
+ * any non-empty text to the schema (a wrong one is answered `unsupported_grant_type`, not
+ * `invalid_request`); the document names the one value that succeeds.
+ */
+export const otpTokenRequest = z.extend(z.extend(otpGrantFields, otpUserFields.shape), { grant_type: z.literal('authorization_code') });
+
+/** The standard authorization code grant (RFC 6749 §4.1.3 with PKCE), for codes from the hosted login page. */
+export const authorizationCodeTokenRequest = z.extend(authorizationCodeFields, { grant_type: z.literal('authorization_code') });
+
+/** The refresh token grant (RFC 6749 §6): a public client names itself with `client_id`. */
+export const refreshTokenRequest = z.extend(refreshFields, { grant_type: z.literal('refresh_token') });
+
+/**
+ * `POST /idp/v1/account/revoke` (RFC 7009 §2.1). `client_id` is read by the client authentication
+ * (lib/domain/client-authentication.ts), not by the handler's schema: a public client names itself
+ * with it; beside HTTP Basic or a Bearer API key it must name the same client.
+ */
+export const revocationRequest = z.extend(revokeFields, { client_id: z.optional(z.string()) });
+
+/** `POST /idp/v1/account/introspect` (RFC 7662 §2.1). */
+export const introspectionRequest = introspectFields;
+
+/** `POST /idp/v1/account/userinfo`: the access token in a form body (RFC 6750 §2.2), the alternative to the Authorization header. */
+export const userInfoRequest = z.object({ access_token: z.optional(z.string().check(z.minLength(1))) });
+
+/** The hosted login page's form posts (lib/domain/authorize.ts `continueAuthorization`). */
+export const authorizeForm = z.object({
+  csrf: z.string(),
+  action: z.optional(z.enum(['send', 'resend', 'verify'])),
+  user_id: z.optional(z.string()),
+  channel: z.optional(z.enum(['sms', 'voice'])),
+  code: z.optional(z.string()),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------------------------
+
+/** `otp/send`'s 200. */
+export const sendResponse = z.strictObject({
+  status: z.literal('sent'),
+  channel: z.enum(CHANNELS as readonly ['email', 'sms', 'voice']).check(z.describe('How the code went: by email, SMS or a voice call.')),
+  expires_in: seconds('Seconds the code stays valid.'),
+});
+
+/**
+ * The token response (RFC 6749 §5.1; OIDC Core §3.1.3.3 adds `id_token`). A new member (a refresh
+ * token) is one more optional field here: the compiler asks for it as soon as `TokenResponse` has it.
+ */
+export const tokenResponse = z.strictObject({
+  access_token: text('An RFC 9068 JWT or an opaque token, as the client is configured.').check(z.minLength(1)),
+  token_type: z.literal('Bearer'),
+  expires_in: seconds('Seconds until the access token expires.'),
+  scope: z.optional(text('The granted scope, when there is one (RFC 6749 section 3.3).')),
+  refresh_token: z.optional(
+    text(
+      'For clients configured with refresh tokens: single use, exchanged at this endpoint with `grant_type=refresh_token` (RFC 6749 section 6).',
+    ).check(z.minLength(1)),
+  ),
+  id_token: z.optional(text("An OpenID Connect ID token, when the granted scope includes 'openid'.")),
+});
+
+/** RFC 7662 §2.2: a live token of the caller's environments, or just `{"active": false}`. */
+export const introspectionResponse = z.union([
+  z.strictObject({ active: z.literal(false) }),
+  z.strictObject({
+    active: z.literal(true),
+    token_type: z.literal('Bearer'),
+    iss: z.string(),
+    sub: text('The pairwise subject: stable per user and environment, never the email address or phone number.'),
+    aud: z.string(),
+    client_id: z.string(),
+    iat: seconds('Seconds since the epoch.'),
+    exp: seconds('Seconds since the epoch.'),
+    jti: z.string(),
+    auth_time: z.optional(seconds('Seconds since the epoch: when the user proved possession of the code.')),
+    amr: z.optional(z.array(z.string()).check(z.describe("Authentication methods (RFC 8176): 'otp' and the channel."))),
+    scope: z.optional(z.string()),
+  }),
+]);
+
+/** RFC 7009 §2.2: an empty JSON object, whatever the token was (unknown, expired, another client's, already revoked). */
+export const revocationResponse = z.strictObject({});
+
+/** OIDC Core §5.3.2: `sub` and the address claims the token's scope grants (§5.4). */
+export const userInfoResponse = z.strictObject({
+  sub: z.string(),
+  email: z.optional(z.string()),
+  email_verified: z.optional(z.boolean()),
+  phone_number: z.optional(z.string()),
+  phone_number_verified: z.optional(z.boolean()),
+});
+
+/** The JWKS (RFC 7517 §5): the schema the verifying functions accept a published key set with. */
+export const jwksResponse = publicKeySetSchema;
+
+/** RFC 8414 §2 and OpenID Connect Discovery 1.0 §3: both documents are this. */
+export const serverMetadata = z.strictObject({
+  issuer: z.url(),
+  authorization_endpoint: z.url(),
+  token_endpoint: z.url(),
+  userinfo_endpoint: z.url(),
+  jwks_uri: z.url(),
+  introspection_endpoint: z.url(),
+  scopes_supported: z.array(z.string()),
+  response_types_supported: z.tuple([z.literal('code')]),
+  response_modes_supported: z.tuple([z.literal('query')]),
+  grant_types_supported: z.array(z.enum(GRANT_TYPES)),
+  authorization_response_iss_parameter_supported: z.literal(true),
+  subject_types_supported: z.tuple([z.literal('pairwise')]),
+  id_token_signing_alg_values_supported: z.array(z.enum(SIGNING_ALGORITHMS)),
+  access_token_signing_alg_values_supported: z.array(z.enum(SIGNING_ALGORITHMS)),
+  claims_supported: z.array(z.enum(CLAIMS_SUPPORTED)),
+  ui_locales_supported: z.array(z.enum(SUPPORTED_LOCALES)),
+  request_parameter_supported: z.literal(false),
+  request_uri_parameter_supported: z.literal(false),
+  claims_parameter_supported: z.literal(false),
+  token_endpoint_auth_methods_supported: z.tuple([z.literal('none')]),
+  code_challenge_methods_supported: z.tuple([z.literal('S256')]),
+  introspection_endpoint_auth_methods_supported: z.tuple([z.literal('client_secret_basic'), z.literal('bearer')]),
+  revocation_endpoint: z.url(),
+  revocation_endpoint_auth_methods_supported: z.tuple([z.literal('none'), z.literal('client_secret_basic'), z.literal('bearer')]),
+  otp_send_endpoint: z.url().check(z.describe('An extension (RFC 8414 section 2 allows them): where the API flow requests codes.')),
+});
+
+/**
+ * Every `error` a JSON error body can carry: the service's (lib/errors.ts) and the one only API
+ * Gateway's own answers use (`access_denied`, the WAF's: infra/api.ts GATEWAY_RESPONSES).
+ */
+export type WireErrorCode = ErrorCode | 'access_denied';
+
+/**
+ * `error_description` (RFC 6749 §5.2): printable ASCII without `"` and `\` (lib/errors.ts
+ * `describable`), so it can be quoted in a WWW-Authenticate challenge.
+ */
+export const errorDescription = z
+  .string()
+  .check(z.regex(/^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/), z.describe('Human-readable, in English; never echoes the request.'));
+
+// ---------------------------------------------------------------------------------------------
+// Compile-time checks: each response schema accepts exactly what its handler's type allows.
+// ---------------------------------------------------------------------------------------------
+
+/** `T` with every member and array readonly, so that `readonly` alone is no difference. */
+type Frozen<T> = T extends readonly (infer U)[] ? readonly Frozen<U>[] : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
+/** True when the two types are identical once frozen: the same members, each as optional and of the same type. */
+type Same<A, B> = (<T>() => T extends Frozen<A> ? 1 : 2) extends <T>() => T extends Frozen<B> ? 1 : 2 ? true : false;
+type Expect<T extends true> = T;
+
+/**
+ * Fails to compile when a handler's answer and its described schema part ways. UserInfo's claims
+ * are typed as a loose record in the domain (any OIDC claim name), so there only the described
+ * shape is checked to be one the handler may return.
+ */
+export type ResponseTypeChecks = [
+  Expect<Same<z.output<typeof sendResponse>, SendCodeResponse>>,
+  Expect<Same<z.output<typeof tokenResponse>, TokenResponse>>,
+  Expect<Same<z.output<typeof introspectionResponse>, IntrospectionResponse>>,
+  Expect<Same<z.output<typeof jwksResponse>, PublicKeySet>>,
+  Expect<Same<z.output<typeof serverMetadata>, ServerMetadata>>,
+  Expect<Same<z.output<typeof revocationResponse>, Awaited<ReturnType<typeof revokeToken>>>>,
+  Expect<[z.output<typeof userInfoResponse>] extends [UserInfoResponse] ? true : false>,
+];

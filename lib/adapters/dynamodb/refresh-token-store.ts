@@ -1,0 +1,205 @@
+/**
+ * Refresh token families in DynamoDB (docs/decisions/009-refresh-token-families.md): one item per
+ * family, `refresh#<family key>`, holding the keyed hashes of its live token and of the one the
+ * last rotation spent, its generation, and the login it came from. Tokens are never stored.
+ *
+ * A rotation is one conditional UpdateItem: "the presented token is the live one, the family is
+ * not revoked, and neither lifetime has run out", then the successor becomes live. DynamoDB
+ * serialises writes to one item, so of concurrent rotations of one token exactly one passes the
+ * condition; each refused one gets the item as it found it (ReturnValuesOnConditionCheckFailure),
+ * which tells the domain the token was spent, without a read. With an opaque access token the
+ * rotation and the token's record are one TransactWriteItems: the token exists exactly when the
+ * rotation happened.
+ */
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import '../../zod';
+import * as z from 'zod/mini';
+import type { OpaqueTokenRecord, RefreshFamily, RefreshTokenStore, Rotation, RotationResult, RevocationReason } from '../../ports';
+import { CHANNELS } from '../../vocabulary';
+import { itemOfFailure, storageFailure } from './client';
+import { TABLE_DEFINITION } from './table';
+import { tokenItemOf } from './token-store';
+
+export function familyItemKey(familyKey: string): string {
+  return `refresh#${familyKey}`;
+}
+
+const REVOCATION_REASONS = ['reuse', 'revoked'] as const satisfies readonly RevocationReason[];
+
+/** A family item as stored; every one read back is parsed, so a corrupt item is an error, never a grant. */
+const familyItemSchema = z.object({
+  pk: z.string().check(z.startsWith('refresh#')),
+  environment_id: z.string().check(z.minLength(1)),
+  client_id: z.string().check(z.minLength(1)),
+  user_key: z.string().check(z.minLength(1)),
+  sub: z.string().check(z.minLength(1)),
+  channel: z.enum(CHANNELS),
+  claims: z.optional(z.record(z.string(), z.union([z.string(), z.boolean()]))),
+  scope: z.optional(z.string()),
+  auth_time: z.int(),
+  created_at: z.number(),
+  rotated_at: z.number(),
+  generation: z.int().check(z.gte(0)),
+  current: z.string().check(z.minLength(1)),
+  previous: z.optional(z.string()),
+  revoked_at: z.optional(z.number()),
+  revoked_reason: z.optional(z.enum(REVOCATION_REASONS)),
+  [TABLE_DEFINITION.timeToLiveAttribute]: z.int(),
+});
+
+export class DynamoDbRefreshTokenStore implements RefreshTokenStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async start(family: RefreshFamily, accessToken: OpaqueTokenRecord | undefined): Promise<void> {
+    const put = {
+      TableName: this.tableName,
+      Item: {
+        pk: familyItemKey(family.familyKey),
+        environment_id: family.environmentId,
+        client_id: family.clientId,
+        user_key: family.userKey,
+        sub: family.subject,
+        channel: family.channel,
+        ...(Object.keys(family.claims).length === 0 ? {} : { claims: { ...family.claims } }),
+        scope: family.scope,
+        auth_time: family.authTime,
+        created_at: family.createdAt,
+        rotated_at: family.rotatedAt,
+        generation: family.generation,
+        current: family.currentHash,
+        previous: family.previousHash,
+        [TABLE_DEFINITION.timeToLiveAttribute]: family.keepUntil,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    };
+    try {
+      if (accessToken === undefined) await this.client.send(new PutCommand(put));
+      else await this.client.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { Put: this.tokenPut(accessToken) }] }));
+    } catch (error) {
+      throw storageFailure(error, 'start refresh token family');
+    }
+  }
+
+  async find(familyKey: string): Promise<RefreshFamily | undefined> {
+    let item: Record<string, unknown> | undefined;
+    try {
+      // Strongly consistent: a rotation or a revocation counts from the moment it is written.
+      ({ Item: item } = await this.client.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk: familyItemKey(familyKey) }, ConsistentRead: true }),
+      ));
+    } catch (error) {
+      throw storageFailure(error, 'find refresh token family');
+    }
+    return item === undefined ? undefined : familyOf(familyKey, item);
+  }
+
+  async rotate(rotation: Rotation, accessToken: OpaqueTokenRecord | undefined): Promise<RotationResult> {
+    const update = {
+      TableName: this.tableName,
+      Key: { pk: familyItemKey(rotation.familyKey) },
+      UpdateExpression:
+        'SET #current = :successor, #previous = :presented, #generation = #generation + :one, #rotated_at = :now, #expires_at = :keep',
+      // Every lifetime is checked here too, by the application's clock (TTL deletes lazily).
+      ConditionExpression:
+        '#current = :presented AND attribute_not_exists(#revoked_at) AND #rotated_at > :issued_after AND #created_at > :started_after',
+      ExpressionAttributeNames: {
+        '#current': 'current',
+        '#previous': 'previous',
+        '#generation': 'generation',
+        '#rotated_at': 'rotated_at',
+        '#created_at': 'created_at',
+        '#revoked_at': 'revoked_at',
+        '#expires_at': TABLE_DEFINITION.timeToLiveAttribute,
+      },
+      ExpressionAttributeValues: {
+        ':successor': rotation.successorHash,
+        ':presented': rotation.presentedHash,
+        ':one': 1,
+        ':now': rotation.now,
+        ':keep': rotation.keepUntil,
+        ':issued_after': rotation.issuedAfter,
+        ':started_after': rotation.startedAfter,
+      },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    };
+    try {
+      if (accessToken === undefined) await this.client.send(new UpdateCommand(update));
+      else await this.client.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, { Put: this.tokenPut(accessToken) }] }));
+      return { rotated: true };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return this.refused(rotation.familyKey, itemOfFailure(error));
+      if (error instanceof TransactionCanceledException) {
+        const [family] = error.CancellationReasons ?? [];
+        if (family?.Code === 'ConditionalCheckFailed') {
+          return this.refused(rotation.familyKey, family.Item === undefined ? undefined : unmarshall(family.Item));
+        }
+        // TransactionConflict: another request was writing the family at that moment, so whether
+        // this token is still live is unknown. A strongly consistent read answers it.
+        if (family?.Code === 'TransactionConflict') return { rotated: false, family: await this.find(rotation.familyKey) };
+      }
+      throw storageFailure(error, 'rotate refresh token');
+    }
+  }
+
+  async revoke(familyKey: string, reason: RevocationReason, now: number, clientId?: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: familyItemKey(familyKey) },
+          // The first revocation's time and reason stay: a reuse after a revocation changes nothing.
+          UpdateExpression: 'SET #revoked_at = if_not_exists(#revoked_at, :now), #revoked_reason = if_not_exists(#revoked_reason, :reason)',
+          ConditionExpression: clientId === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #client_id = :client',
+          ExpressionAttributeNames: {
+            '#revoked_at': 'revoked_at',
+            '#revoked_reason': 'revoked_reason',
+            ...(clientId === undefined ? {} : { '#client_id': 'client_id' }),
+          },
+          ExpressionAttributeValues: { ':now': now, ':reason': reason, ...(clientId === undefined ? {} : { ':client': clientId }) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw storageFailure(error, 'revoke refresh token family');
+    }
+  }
+
+  private tokenPut(record: OpaqueTokenRecord) {
+    return { TableName: this.tableName, Item: tokenItemOf(record), ConditionExpression: 'attribute_not_exists(pk)' };
+  }
+
+  private refused(familyKey: string, item: Record<string, unknown> | undefined): RotationResult {
+    return { rotated: false, family: item === undefined ? undefined : familyOf(familyKey, item) };
+  }
+}
+
+function familyOf(familyKey: string, item: Record<string, unknown>): RefreshFamily {
+  const parsed = familyItemSchema.safeParse(item);
+  if (!parsed.success) throw new Error(`A malformed refresh token family item: ${z.prettifyError(parsed.error)}`);
+  const stored = parsed.data;
+  return {
+    familyKey,
+    environmentId: stored.environment_id,
+    clientId: stored.client_id,
+    userKey: stored.user_key,
+    subject: stored.sub,
+    channel: stored.channel,
+    claims: stored.claims ?? {},
+    scope: stored.scope,
+    authTime: stored.auth_time,
+    createdAt: stored.created_at,
+    rotatedAt: stored.rotated_at,
+    generation: stored.generation,
+    currentHash: stored.current,
+    previousHash: stored.previous,
+    revokedAt: stored.revoked_at,
+    revokedReason: stored.revoked_reason,
+    keepUntil: stored[TABLE_DEFINITION.timeToLiveAttribute],
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * A real browser for the tests of the hosted login (test/browser/): Debian's Chromium driven by
+ * playwright-core (which downloads no browser of its own), and the service with the demo client
+ * on one local server, as `npm start` serves them: the demo at http://localhost:PORT, the issuer
+ * at http://127.0.0.1:PORT.
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { StageConfig } from '../../lib/config';
+import { createDemoClient, DEMO_CLIENT_ID, type DemoClient } from '../../local/demo-client';
+import { freePort } from '../../local/ports';
+import { startTestService, type TestService, type TestServiceOptions } from './harness';
+
+/** Debian's `chromium` package (.ci/run installs it when missing); CHROMIUM_PATH points elsewhere. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Where screenshots of each page go: test output, git-ignored. */
+export const SCREENSHOT_DIR = resolve(__dirname, '../../test-output/screenshots');
+
+/** One browser per test file; each test opens its own context (cookies and all). */
+export function launchBrowser(): Promise<Browser> {
+  // --no-sandbox: CI and this machine run as root, where Chromium's sandbox cannot start.
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+}
+
+/** A full-page screenshot of what the browser shows, as test-output/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: resolve(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** The id (or, for a radio, `name=value`) of the element that has the keyboard focus. */
+export function focusedElement(page: Page): Promise<string> {
+  return page.evaluate(
+    "(() => { const e = document.activeElement; if (!e) return ''; if (e.type === 'radio') return e.name + '=' + e.value; return e.id || (e.tagName.toLowerCase() + (e.value ? '=' + e.value : '')); })()",
+  );
+}
+
+export interface DemoService {
+  readonly service: TestService;
+  readonly demo: DemoClient;
+  /** The demo's home page, http://localhost:PORT/. */
+  readonly demoUrl: string;
+  /** The issuer, http://127.0.0.1:PORT. */
+  readonly issuer: string;
+}
+
+/**
+ * The test service with the demo client on the same server and port. The port is chosen first,
+ * because the demo's redirect URI (registered for local-web here, as config/local.json registers
+ * http://localhost:3000/callback) names it.
+ */
+export async function startDemoService(options: TestServiceOptions = {}): Promise<DemoService> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const demo = createDemoClient({ issuer, origin: `http://localhost:${port}`, clientId: DEMO_CLIENT_ID, redirectUriRegistered: true });
+  const adjust = options.config ?? ((config: StageConfig) => config);
+  const service = await startTestService({
+    ...options,
+    port,
+    pages: demo.routes,
+    config: (config) => registerRedirectUri(adjust(config), DEMO_CLIENT_ID, demo.redirectUri),
+  });
+  return { service, demo, demoUrl: `http://localhost:${port}/`, issuer };
+}
+
+function registerRedirectUri(config: StageConfig, clientId: string, redirectUri: string): StageConfig {
+  return {
+    ...config,
+    clients: config.clients.map((client) =>
+      client.id === clientId ? { ...client, redirectUris: [...client.redirectUris, redirectUri] } : client,
+    ),
+  };
+}
