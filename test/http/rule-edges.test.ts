@@ -190,11 +190,13 @@ describe('the token endpoint: the response', () => {
     const scoped = uniqueEmail('scoped');
     const scopedResponse = await exchange(scoped, await sendCode(scoped, {}, 'local-scoped'), {}, 'local-scoped');
     expect(scopedResponse.status).toBe(200);
-    expect(scopedResponse.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: SCOPE });
+    // local-web (and so local-scoped) issues refresh tokens (RFC 6749 §6): its response carries one too.
+    const issued = { access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.any(String) };
+    expect(scopedResponse.body).toEqual({ ...issued, scope: SCOPE });
 
     const plain = uniqueEmail('unscoped');
     const plainResponse = await exchange(plain, await sendCode(plain));
-    expect(plainResponse.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600 });
+    expect(plainResponse.body).toEqual(issued);
   });
 
   it('answers an empty grant_type as a missing one (invalid_request), not as an unsupported grant type (RFC 6749 §5.2)', async () => {
@@ -240,7 +242,8 @@ describe('the code’s rules at their exact edges (enforced in the DynamoDB cond
     const since = capturedLogs().length;
     for (const offset of [1, 2, 3]) expect((await exchange(spent, wrong(spentCode, offset))).body).toEqual(GRANT_REFUSED);
     expect((await exchange(spent, spentCode)).body).toEqual(GRANT_REFUSED);
-    expect(refusalReasons(since)).toEqual(['wrong_code', 'wrong_code', 'wrong_code', 'exhausted']);
+    // The last allowed try is logged apart (the hosted login tells the user the code is now dead).
+    expect(refusalReasons(since)).toEqual(['wrong_code', 'wrong_code', 'wrong_code_last_try', 'exhausted']);
   });
 
   it('single use: the right code a second time is refused (reason repeated)', async () => {
