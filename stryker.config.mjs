@@ -22,6 +22,15 @@ const INTEGRATION = [
   'lib/domain/token-endpoint.ts',
   'lib/domain/token-response.ts',
   'lib/domain/attempts.ts',
+  // The hosted login, refresh tokens, revocation, introspection and UserInfo: their rules are
+  // checked through the endpoints (test/http/{authorize,refresh,revoke,introspect,token-claims}).
+  'lib/domain/authorize.ts',
+  'lib/domain/authorization-code-grant.ts',
+  'lib/domain/refresh-token-grant.ts',
+  'lib/domain/revoke-token.ts',
+  'lib/domain/introspect-token.ts',
+  'lib/domain/userinfo.ts',
+  'lib/domain/client-authentication.ts',
 ];
 
 const scope = process.env.MUTATION_SCOPE === 'unit' ? 'unit' : 'integration';
