@@ -35,7 +35,8 @@ const INTEGRATION = [
 
 const scope = process.env.MUTATION_SCOPE === 'unit' ? 'unit' : 'integration';
 
-const MUTATE = {
+/** The files each scope mutates (test/mutation/run.ts reads them too, to find what changed since the baseline). */
+export const MUTATE = {
   unit: ['lib/domain/**/*.ts', 'lib/errors.ts', 'lib/http/**/*.ts', ...INTEGRATION.map((pattern) => `!${pattern}`)],
   integration: INTEGRATION,
 };

@@ -5,7 +5,8 @@
  * jest anew for every mutant, so a jest globalSetup would start Java for every mutant; the
  * stand-ins' addresses reach every test runner through the environment instead.
  *
- * `npm run mutation -- unit` (or `integration`) runs one scope; any other argument goes to
+ * `npm run mutation -- changed` runs only the files changed since the committed baselines (and
+ * nothing when none did). `npm run mutation -- unit` (or `integration`) runs one scope; any other argument goes to
  * `stryker run` (e.g. `npm run mutation -- integration --mutate lib/domain/send-code.ts`).
  * Exits non-zero when a scope fails or scores below the break threshold.
  */
@@ -13,6 +14,8 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { startDynamoDbLocal } from '../../local/dynamodb';
 import { startSesLocal } from '../../local/ses';
+import { pathToFileURL } from 'node:url';
+import { PROJECT_ROOT, scopeFiles, staleFiles } from './baseline';
 
 const SCOPES = ['unit', 'integration'] as const;
 type Scope = (typeof SCOPES)[number];
@@ -58,12 +61,37 @@ async function runScope(scope: Scope, args: readonly string[]): Promise<number> 
   return status;
 }
 
+/**
+ * `changed`: only the mutants of the files the committed baselines do not describe as they now
+ * are (test/mutation/baseline.ts); a scope with none runs nothing. The baselines' results stand
+ * for every other file.
+ */
+async function runChanged(scopes: readonly Scope[], args: readonly string[]): Promise<number> {
+  const config = pathToFileURL(resolve(PROJECT_ROOT, 'stryker.config.mjs')).href;
+  const { MUTATE } = (await import(config)) as { MUTATE: Record<Scope, string[]> };
+  let worst = 0;
+  for (const scope of scopes) {
+    const stale = staleFiles(scope, MUTATE[scope]);
+    if (stale.length === 0) {
+      console.log(
+        `Mutation testing, scope ${scope}: the baseline describes all ${scopeFiles(MUTATE[scope]).length} files as they are; nothing to run.`,
+      );
+      continue;
+    }
+    console.log(`Mutation testing, scope ${scope}: changed since the baseline: ${stale.join(', ')}`);
+    worst = Math.max(worst, await runScope(scope, ['--mutate', stale.join(','), ...args]));
+  }
+  return worst;
+}
+
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   const chosen = SCOPES.filter((scope) => argv.includes(scope));
-  const args = argv.filter((arg) => !(SCOPES as readonly string[]).includes(arg));
+  const scopes = chosen.length === 0 ? SCOPES : chosen;
+  const args = argv.filter((arg) => !(SCOPES as readonly string[]).includes(arg) && arg !== 'changed');
+  if (argv.includes('changed')) return runChanged(scopes, args);
   let worst = 0;
-  for (const scope of chosen.length === 0 ? SCOPES : chosen) worst = Math.max(worst, await runScope(scope, args));
+  for (const scope of scopes) worst = Math.max(worst, await runScope(scope, args));
   return worst;
 }
 
