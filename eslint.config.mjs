@@ -2,7 +2,19 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', 'dist/', 'coverage/', '.local/', '*.config.js', 'eslint.config.mjs'] },
+  {
+    ignores: [
+      'node_modules/',
+      'cdk.out/',
+      'dist/',
+      'coverage/',
+      '.local/',
+      '*.config.js',
+      'eslint.config.mjs',
+      'stryker.config.mjs',
+      'test/mutation/*.js',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

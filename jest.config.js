@@ -20,6 +20,8 @@ const shared = {
   transformIgnorePatterns: ['/node_modules/(?!(@middy|jose|openid-client|oauth4webapi)/)'],
   setupFiles: ['<rootDir>/test/support/env.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/log-capture.ts'],
+  // Stryker's sandbox (npm run mutation) is a copy of the repository: not a second set of modules.
+  modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'],
 };
 
 module.exports = {

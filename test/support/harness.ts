@@ -31,6 +31,13 @@ export function localStageConfig(): StageConfig {
   return parseStageConfig(JSON.parse(readFileSync(LOCAL_CONFIG_FILE, 'utf8')));
 }
 
+/**
+ * A floor under the DynamoDB request timeout against DynamoDB Local, for runs on a machine much
+ * slower than usual: `npm run mutation` (test/mutation/run.ts) sets it, because instrumented code
+ * on two busy cores can push the concurrency tests' bursts past 5 s. Unset, it changes nothing.
+ */
+const SLOW_MACHINE_TIMEOUT_MS = Number(process.env.TEST_DYNAMODB_REQUEST_TIMEOUT_MS ?? 0);
+
 export interface TestServiceOptions {
   /** Adjusts the local configuration (limits, clients) for this service. */
   readonly config?: (config: StageConfig) => StageConfig;
@@ -129,7 +136,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.secretsMaxAgeSeconds === undefined ? {} : { secretsMaxAgeSeconds: options.secretsMaxAgeSeconds }),
     ...(options.dynamodbRequestTimeoutMs === undefined && options.dynamodbEndpoint !== undefined
       ? {}
-      : { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs ?? 5_000 }),
+      : { dynamodbRequestTimeoutMs: Math.max(options.dynamodbRequestTimeoutMs ?? 5_000, SLOW_MACHINE_TIMEOUT_MS) }),
     endpoints: {
       dynamodb: options.dynamodbEndpoint ?? dynamodb.endpoint,
       ses: options.sesUrl ?? services.sesUrl,

@@ -1,0 +1,30 @@
+/**
+ * The jest configuration Stryker runs (stryker.config.mjs): the unit project as in
+ * jest.config.js, and the integration tests that check the adapters and the two operations'
+ * security rules on the wire. No globalSetup: test/mutation/run.ts starts DynamoDB Local and SES
+ * local once for the whole mutation run (a globalSetup would start Java again for every mutant).
+ * @type {import('jest').Config}
+ */
+const base = require('./jest.config.js');
+
+const [unit, , integration] = base.projects;
+
+const integrationTests = {
+  ...integration,
+  // The harness imports the handlers by a computed path: tell jest, so findRelatedTests sees them.
+  dependencyExtractor: '<rootDir>/test/mutation/dependency-extractor.js',
+  globalSetup: undefined,
+  globalTeardown: undefined,
+  testMatch: [
+    '<rootDir>/test/integration/dynamodb/**/*.test.ts',
+    '<rootDir>/test/http/{token,guessing,rule-edges,corrupt-items,authorize,refresh,revoke,introspect,token-claims}.test.ts',
+    '<rootDir>/test/faults/storage-faults.test.ts',
+  ],
+};
+
+module.exports = {
+  // MUTATION_SCOPE=unit (stryker.config.mjs): the unit project alone, no Java.
+  projects: process.env.MUTATION_SCOPE === 'unit' ? [unit] : [unit, integrationTests],
+  maxConcurrency: base.maxConcurrency,
+  testTimeout: base.testTimeout,
+};

@@ -1,0 +1,69 @@
+/**
+ * Mutation testing (StrykerJS): would a test notice if a rule in the code were changed? Run with
+ * `npm run mutation` (test/mutation/run.ts), which runs the two scopes below one after the other.
+ * Method, figures and the survivors judged equivalent: docs/mutation.md and
+ * docs/mutation/equivalent-mutants.md.
+ *
+ * Two scopes, because the rules live in two kinds of code:
+ * - `unit`: the pure modules (lib/domain, lib/errors.ts, lib/http), checked by the unit project
+ *   alone: no Java, a mutant costs a few unit tests;
+ * - `integration`: the DynamoDB adapters (whose rules are conditional writes) and the operations
+ *   that are only tested end to end (otp/send, the token endpoint), checked by the unit project
+ *   plus the HTTP and DynamoDB Local tests (jest.stryker.config.js).
+ * MUTATION_SCOPE picks one (test/mutation/run.ts sets it); each has its own incremental baseline.
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+
+/** Modules whose rules only the HTTP and DynamoDB Local tests check. */
+const INTEGRATION = [
+  'lib/adapters/dynamodb/**/*.ts',
+  'lib/domain/send-code.ts',
+  'lib/domain/exchange-code.ts',
+  'lib/domain/token-endpoint.ts',
+  'lib/domain/token-response.ts',
+  'lib/domain/attempts.ts',
+  // The hosted login, refresh tokens, revocation, introspection and UserInfo: their rules are
+  // checked through the endpoints (test/http/{authorize,refresh,revoke,introspect,token-claims}).
+  'lib/domain/authorize.ts',
+  'lib/domain/authorization-code-grant.ts',
+  'lib/domain/refresh-token-grant.ts',
+  'lib/domain/revoke-token.ts',
+  'lib/domain/introspect-token.ts',
+  'lib/domain/userinfo.ts',
+  'lib/domain/client-authentication.ts',
+];
+
+const scope = process.env.MUTATION_SCOPE === 'unit' ? 'unit' : 'integration';
+
+/** The files each scope mutates (test/mutation/run.ts reads them too, to find what changed since the baseline). */
+export const MUTATE = {
+  unit: ['lib/domain/**/*.ts', 'lib/errors.ts', 'lib/http/**/*.ts', ...INTEGRATION.map((pattern) => `!${pattern}`)],
+  integration: INTEGRATION,
+};
+
+export default {
+  testRunner: 'jest',
+  jest: { projectType: 'custom', configFile: 'jest.stryker.config.js', enableFindRelatedTests: true },
+  mutate: MUTATE[scope],
+  // Only the sources and the tests go into the sandbox.
+  ignorePatterns: ['cdk.out', 'coverage', 'dist', 'reports', '.local', 'docs', 'test/e2e', 'test/infra'],
+  // Each test's coverage is measured in the dry run, so a mutant runs only the tests that reach it.
+  coverageAnalysis: 'perTest',
+  // Static mutants (module-level constants, patterns, schemas) run every related test file, and
+  // are measured anyway: skipping them would leave the rules they hold untested (cost: docs/mutation.md).
+  ignoreStatic: false,
+  // Two cores, shared: one test runner per core at most.
+  concurrency: 2,
+  // The HTTP tests start a service in beforeAll; a busy machine needs slack before "timeout".
+  timeoutMS: 30000,
+  timeoutFactor: 2,
+  dryRunTimeoutMinutes: 30,
+  incremental: true,
+  incrementalFile: `test/mutation/stryker-incremental-${scope}.json`,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: `reports/mutation/${scope}.html` },
+  jsonReporter: { fileName: `reports/mutation/${scope}.json` },
+  clearTextReporter: { allowColor: false, logTests: false },
+  thresholds: { high: 95, low: 90, break: 90 },
+  tempDirName: '.stryker-tmp',
+};

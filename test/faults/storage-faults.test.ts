@@ -1,0 +1,99 @@
+/**
+ * A storage failure at one precise step of an operation (issue 15: each `catch` on these paths
+ * could be emptied unnoticed). A proxy in front of DynamoDB Local fails exactly the write the test
+ * names, as DynamoDB fails an internal error (HTTP 500, retried by the SDK, failing again):
+ *
+ * - the guess's write (spending a try): 503 temporarily_unavailable, never a refusal that would
+ *   tell the user their right code is wrong; the code is untouched and works afterwards;
+ * - counting a failed exchange into the user's failure run: 503, never a silent 400 that would let
+ *   a guesser past the cap;
+ * - putting back the last delivered code after a failed delivery: still the 502 of the delivery
+ *   (the storage failure is not raised over it), and logged as `discard failed` for the operator.
+ */
+import { capturedLogs } from '../support/log-capture';
+import { startFailingDynamoDbProxy, type DynamoDbRequest, type FailingDynamoDbProxy } from '../support/failing-dynamodb-proxy';
+import {
+  exchangeBody,
+  logEntries,
+  requiredEnv,
+  SEND_PATH,
+  sendBody,
+  startTestService,
+  TOKEN_PATH,
+  uniqueEmail,
+  uniquePhone,
+  type TestService,
+} from '../support/harness';
+
+const UNAVAILABLE = { error: 'temporarily_unavailable', error_description: expect.any(String) };
+
+/** The code store's guess: spends a try of the live code (lib/adapters/dynamodb/code-store.ts). */
+const isGuess = ({ body }: DynamoDbRequest) => body.UpdateExpression?.includes('list_append(#live.#guesses') === true;
+/** The attempt limiter's failure count, either of its two writes (attempt-limiter.ts recordFailure). */
+const isFailureCount = ({ body }: DynamoDbRequest) => body.UpdateExpression?.startsWith('SET #c = ') === true;
+/** The discard step that puts a replaced code back into `live` (code-store.ts applyStep 'restore'). */
+const isRestore = ({ body }: DynamoDbRequest) => body.UpdateExpression === 'SET #live = #h, #h = :none';
+
+const undeliverable = new Set<string>();
+let proxy: FailingDynamoDbProxy;
+let service: TestService;
+beforeAll(async () => {
+  proxy = await startFailingDynamoDbProxy(requiredEnv('TEST_DYNAMODB_ENDPOINT'));
+  service = await startTestService({
+    dynamodbEndpoint: proxy.endpoint,
+    // DynamoDB Local on a loaded machine can take longer than the production 1 s to answer.
+    dynamodbRequestTimeoutMs: 5_000,
+    capture: { failFor: (to) => undeliverable.has(to) },
+  });
+});
+afterEach(() => proxy.heal());
+afterAll(async () => {
+  await service.stop();
+  await proxy.stop();
+});
+
+const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+async function sendCode(userId: string): Promise<string> {
+  expect((await service.post(SEND_PATH, sendBody(userId))).status).toBe(200);
+  return service.latestCode(userId);
+}
+
+it('a failed guess write answers 503 with Retry-After, and the code keeps all its tries', async () => {
+  const user = uniqueEmail('guess-fault');
+  const code = await sendCode(user);
+  proxy.failWhen(isGuess);
+  const response = await service.post(TOKEN_PATH, exchangeBody(user, code));
+  expect(response.status).toBe(503);
+  expect(response.body).toEqual(UNAVAILABLE);
+  expect(response.headers.get('retry-after')).toBe('1');
+  expect(proxy.failed().filter(isGuess).length).toBeGreaterThan(0);
+  proxy.heal();
+  expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
+});
+
+it('a failed write of the failure count answers 503, not the invalid_grant the cap would not have seen', async () => {
+  const user = uniqueEmail('failure-count-fault');
+  const code = await sendCode(user);
+  proxy.failWhen(isFailureCount);
+  const response = await service.post(TOKEN_PATH, exchangeBody(user, wrong(code)));
+  expect(response.status).toBe(503);
+  expect(response.body).toEqual(UNAVAILABLE);
+  expect(proxy.failed().filter(isFailureCount).length).toBeGreaterThan(0);
+});
+
+it('a failed restore after a failed delivery still answers the delivery’s 502, and logs `discard failed` with ids only', async () => {
+  const phone = uniquePhone();
+  await sendCode(phone);
+  undeliverable.add(phone);
+  proxy.failWhen(isRestore);
+  const since = capturedLogs().length;
+  const response = await service.post(SEND_PATH, sendBody(phone));
+  expect(response.status).toBe(502);
+  expect(response.body).toEqual({ error: 'delivery_failed', error_description: expect.any(String) });
+  expect(proxy.failed().filter(isRestore).length).toBeGreaterThan(0);
+  const logged = logEntries(capturedLogs().slice(since), 'discard failed');
+  expect(logged).toEqual([
+    expect.objectContaining({ level: 'ERROR', environment: 'local', client: 'local-web', error: 'TemporarilyUnavailableError' }),
+  ]);
+});
