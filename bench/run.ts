@@ -46,6 +46,8 @@ const { values: flags } = parseArgs({
     'concurrent-requests': { type: 'string', default: '384' },
     warmup: { type: 'string', default: '100' },
     'load-runs': { type: 'string', default: '15' },
+    /** Cold starts (a fresh process: the import, then its first request) per subject. */
+    'cold-runs': { type: 'string', default: '15' },
     out: { type: 'string', default: resolve(PROJECT_ROOT, 'bench/report.json') },
     /** Also profile one run (16 in flight) of each operation and subject: where the CPU goes, by package and file. */
     profile: { type: 'boolean', default: false },
@@ -58,6 +60,9 @@ const SEQUENTIAL_CHUNK = 20;
 const CONCURRENT_CHUNK = 64;
 const WARMUP = Number(flags.warmup);
 const LOAD_RUNS = Number(flags['load-runs']);
+const COLD_RUNS = Number(flags['cold-runs']);
+/** The operation whose cold start is measured: the token function's most common request. */
+const COLD_OPERATION = 'JWT exchange (ES256)';
 const CONCURRENCY = 16;
 
 /** The budgets (docs/performance.md). */
@@ -138,7 +143,9 @@ function measureLoads(bundles: readonly Bundle[], runs: number, env: Record<stri
 class Worker {
   private constructor(
     private readonly child: ChildProcess,
+    /** The bundle's `import()` in this process: wall time, and the process's CPU time meanwhile. */
     readonly loadMs: number,
+    readonly loadCpuMicros: number,
   ) {}
 
   static async start(workerFile: string, bundle: string, env: Record<string, string>): Promise<Worker> {
@@ -148,12 +155,12 @@ class Worker {
     child.stdout?.resume();
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
-    const loadMs = await new Promise<number>((resolveReady, reject) => {
-      child.once('message', (message: { type: string; loadMs: number }) => resolveReady(message.loadMs));
+    const { loadMs, loadCpuMicros } = await new Promise<{ loadMs: number; loadCpuMicros: number }>((resolveReady, reject) => {
+      child.once('message', (message: { type: string; loadMs: number; loadCpuMicros: number }) => resolveReady(message));
       child.once('exit', (code) => reject(new Error(`The worker for ${bundle} exited with ${code}: ${stderr}`)));
     });
     child.removeAllListeners('exit');
-    return new Worker(child, loadMs);
+    return new Worker(child, loadMs, loadCpuMicros);
   }
 
   run(request: Omit<RunRequest, 'type'>): Promise<RunResult> {
@@ -254,6 +261,7 @@ async function main(): Promise<void> {
       chunks: { sequential: SEQUENTIAL_CHUNK, concurrent: CONCURRENT_CHUNK },
       warmup: WARMUP,
       loadRuns: LOAD_RUNS,
+      coldRuns: COLD_RUNS,
     },
   };
   const workers: Worker[] = [];
@@ -317,6 +325,15 @@ async function main(): Promise<void> {
       log(`  ${operation.name}: ${real.kinds} / ${floor.kinds}${real.kinds === floor.kinds ? '' : '  ✗ the floor differs'}`);
     }
     await proxy.stop();
+
+    log(`cold starts: ${COLD_RUNS} fresh processes per subject, each the import and then one ${COLD_OPERATION}, interleaved…`);
+    report.coldStart = await measureColdStarts(
+      OPERATIONS.find((operation) => operation.name === COLD_OPERATION) as Operation,
+      (operation, subject) => subjects(operation)[subject],
+      (operation) => environment(join(DIST, operation.function)),
+      seeding,
+      workerFile,
+    );
 
     log('timed runs…');
     // One pair of processes per function: its bundle, and a floor that serves the same operations
@@ -441,6 +458,78 @@ async function main(): Promise<void> {
 }
 
 const randomTag = () => Math.random().toString(36).slice(2, 10);
+
+interface ColdStart {
+  importMs: number;
+  firstRequestMs: number;
+  totalMs: number;
+  cpuMs: number;
+}
+type ColdStartReport = Record<'real' | 'floor', ColdStart> & { operation: string; totalRatio: number; cpuRatio: number };
+
+/**
+ * A cold start as Lambda pays it: a fresh process imports the bundle, then serves its first
+ * request (reading its secrets and configuration, building its clients, compiling what runs for
+ * the first time). `COLD_RUNS` of each subject, interleaved in a shuffled order; the medians of
+ * the import, the first request, their sum, and the process's CPU time over both.
+ */
+async function measureColdStarts(
+  operation: Operation,
+  subjectOf: (operation: Operation, subject: 'real' | 'floor') => { bundle: Bundle; exportName: string },
+  environmentOf: (operation: Operation) => Record<string, string>,
+  seeding: Seeding,
+  workerFile: string,
+): Promise<ColdStartReport> {
+  const samples: Record<'real' | 'floor', ColdStart[]> = { real: [], floor: [] };
+  for (let run = 0; run < COLD_RUNS; run += 1) {
+    for (const subject of (['real', 'floor'] as const).slice().sort(() => Math.random() - 0.5)) {
+      const { bundle, exportName } = subjectOf(operation, subject);
+      const events = await operation.requests(seeding, 1, `cold-${subject}-${randomTag()}`);
+      const worker = await Worker.start(workerFile, bundle.file, environmentOf(operation));
+      const result = await worker.run({ exportName, events, warmup: 0, concurrency: 1, expectedStatus: operation.expectedStatus });
+      worker.stop();
+      if (Object.keys(result.unexpected).length > 0)
+        throw new Error(`${operation.name} (${subject}), cold: ${JSON.stringify(result.unexpected)}`);
+      const firstRequestMs = result.latencies[0] ?? NaN;
+      samples[subject].push({
+        importMs: worker.loadMs,
+        firstRequestMs,
+        totalMs: worker.loadMs + firstRequestMs,
+        cpuMs: (worker.loadCpuMicros + result.cpuMicros) / 1000,
+      });
+    }
+  }
+  const medians = (list: ColdStart[]): ColdStart => ({
+    importMs: percentile(
+      list.map((sample) => sample.importMs),
+      0.5,
+    ),
+    firstRequestMs: percentile(
+      list.map((sample) => sample.firstRequestMs),
+      0.5,
+    ),
+    totalMs: percentile(
+      list.map((sample) => sample.totalMs),
+      0.5,
+    ),
+    cpuMs: percentile(
+      list.map((sample) => sample.cpuMs),
+      0.5,
+    ),
+  });
+  const real = medians(samples.real);
+  const floor = medians(samples.floor);
+  log(
+    `  ${operation.name}: import + first request ${real.totalMs.toFixed(1)} / ${floor.totalMs.toFixed(1)} ms, CPU ${real.cpuMs.toFixed(1)} / ${floor.cpuMs.toFixed(1)} ms`,
+  );
+  return {
+    operation: operation.name,
+    real,
+    floor,
+    totalRatio: ratio(real.totalMs, floor.totalMs),
+    cpuRatio: ratio(real.cpuMs, floor.cpuMs),
+  };
+}
 
 const PROFILE_DIR = resolve(PROJECT_ROOT, 'bench/profiles');
 
@@ -576,6 +665,16 @@ function print(report: Record<string, unknown>): void {
         [22, 12, 10, 22],
       ),
     );
+  }
+  const cold = report.coldStart as ColdStartReport;
+  console.log(`\nCold start of ${cold.operation} (median of fresh processes): the import, then the first request; real / floor`);
+  for (const [label, key] of [
+    ['import', 'importMs'],
+    ['first request', 'firstRequestMs'],
+    ['import + first request', 'totalMs'],
+    ['CPU over both', 'cpuMs'],
+  ] as const) {
+    console.log(`  ${label.padEnd(24)} ${cold.real[key].toFixed(1).padStart(7)} / ${cold.floor[key].toFixed(1).padStart(7)} ms`);
   }
   console.log('\nTargets (docs/performance.md)');
   for (const target of report.targets as Array<{ target: string; value: number; budget: number; met: boolean }>) {

@@ -124,8 +124,10 @@ async function startProfiler(): Promise<Session> {
 async function main(): Promise<void> {
   const file = process.argv[2] ?? '';
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  process.send?.({ type: 'ready', loadMs: performance.now() - started });
+  const cpu = process.cpuUsage(cpuBefore);
+  process.send?.({ type: 'ready', loadMs: performance.now() - started, loadCpuMicros: cpu.user + cpu.system });
   process.on('message', (request: RunRequest) => {
     run(module, request).then(
       (result) => process.send?.(result),
