@@ -9,7 +9,16 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import { atHash } from '../../lib/domain/id-tokens';
 import { capturedLogs, rememberSecret } from '../support/log-capture';
-import { logEntries, REDIRECT_URI, startTestService, toTestResponse, uniqueEmail, uniquePhone, withLimits, type TestService } from '../support/harness';
+import {
+  logEntries,
+  REDIRECT_URI,
+  startTestService,
+  toTestResponse,
+  uniqueEmail,
+  uniquePhone,
+  withLimits,
+  type TestService,
+} from '../support/harness';
 import { AUTHORIZE_PATH, csrfOf, LoginSession, type PageResponse } from '../support/login-flow';
 
 const TOKEN = '/idp/v1/account/token';
