@@ -6,7 +6,9 @@
  * node:crypto), the same client settings (timeouts, retries); with the bare SDK clients (no
  * document client) and jose, and without the framework: no middy, no zod, no logger, no
  * configuration file (constants matching config/local.json), no error vocabulary (a request the
- * floor cannot serve is a 500). Bundled with the functions' own esbuild options and run by the
+ * floor cannot serve is a 500). Where the client has refresh tokens, a login starts a family as
+ * the service does (the same item, condition and transaction; the token minted and hashed by
+ * lib/domain/refresh-tokens.ts, plain node:crypto) and the answer carries the refresh token. Bundled with the functions' own esbuild options and run by the
  * same worker, so what differs is what the service adds.
  *
  * One export per kind of operation, each an API Gateway (REST, v1) handler like the functions'.
@@ -14,13 +16,29 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { DeleteItemCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteItemCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+  type AttributeValue,
+} from '@aws-sdk/client-dynamodb';
 import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
 import { importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { DELIVERY_CLIENT_SETTINGS, DYNAMODB_CLIENT_SETTINGS } from '../lib/adapters/aws';
 import { digestCode, digestsEqual, generateCode, guessDigestOf, s256Challenge } from '../lib/domain/codes';
 import { deriveHmacKeys, hmac, subjectOf, userKeyOf, type HmacKeys } from '../lib/domain/hmac-keys';
+import {
+  familyKeyOf,
+  mintFirstRefreshToken,
+  parseRefreshToken,
+  refreshTokenHash,
+  refreshTokenOf,
+  successorOf,
+} from '../lib/domain/refresh-tokens';
 
 /** config/local.json's environment `local` and its clients, as constants. */
 const ENVIRONMENT = 'local';
@@ -29,10 +47,20 @@ const FAILURE_CAP = { maxConsecutive: 100, windowSeconds: 86_400 };
 const CODE = { ttlSeconds: 300, maxTries: 3 };
 const SENDER = 'Identity Dev <no-reply@identity.local>';
 const AUDIENCE = 'http://localhost:3000/api';
-const CLIENTS: Record<string, { format: 'jwt' | 'opaque'; alg: 'ES256' | 'RS256'; ttlSeconds: number }> = {
-  'local-web': { format: 'jwt', alg: 'ES256', ttlSeconds: 3600 },
-  'local-rs256': { format: 'jwt', alg: 'RS256', ttlSeconds: 3600 },
-  'local-opaque': { format: 'opaque', alg: 'ES256', ttlSeconds: 3600 },
+/** Refresh token lifetimes (s), as config/local.json gives the three clients (the reuse interval at its default, 0). */
+const REFRESH = { idleSeconds: 2_592_000, absoluteSeconds: 7_776_000 };
+/** How long a family outlives its last usable moment, for the access tokens it issued (lib/domain/refresh-tokens.ts). */
+const ACCESS_TOKEN_MAX_SECONDS = 86_400;
+interface FloorClient {
+  readonly format: 'jwt' | 'opaque';
+  readonly alg: 'ES256' | 'RS256';
+  readonly ttlSeconds: number;
+  readonly refresh: typeof REFRESH | undefined;
+}
+const CLIENTS: Record<string, FloorClient> = {
+  'local-web': { format: 'jwt', alg: 'ES256', ttlSeconds: 3600, refresh: REFRESH },
+  'local-rs256': { format: 'jwt', alg: 'RS256', ttlSeconds: 3600, refresh: REFRESH },
+  'local-opaque': { format: 'opaque', alg: 'ES256', ttlSeconds: 3600, refresh: REFRESH },
 };
 
 interface Container {
@@ -190,46 +218,75 @@ export async function sendEmail(event: APIGatewayProxyEvent): Promise<APIGateway
   return json(200, { status: 'sent', channel: 'email', expires_in: CODE.ttlSeconds });
 }
 
-/** The access token as the client's settings say: signed (RFC 9068), or opaque and stored. */
-async function accessTokenFor(
-  c: Container,
-  clientId: string,
-  grant: { sub: string; authTime: number; now: number; scope?: string; claims?: Record<string, unknown> },
-): Promise<string> {
+/** What a grant puts in its tokens: whose, since when, with what scope and address claims. */
+interface FloorGrant {
+  readonly sub: string;
+  readonly authTime: number;
+  readonly now: number;
+  readonly scope: string | undefined;
+  readonly claims: Record<string, string | boolean>;
+  readonly nonce?: string | undefined;
+}
+
+const claimsItem = (claims: Record<string, string | boolean>): Record<string, AttributeValue> =>
+  Object.keys(claims).length === 0
+    ? {}
+    : {
+        claims: {
+          M: Object.fromEntries(
+            Object.entries(claims).map(([name, value]) => [name, typeof value === 'string' ? s(value) : { BOOL: value }]),
+          ),
+        },
+      };
+
+const clientOf = (clientId: string): FloorClient => {
   const client = CLIENTS[clientId];
   if (client === undefined) throw new Error('unknown client');
+  return client;
+};
+
+/**
+ * The access token as the client's settings say: signed (RFC 9068, with `sid` when it belongs to
+ * a refresh token family), or opaque, with the item to store for it (lib/adapters/dynamodb/token-store.ts
+ * `tokenItemOf`), which the caller writes alone or inside its own transaction.
+ */
+async function mintAccessToken(
+  c: Container,
+  clientId: string,
+  grant: FloorGrant,
+  familyKey: string | undefined,
+): Promise<{ token: string; item: Record<string, AttributeValue> | undefined }> {
+  const client = clientOf(clientId);
   const iat = Math.floor(grant.now / 1000);
   if (client.format === 'opaque') {
     const token = randomBytes(32).toString('base64url');
-    await c.dynamodb.send(
-      new PutItemCommand({
-        TableName: c.table,
-        Item: {
-          pk: s(`token#${opaqueTokenHash(token)}`),
-          sub: s(grant.sub),
-          client_id: s(clientId),
-          environment_id: s(ENVIRONMENT),
-          aud: s(AUDIENCE),
-          jti: s(randomUUID()),
-          amr: { L: [s('otp'), s('email')] },
-          iat: n(iat),
-          auth_time: n(grant.authTime),
-          exp: n(iat + client.ttlSeconds),
-          expires_at: n(iat + client.ttlSeconds),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return token;
+    const item: Record<string, AttributeValue> = {
+      pk: s(`token#${opaqueTokenHash(token)}`),
+      sub: s(grant.sub),
+      client_id: s(clientId),
+      environment_id: s(ENVIRONMENT),
+      aud: s(AUDIENCE),
+      ...(grant.scope === undefined ? {} : { scope: s(grant.scope) }),
+      jti: s(randomUUID()),
+      amr: { L: [s('otp'), s('email')] },
+      iat: n(iat),
+      auth_time: n(grant.authTime),
+      exp: n(iat + client.ttlSeconds),
+      ...claimsItem(grant.claims),
+      ...(familyKey === undefined ? {} : { family: s(familyKey) }),
+      expires_at: n(iat + client.ttlSeconds),
+    };
+    return { token, item };
   }
   const signer = c.signers.get(client.alg);
   if (signer === undefined) throw new Error('no signing key');
-  return new SignJWT({
+  const token = await new SignJWT({
     client_id: clientId,
     env_id: ENVIRONMENT,
     auth_time: grant.authTime,
     amr: ['otp', 'email'],
     ...(grant.scope === undefined ? {} : { scope: grant.scope }),
+    ...(familyKey === undefined ? {} : { sid: familyKey }),
     ...grant.claims,
   })
     .setProtectedHeader({ alg: client.alg, typ: 'at+jwt', kid: signer.kid })
@@ -240,9 +297,115 @@ async function accessTokenFor(
     .setExpirationTime(iat + client.ttlSeconds)
     .setJti(randomUUID())
     .sign(signer.key);
+  return { token, item: undefined };
 }
 
-/** `POST /idp/v1/account/token` with a one-time code: the attempt, the guess (code-store.ts `guess`), the token. */
+const tokenPut = (c: Container, item: Record<string, AttributeValue>) => ({
+  TableName: c.table,
+  Item: item,
+  ConditionExpression: 'attribute_not_exists(pk)',
+});
+
+/** A family's TTL (epoch seconds): a day past its last usable moment (lib/domain/refresh-tokens.ts `keepUntilOf`). */
+function keepUntilOf(refresh: typeof REFRESH, createdAt: number, rotatedAt: number): number {
+  return (
+    Math.ceil(Math.min(rotatedAt + refresh.idleSeconds * 1000, createdAt + refresh.absoluteSeconds * 1000) / 1000) +
+    ACCESS_TOKEN_MAX_SECONDS
+  );
+}
+
+/**
+ * The tokens of a login (lib/domain/token-response.ts `issueTokens`): without refresh tokens the
+ * access token (an opaque one's item put alone); with them, a new family whose first token is
+ * returned, its item put alone beside a JWT or in one transaction with an opaque token's
+ * (lib/adapters/dynamodb/refresh-token-store.ts `start`).
+ */
+async function issueTokens(
+  c: Container,
+  clientId: string,
+  grant: FloorGrant,
+  userKey: string,
+): Promise<{ accessToken: string; refreshToken: string | undefined }> {
+  const { refresh } = clientOf(clientId);
+  if (refresh === undefined) {
+    const minted = await mintAccessToken(c, clientId, grant, undefined);
+    if (minted.item !== undefined) await c.dynamodb.send(new PutItemCommand(tokenPut(c, minted.item)));
+    return { accessToken: minted.token, refreshToken: undefined };
+  }
+  const first = mintFirstRefreshToken();
+  const familyKey = familyKeyOf(c.keys, first.familyId);
+  const minted = await mintAccessToken(c, clientId, grant, familyKey);
+  const familyPut = {
+    TableName: c.table,
+    Item: {
+      pk: s(`refresh#${familyKey}`),
+      environment_id: s(ENVIRONMENT),
+      client_id: s(clientId),
+      user_key: s(userKey),
+      sub: s(grant.sub),
+      channel: s('email'),
+      ...claimsItem(grant.claims),
+      ...(grant.scope === undefined ? {} : { scope: s(grant.scope) }),
+      auth_time: n(grant.authTime),
+      created_at: n(grant.now),
+      rotated_at: n(grant.now),
+      generation: n(0),
+      current: s(refreshTokenHash(c.keys, first)),
+      expires_at: n(keepUntilOf(refresh, grant.now, grant.now)),
+    },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+  if (minted.item === undefined) await c.dynamodb.send(new PutItemCommand(familyPut));
+  else await c.dynamodb.send(new TransactWriteItemsCommand({ TransactItems: [{ Put: familyPut }, { Put: tokenPut(c, minted.item) }] }));
+  return { accessToken: minted.token, refreshToken: refreshTokenOf(first) };
+}
+
+/** The ID token (OIDC Core §2, §3.1.3.6), when the scope has `openid`, as lib/domain/id-tokens.ts. */
+async function idTokenFor(c: Container, clientId: string, grant: FloorGrant, accessToken: string): Promise<string | undefined> {
+  if (!(grant.scope ?? '').split(' ').includes('openid')) return undefined;
+  const client = clientOf(clientId);
+  const signer = c.signers.get(client.alg);
+  if (signer === undefined) throw new Error('no signing key');
+  const iat = Math.floor(grant.now / 1000);
+  return new SignJWT({
+    auth_time: grant.authTime,
+    amr: ['otp', 'email'],
+    at_hash: atHash(accessToken),
+    ...(grant.nonce === undefined ? {} : { nonce: grant.nonce }),
+    ...grant.claims,
+  })
+    .setProtectedHeader({ alg: client.alg, typ: 'JWT', kid: signer.kid })
+    .setIssuer(c.issuer)
+    .setSubject(grant.sub)
+    .setAudience(clientId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + client.ttlSeconds)
+    .sign(signer.key);
+}
+
+/** The token response (RFC 6749 §5.1), with the fields the service sets. */
+async function tokenResponse(
+  c: Container,
+  clientId: string,
+  grant: FloorGrant,
+  tokens: { accessToken: string; refreshToken: string | undefined },
+): Promise<APIGatewayProxyResult> {
+  const idToken = await idTokenFor(c, clientId, grant, tokens.accessToken);
+  return json(
+    200,
+    {
+      access_token: tokens.accessToken,
+      token_type: 'Bearer',
+      expires_in: clientOf(clientId).ttlSeconds,
+      ...(grant.scope === undefined ? {} : { scope: grant.scope }),
+      ...(tokens.refreshToken === undefined ? {} : { refresh_token: tokens.refreshToken }),
+      ...(idToken === undefined ? {} : { id_token: idToken }),
+    },
+    { 'Cache-Control': 'no-store' },
+  );
+}
+
+/** `POST /idp/v1/account/token` with a one-time code: the attempt, the guess (code-store.ts `guess`), the tokens. */
 export async function exchangeCode(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const c = await init();
   const fields = fieldsOf(event);
@@ -278,16 +441,17 @@ export async function exchangeCode(event: APIGatewayProxyEvent): Promise<APIGate
   );
   const stored = item?.live?.M?.code_digest?.S;
   if (stored === undefined || !digestsEqual(stored, codeDigest)) return json(400, { error: 'invalid_grant' });
-  const client = CLIENTS[clientId];
-  const accessToken = await accessTokenFor(c, clientId, {
+  const grant: FloorGrant = {
     sub: subjectOf(c.keys, ENVIRONMENT, user),
     authTime: Math.floor(now / 1000),
     now,
-  });
-  return json(200, { access_token: accessToken, token_type: 'Bearer', expires_in: client?.ttlSeconds }, { 'Cache-Control': 'no-store' });
+    scope: undefined,
+    claims: {},
+  };
+  return tokenResponse(c, clientId, grant, await issueTokens(c, clientId, grant, userKey));
 }
 
-/** `POST /idp/v1/account/token` with the hosted login's code: its single-use delete, the attempt, the access token and the ID token. */
+/** `POST /idp/v1/account/token` with the hosted login's code: its single-use delete, the attempt, the tokens and the ID token. */
 export async function exchangeAuthorizationCode(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const c = await init();
   const fields = fieldsOf(event);
@@ -311,32 +475,90 @@ export async function exchangeAuthorizationCode(event: APIGatewayProxyEvent): Pr
   ) {
     return json(400, { error: 'invalid_grant' });
   }
-  const sub = record.sub?.S ?? '';
-  const authTime = Number(record.auth_time?.N);
-  const scope = record.scope?.S;
-  const claims = { email: record.claims?.M?.email?.S, email_verified: record.claims?.M?.email_verified?.BOOL };
-  const client = CLIENTS[clientId];
-  const signer = c.signers.get(client?.alg ?? 'ES256');
-  if (client === undefined || signer === undefined) throw new Error('unknown client');
-  const accessToken = await accessTokenFor(c, clientId, { sub, authTime, now, ...(scope === undefined ? {} : { scope }), claims });
-  const iat = Math.floor(now / 1000);
-  const idToken = await new SignJWT({
-    auth_time: authTime,
-    amr: ['otp', 'email'],
-    at_hash: atHash(accessToken),
+  const grant: FloorGrant = {
+    sub: record.sub?.S ?? '',
+    authTime: Number(record.auth_time?.N),
+    now,
+    scope: record.scope?.S,
+    claims: claimsOf(record.claims),
     nonce: record.nonce?.S,
-    ...claims,
-  })
-    .setProtectedHeader({ alg: client.alg, typ: 'JWT', kid: signer.kid })
-    .setIssuer(c.issuer)
-    .setSubject(sub)
-    .setAudience(clientId)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + client.ttlSeconds)
-    .sign(signer.key);
-  return json(
-    200,
-    { access_token: accessToken, token_type: 'Bearer', expires_in: client.ttlSeconds, scope, id_token: idToken },
-    { 'Cache-Control': 'no-store' },
-  );
+  };
+  return tokenResponse(c, clientId, grant, await issueTokens(c, clientId, grant, userKey));
+}
+
+/** Stored address claims (a map of strings and booleans) as plain values. */
+function claimsOf(item: AttributeValue | undefined): Record<string, string | boolean> {
+  return Object.fromEntries(Object.entries(item?.M ?? {}).map(([name, value]) => [name, value.S ?? value.BOOL ?? false]));
+}
+
+/**
+ * `POST /idp/v1/account/token` with `grant_type=refresh_token` (lib/domain/refresh-token-grant.ts):
+ * the family read (strongly consistent), the attempt for its user, its checks (client, not
+ * revoked, lifetimes, the presented token live), the rotation (refresh-token-store.ts `rotate`:
+ * one conditional update, a transaction with an opaque token's item), the tokens with the successor.
+ */
+export async function refreshTokens(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
+  const c = await init();
+  const fields = fieldsOf(event);
+  const clientId = fields.client_id ?? '';
+  const { refresh } = clientOf(clientId);
+  const presented = parseRefreshToken(fields.refresh_token ?? '');
+  if (refresh === undefined || presented === undefined) return json(400, { error: 'invalid_grant' });
+  const now = Date.now();
+  const familyKey = familyKeyOf(c.keys, presented.familyId);
+  const key = { pk: s(`refresh#${familyKey}`) };
+  const { Item: family } = await c.dynamodb.send(new GetItemCommand({ TableName: c.table, Key: key, ConsistentRead: true }));
+  if (family === undefined) return json(400, { error: 'invalid_grant' });
+  await c.dynamodb.send(attemptWrite(c, 'token', family.user_key?.S ?? '', now));
+  const createdAt = Number(family.created_at?.N);
+  const rotatedAt = Number(family.rotated_at?.N);
+  const presentedHash = refreshTokenHash(c.keys, presented);
+  if (
+    family.client_id?.S !== clientId ||
+    family.environment_id?.S !== ENVIRONMENT ||
+    family.revoked_at !== undefined ||
+    now >= Math.min(rotatedAt + refresh.idleSeconds * 1000, createdAt + refresh.absoluteSeconds * 1000) ||
+    presentedHash !== family.current?.S
+  ) {
+    return json(400, { error: 'invalid_grant' });
+  }
+  const grant: FloorGrant = {
+    sub: family.sub?.S ?? '',
+    authTime: Number(family.auth_time?.N),
+    now,
+    scope: family.scope?.S,
+    claims: claimsOf(family.claims),
+  };
+  const successor = successorOf(c.keys, presented);
+  const minted = await mintAccessToken(c, clientId, grant, familyKey);
+  const update = {
+    TableName: c.table,
+    Key: key,
+    UpdateExpression:
+      'SET #current = :successor, #previous = :presented, #generation = #generation + :one, #rotated_at = :now, #expires_at = :keep',
+    ConditionExpression:
+      '#current = :presented AND attribute_not_exists(#revoked_at) AND #rotated_at > :issued_after AND #created_at > :started_after',
+    ExpressionAttributeNames: {
+      '#current': 'current',
+      '#previous': 'previous',
+      '#generation': 'generation',
+      '#rotated_at': 'rotated_at',
+      '#created_at': 'created_at',
+      '#revoked_at': 'revoked_at',
+      '#expires_at': 'expires_at',
+    },
+    ExpressionAttributeValues: {
+      ':successor': s(refreshTokenHash(c.keys, successor)),
+      ':presented': s(presentedHash),
+      ':one': n(1),
+      ':now': n(now),
+      ':keep': n(keepUntilOf(refresh, createdAt, now)),
+      ':issued_after': n(now - refresh.idleSeconds * 1000),
+      ':started_after': n(now - refresh.absoluteSeconds * 1000),
+    },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
+  if (minted.item === undefined) await c.dynamodb.send(new UpdateItemCommand(update));
+  else await c.dynamodb.send(new TransactWriteItemsCommand({ TransactItems: [{ Update: update }, { Put: tokenPut(c, minted.item) }] }));
+  return tokenResponse(c, clientId, grant, { accessToken: minted.token, refreshToken: refreshTokenOf(successor) });
 }

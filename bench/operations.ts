@@ -2,16 +2,24 @@
  * What `npm run bench` measures: one entry per operation, each naming the function bundle that
  * serves it, the floor export it is compared with (bench/floor.ts), and how to make `count`
  * requests of it, each for its own user (the per-user attempt limits would otherwise refuse the
- * sixth), with whatever they need already stored (a code, an authorization code) by the service's
- * own adapters. Adding an operation (the refresh grant, when it exists) is one more entry.
+ * sixth), with whatever they need already stored (a code, an authorization code, a refresh token family) by the service's
+ * own adapters. Adding an operation is one more entry.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { ServiceConfig } from '../lib/config';
-import type { AuthorizationCodeStore, CodeStore } from '../lib/ports';
+import type { AuthorizationCodeStore, CodeStore, RefreshTokenStore } from '../lib/ports';
 import { authorizationCodeHash, mintAuthorizationCode } from '../lib/domain/authorization-codes';
 import { digestCode, s256Challenge } from '../lib/domain/codes';
 import { subjectOf, userKeyOf, type HmacKeys } from '../lib/domain/hmac-keys';
+import {
+  familyKeyOf,
+  keepUntilOf,
+  mintFirstRefreshToken,
+  refreshLifetimesOf,
+  refreshTokenHash,
+  refreshTokenOf,
+} from '../lib/domain/refresh-tokens';
 import type { FunctionName } from '../lib/routes';
 import type * as floor from './floor';
 
@@ -24,6 +32,7 @@ export interface Seeding {
   readonly keys: HmacKeys;
   readonly codes: CodeStore;
   readonly authorizationCodes: AuthorizationCodeStore;
+  readonly refreshTokens: RefreshTokenStore;
 }
 
 export interface Operation {
@@ -205,6 +214,54 @@ export const OPERATIONS: readonly Operation[] = [
         );
       }
       return events;
+    },
+  },
+  {
+    name: 'refresh (JWT, rotation)',
+    function: 'token',
+    floor: 'refreshTokens',
+    expectedStatus: 200,
+    async requests(seeding, count, tag) {
+      // Each request's family as an OTP login of local-web would have started it (token-response.ts
+      // `issueTokens`), stored by the service's own adapter; the request presents its first token.
+      const client = seeding.config.client('local-web');
+      const lifetimes = client === undefined ? undefined : refreshLifetimesOf(client);
+      if (lifetimes === undefined) throw new Error('local-web has no refresh tokens');
+      const now = Date.now();
+      const tokens = Array.from({ length: count }, () => mintFirstRefreshToken());
+      await inBatches(count, async (index) => {
+        const user = { authType: 'email' as const, value: emailOf(tag, index) };
+        const token = tokens[index] as (typeof tokens)[number];
+        const times = { createdAt: now, rotatedAt: now };
+        await seeding.refreshTokens.start(
+          {
+            familyKey: familyKeyOf(seeding.keys, token.familyId),
+            environmentId: ENVIRONMENT,
+            clientId: 'local-web',
+            userKey: userKeyOf(seeding.keys, user),
+            subject: subjectOf(seeding.keys, ENVIRONMENT, user),
+            channel: 'email',
+            claims: {},
+            scope: undefined,
+            authTime: Math.floor(now / 1000),
+            ...times,
+            generation: 0,
+            currentHash: refreshTokenHash(seeding.keys, token),
+            previousHash: undefined,
+            revokedAt: undefined,
+            revokedReason: undefined,
+            keepUntil: keepUntilOf(lifetimes, times),
+          },
+          undefined,
+        );
+      });
+      return tokens.map((token) =>
+        restEvent(
+          '/idp/v1/account/token',
+          form({ grant_type: 'refresh_token', refresh_token: refreshTokenOf(token), client_id: 'local-web' }),
+          'application/x-www-form-urlencoded',
+        ),
+      );
     },
   },
 ];

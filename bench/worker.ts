@@ -32,6 +32,8 @@ export interface RunResult {
   readonly latencies: number[];
   /** Answers other than the expected status, by status, with one body of each for the report. */
   readonly unexpected: Record<string, { count: number; body: string }>;
+  /** The body of one measured answer of the expected status, if any: run.ts compares the real one's fields with the floor's. */
+  readonly sample: string | undefined;
 }
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }>;
@@ -62,6 +64,7 @@ async function run(module: Record<string, unknown>, request: RunRequest): Promis
   const handler = module[request.exportName] as Handler | undefined;
   if (typeof handler !== 'function') throw new Error(`The bundle exports no ${request.exportName}`);
   let unexpected: Record<string, { count: number; body: string }> = {};
+  let sample: string | undefined;
   const invoke = async (event: unknown): Promise<number> => {
     const started = performance.now();
     const result = await handler(event, context());
@@ -69,12 +72,15 @@ async function run(module: Record<string, unknown>, request: RunRequest): Promis
     if (result.statusCode !== request.expectedStatus) {
       const seen = (unexpected[result.statusCode] ??= { count: 0, body: result.body.slice(0, 300) });
       seen.count += 1;
+    } else {
+      sample ??= result.body;
     }
     return elapsed;
   };
   for (const event of request.events.slice(0, request.warmup)) await invoke(event);
   const measured = request.events.slice(request.warmup);
   unexpected = {};
+  sample = undefined;
 
   const latencies = new Array<number>(measured.length);
   let next = 0;
@@ -102,6 +108,7 @@ async function run(module: Record<string, unknown>, request: RunRequest): Promis
     wallMs: performance.now() - wallBefore,
     latencies,
     unexpected,
+    sample,
   };
 }
 
@@ -117,8 +124,10 @@ async function startProfiler(): Promise<Session> {
 async function main(): Promise<void> {
   const file = process.argv[2] ?? '';
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  process.send?.({ type: 'ready', loadMs: performance.now() - started });
+  const cpu = process.cpuUsage(cpuBefore);
+  process.send?.({ type: 'ready', loadMs: performance.now() - started, loadCpuMicros: cpu.user + cpu.system });
   process.on('message', (request: RunRequest) => {
     run(module, request).then(
       (result) => process.send?.(result),

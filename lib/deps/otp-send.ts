@@ -4,13 +4,13 @@ import { required } from '../env';
 import { lazy } from '../lazy';
 import { deliveryAdapters } from './delivery';
 import { container, hmacKeysFrom } from './secrets';
-import { tableAdapters } from './table';
+import { sendTableAdapters, tableDocuments } from './send-table';
 
 export const otpSendDeps: () => SendCodeDeps = /* @__PURE__ */ lazy(() => {
   const { env, cache, ...base } = container();
   return {
     ...base,
-    ...tableAdapters(required(env, 'TABLE_NAME'), {}),
+    ...sendTableAdapters(tableDocuments({}), required(env, 'TABLE_NAME')),
     ...deliveryAdapters({ ses: {}, sns: {}, smsVoice: {} }),
     hmacKeys: hmacKeysFrom(base.secrets, cache),
   };

@@ -34,7 +34,7 @@ import {
   TooManyRequestsError,
 } from '../errors';
 import { LOG_EVENTS } from '../log-events';
-import { LOCALES, type Locale } from '../locales';
+import { LOGIN_PAGES, type Locale } from '../locales';
 import type { AuthorizationCodeStore } from '../ports';
 import { SUPPORTED_LOCALES, type Channel } from '../vocabulary';
 import { userClaimsOf } from './access-tokens';
@@ -235,7 +235,7 @@ async function restart(context: PageContext): Promise<AuthorizeOutcome> {
 }
 
 async function sendFromPage(context: PageContext, rawUserId: unknown, rawChannel: unknown): Promise<AuthorizeOutcome> {
-  const strings = LOCALES[context.transaction.locale].login;
+  const strings = LOGIN_PAGES[context.transaction.locale];
   const typed = typeof rawUserId === 'string' ? rawUserId.slice(0, 320) : '';
   let user: UserIdentity;
   try {
@@ -265,7 +265,7 @@ async function sendFromPage(context: PageContext, rawUserId: unknown, rawChannel
 /** Sends a code through the same operation as otp/send, then shows step 2. */
 async function deliver(context: PageContext, user: UserIdentity, channel: Channel, resend: boolean): Promise<AuthorizeOutcome> {
   const { deps, environment, client, transaction } = context;
-  const strings = LOCALES[transaction.locale].login;
+  const strings = LOGIN_PAGES[transaction.locale];
   const next: LoginTransaction = { ...transaction, user: { authType: user.authType, value: user.value }, channel };
   try {
     const attempt = await beginSend(deps, environment, user);
@@ -296,7 +296,7 @@ async function deliver(context: PageContext, user: UserIdentity, channel: Channe
 /** Checks the code by the token endpoint's rules; on success, the authorization code and the redirect. */
 async function verify(context: PageContext, user: UserIdentity, rawCode: unknown): Promise<AuthorizeOutcome> {
   const { deps, environment, client, transaction } = context;
-  const strings = LOCALES[transaction.locale].login;
+  const strings = LOGIN_PAGES[transaction.locale];
   const code = typeof rawCode === 'string' ? rawCode.trim() : '';
   try {
     const counted = await beginCodeCheck(deps, environment, user);
@@ -352,7 +352,7 @@ async function verify(context: PageContext, user: UserIdentity, rawCode: unknown
 /** A failure of a send or a check as the page says it; a bug stays a bug (rethrown: a 500). */
 function pageFailure(
   error: unknown,
-  strings: (typeof LOCALES)[Locale]['login'],
+  strings: (typeof LOGIN_PAGES)[Locale],
   locale: Locale,
 ): { status: number; message: string; retryAfterSeconds?: number } {
   if (error instanceof TooManyRequestsError) {

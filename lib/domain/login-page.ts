@@ -10,7 +10,7 @@
  * the page is one request and the policy still allows no inline script and no other style.
  */
 import { createHash } from 'node:crypto';
-import { LOCALES, type Locale } from '../locales';
+import { LOGIN_PAGES, type Locale } from '../locales';
 import type { Channel } from '../vocabulary';
 import { escapeHtml } from './markup';
 
@@ -71,7 +71,7 @@ export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLESHEET, 'ut
 
 /** Renders a page as a complete HTML document. */
 export function renderLoginPage(model: LoginPageModel): string {
-  const strings = LOCALES[model.locale].login;
+  const strings = LOGIN_PAGES[model.locale];
   switch (model.view) {
     case 'user': {
       const title = strings.title(model.service);

@@ -1,5 +1,5 @@
 /** Danish (Denmark). */
-import type { LocaleStrings } from './types';
+import type { LocaleStrings, LoginPageStrings } from './types';
 
 // "Du": Danish addresses everyone as "du" (the formal "De" survives only in a few official letters).
 export const daDK: LocaleStrings = {
@@ -15,34 +15,36 @@ export const daDK: LocaleStrings = {
   voiceIntro: (service) => `Din kode til ${service} er`,
   voiceAgain: 'Jeg gentager, din kode er',
   voiceId: 'NAJA',
-  login: {
-    title: (service) => `Log ind på ${service}`,
-    userIdLabel: 'E-mailadresse eller telefonnummer',
-    userIdHint: 'Start et telefonnummer med + og landekoden.',
-    channelLegend: 'Send koden til telefonnummeret via',
-    // Danish writes "sms" in lower case, as a common noun.
-    channelSms: 'Sms',
-    channelVoice: 'Opkald',
-    sendCode: 'Send kode',
-    codeSent: (destination) => `Vi har sendt en 6-cifret kode til ${destination}.`,
-    codeCalled: (destination) => `Vi ringer til ${destination} og læser en 6-cifret kode op for dig.`,
-    codeLabel: '6-cifret kode',
-    signIn: 'Log ind',
-    resend: 'Send en ny kode',
-    changeUser: 'Brug en anden e-mailadresse eller et andet telefonnummer',
-    newCodeSent: 'En ny kode er på vej.',
-    invalidUserId: 'Angiv en e-mailadresse eller et telefonnummer, der starter med + og landekoden.',
-    invalidCode: 'Angiv kodens 6 cifre.',
-    wrongCode: 'Koden er ikke korrekt. Tjek den, og prøv igen.',
-    codeDead: 'Koden kan ikke længere bruges. Send en ny kode.',
-    blocked: (retryIn) => `For mange forsøg. Prøv igen ${retryIn}.`,
-    deliveryFailed: 'Vi kunne ikke sende koden. Prøv igen om lidt.',
-    unavailable: 'Der opstod en fejl hos os. Prøv igen om lidt.',
-    destinationNotAllowed: 'Vi kan ikke sende koder til dette telefonnummer. Brug en e-mailadresse eller et andet telefonnummer.',
-    tooManySends: (retryIn) => `Der er anmodet om for mange koder. Prøv igen ${retryIn}, eller brug en e-mailadresse.`,
-    phoneUnavailable: 'Koder via sms og opkald er ikke tilgængelige lige nu. Brug en e-mailadresse, eller prøv igen senere.',
-    expired: 'Denne loginside er udløbet. Gå tilbage til appen, og start forfra.',
-    invalidRequestTitle: 'Dette loginlink er ikke gyldigt',
-    invalidRequestBody: 'Gå tilbage til den app, du kom fra, og prøv igen.',
-  },
+};
+
+/** The hosted login page (lib/domain/login-page.ts). */
+export const daDKLogin: LoginPageStrings = {
+  title: (service) => `Log ind på ${service}`,
+  userIdLabel: 'E-mailadresse eller telefonnummer',
+  userIdHint: 'Start et telefonnummer med + og landekoden.',
+  channelLegend: 'Send koden til telefonnummeret via',
+  // Danish writes "sms" in lower case, as a common noun.
+  channelSms: 'Sms',
+  channelVoice: 'Opkald',
+  sendCode: 'Send kode',
+  codeSent: (destination) => `Vi har sendt en 6-cifret kode til ${destination}.`,
+  codeCalled: (destination) => `Vi ringer til ${destination} og læser en 6-cifret kode op for dig.`,
+  codeLabel: '6-cifret kode',
+  signIn: 'Log ind',
+  resend: 'Send en ny kode',
+  changeUser: 'Brug en anden e-mailadresse eller et andet telefonnummer',
+  newCodeSent: 'En ny kode er på vej.',
+  invalidUserId: 'Angiv en e-mailadresse eller et telefonnummer, der starter med + og landekoden.',
+  invalidCode: 'Angiv kodens 6 cifre.',
+  wrongCode: 'Koden er ikke korrekt. Tjek den, og prøv igen.',
+  codeDead: 'Koden kan ikke længere bruges. Send en ny kode.',
+  blocked: (retryIn) => `For mange forsøg. Prøv igen ${retryIn}.`,
+  deliveryFailed: 'Vi kunne ikke sende koden. Prøv igen om lidt.',
+  unavailable: 'Der opstod en fejl hos os. Prøv igen om lidt.',
+  destinationNotAllowed: 'Vi kan ikke sende koder til dette telefonnummer. Brug en e-mailadresse eller et andet telefonnummer.',
+  tooManySends: (retryIn) => `Der er anmodet om for mange koder. Prøv igen ${retryIn}, eller brug en e-mailadresse.`,
+  phoneUnavailable: 'Koder via sms og opkald er ikke tilgængelige lige nu. Brug en e-mailadresse, eller prøv igen senere.',
+  expired: 'Denne loginside er udløbet. Gå tilbage til appen, og start forfra.',
+  invalidRequestTitle: 'Dette loginlink er ikke gyldigt',
+  invalidRequestBody: 'Gå tilbage til den app, du kom fra, og prøv igen.',
 };

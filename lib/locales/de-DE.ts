@@ -1,5 +1,5 @@
 /** German (Germany). */
-import type { LocaleStrings } from './types';
+import type { LocaleStrings, LoginPageStrings } from './types';
 
 export const deDE: LocaleStrings = {
   minute: { one: 'Minute', other: 'Minuten' },
@@ -13,36 +13,38 @@ export const deDE: LocaleStrings = {
   voiceIntro: (service) => `Ihr Code für ${service} lautet`,
   voiceAgain: 'Ich wiederhole, Ihr Code lautet',
   voiceId: 'VICKI',
-  login: {
-    title: (service) => `Bei ${service} anmelden`,
-    userIdLabel: 'E-Mail-Adresse oder Telefonnummer',
-    userIdHint: 'Telefonnummern bitte mit + und Ländervorwahl eingeben.',
-    channelLegend: 'Code an Telefonnummern senden per',
-    channelSms: 'SMS',
-    channelVoice: 'Anruf',
-    sendCode: 'Code senden',
-    codeSent: (destination) => `Wir haben einen 6-stelligen Code an ${destination} gesendet.`,
-    codeCalled: (destination) => `Wir rufen ${destination} an und lesen Ihnen einen 6-stelligen Code vor.`,
-    codeLabel: '6-stelliger Code',
-    signIn: 'Anmelden',
-    resend: 'Neuen Code senden',
-    changeUser: 'Andere E-Mail-Adresse oder Telefonnummer verwenden',
-    newCodeSent: 'Ein neuer Code ist unterwegs.',
-    invalidUserId: 'Geben Sie eine E-Mail-Adresse ein oder eine Telefonnummer, die mit + und der Ländervorwahl beginnt.',
-    invalidCode: 'Geben Sie die 6 Ziffern des Codes ein.',
-    wrongCode: 'Dieser Code ist nicht richtig. Prüfen Sie ihn und versuchen Sie es erneut.',
-    codeDead: 'Dieser Code kann nicht mehr verwendet werden. Fordern Sie einen neuen Code an.',
-    blocked: (retryIn) => `Zu viele Versuche. Versuchen Sie es ${retryIn} erneut.`,
-    deliveryFailed: 'Der Code konnte nicht gesendet werden. Versuchen Sie es gleich noch einmal.',
-    unavailable: 'Bei uns ist ein Fehler aufgetreten. Versuchen Sie es gleich noch einmal.',
-    destinationNotAllowed:
-      'An diese Telefonnummer können wir keine Codes senden. Verwenden Sie eine E-Mail-Adresse oder eine andere Telefonnummer.',
-    tooManySends: (retryIn) =>
-      `Es wurden zu viele Codes angefordert. Versuchen Sie es ${retryIn} erneut oder verwenden Sie eine E-Mail-Adresse.`,
-    phoneUnavailable:
-      'Codes per SMS und Anruf sind derzeit nicht verfügbar. Verwenden Sie eine E-Mail-Adresse oder versuchen Sie es später erneut.',
-    expired: 'Diese Anmeldeseite ist abgelaufen. Kehren Sie zur App zurück und beginnen Sie neu.',
-    invalidRequestTitle: 'Dieser Anmeldelink ist ungültig',
-    invalidRequestBody: 'Kehren Sie zur App zurück, von der Sie kamen, und versuchen Sie es erneut.',
-  },
+};
+
+/** The hosted login page (lib/domain/login-page.ts). */
+export const deDELogin: LoginPageStrings = {
+  title: (service) => `Bei ${service} anmelden`,
+  userIdLabel: 'E-Mail-Adresse oder Telefonnummer',
+  userIdHint: 'Telefonnummern bitte mit + und Ländervorwahl eingeben.',
+  channelLegend: 'Code an Telefonnummern senden per',
+  channelSms: 'SMS',
+  channelVoice: 'Anruf',
+  sendCode: 'Code senden',
+  codeSent: (destination) => `Wir haben einen 6-stelligen Code an ${destination} gesendet.`,
+  codeCalled: (destination) => `Wir rufen ${destination} an und lesen Ihnen einen 6-stelligen Code vor.`,
+  codeLabel: '6-stelliger Code',
+  signIn: 'Anmelden',
+  resend: 'Neuen Code senden',
+  changeUser: 'Andere E-Mail-Adresse oder Telefonnummer verwenden',
+  newCodeSent: 'Ein neuer Code ist unterwegs.',
+  invalidUserId: 'Geben Sie eine E-Mail-Adresse ein oder eine Telefonnummer, die mit + und der Ländervorwahl beginnt.',
+  invalidCode: 'Geben Sie die 6 Ziffern des Codes ein.',
+  wrongCode: 'Dieser Code ist nicht richtig. Prüfen Sie ihn und versuchen Sie es erneut.',
+  codeDead: 'Dieser Code kann nicht mehr verwendet werden. Fordern Sie einen neuen Code an.',
+  blocked: (retryIn) => `Zu viele Versuche. Versuchen Sie es ${retryIn} erneut.`,
+  deliveryFailed: 'Der Code konnte nicht gesendet werden. Versuchen Sie es gleich noch einmal.',
+  unavailable: 'Bei uns ist ein Fehler aufgetreten. Versuchen Sie es gleich noch einmal.',
+  destinationNotAllowed:
+    'An diese Telefonnummer können wir keine Codes senden. Verwenden Sie eine E-Mail-Adresse oder eine andere Telefonnummer.',
+  tooManySends: (retryIn) =>
+    `Es wurden zu viele Codes angefordert. Versuchen Sie es ${retryIn} erneut oder verwenden Sie eine E-Mail-Adresse.`,
+  phoneUnavailable:
+    'Codes per SMS und Anruf sind derzeit nicht verfügbar. Verwenden Sie eine E-Mail-Adresse oder versuchen Sie es später erneut.',
+  expired: 'Diese Anmeldeseite ist abgelaufen. Kehren Sie zur App zurück und beginnen Sie neu.',
+  invalidRequestTitle: 'Dieser Anmeldelink ist ungültig',
+  invalidRequestBody: 'Kehren Sie zur App zurück, von der Sie kamen, und versuchen Sie es erneut.',
 };

@@ -1,5 +1,5 @@
 /** Spanish (Spain). */
-import type { LocaleStrings } from './types';
+import type { LocaleStrings, LoginPageStrings } from './types';
 
 export const esES: LocaleStrings = {
   // CLDR's "many" is for millions ("1 000 000 de minutos"), which no code lifetime reaches, so it
@@ -15,34 +15,36 @@ export const esES: LocaleStrings = {
   voiceIntro: (service) => `Tu código de ${service} es`,
   voiceAgain: 'Repito, tu código es',
   voiceId: 'LUCIA',
-  login: {
-    title: (service) => `Iniciar sesión en ${service}`,
-    userIdLabel: 'Correo electrónico o número de teléfono',
-    userIdHint: 'Para un número de teléfono, empieza por + y el prefijo del país.',
-    channelLegend: 'Para un número de teléfono, enviar el código por',
-    channelSms: 'SMS',
-    channelVoice: 'Llamada de voz',
-    sendCode: 'Enviar código',
-    codeSent: (destination) => `Hemos enviado un código de 6 dígitos a ${destination}.`,
-    codeCalled: (destination) => `Estamos llamando al ${destination} para leerte un código de 6 dígitos.`,
-    codeLabel: 'Código de 6 dígitos',
-    signIn: 'Iniciar sesión',
-    resend: 'Enviar un código nuevo',
-    changeUser: 'Usar otro correo o teléfono',
-    newCodeSent: 'Te hemos enviado un código nuevo.',
-    invalidUserId: 'Escribe un correo electrónico, o un número de teléfono que empiece por + y el prefijo del país.',
-    invalidCode: 'Escribe los 6 dígitos del código.',
-    wrongCode: 'Ese código no es correcto. Revísalo e inténtalo de nuevo.',
-    codeDead: 'Este código ya no se puede usar. Pide un código nuevo.',
-    blocked: (retryIn) => `Demasiados intentos. Vuelve a intentarlo ${retryIn}.`,
-    deliveryFailed: 'No hemos podido enviar el código. Inténtalo de nuevo en un momento.',
-    unavailable: 'Algo ha fallado por nuestra parte. Inténtalo de nuevo en un momento.',
-    destinationNotAllowed: 'No podemos enviar códigos a este número de teléfono. Usa un correo electrónico u otro número de teléfono.',
-    tooManySends: (retryIn) => `Se han solicitado demasiados códigos. Vuelve a intentarlo ${retryIn} o usa un correo electrónico.`,
-    phoneUnavailable:
-      'Los códigos por SMS y llamada de voz no están disponibles en este momento. Usa un correo electrónico o inténtalo más tarde.',
-    expired: 'Esta página de inicio de sesión ha caducado. Vuelve a la aplicación y empieza de nuevo.',
-    invalidRequestTitle: 'Este enlace de inicio de sesión no es válido',
-    invalidRequestBody: 'Vuelve a la aplicación de la que venías e inténtalo de nuevo.',
-  },
+};
+
+/** The hosted login page (lib/domain/login-page.ts). */
+export const esESLogin: LoginPageStrings = {
+  title: (service) => `Iniciar sesión en ${service}`,
+  userIdLabel: 'Correo electrónico o número de teléfono',
+  userIdHint: 'Para un número de teléfono, empieza por + y el prefijo del país.',
+  channelLegend: 'Para un número de teléfono, enviar el código por',
+  channelSms: 'SMS',
+  channelVoice: 'Llamada de voz',
+  sendCode: 'Enviar código',
+  codeSent: (destination) => `Hemos enviado un código de 6 dígitos a ${destination}.`,
+  codeCalled: (destination) => `Estamos llamando al ${destination} para leerte un código de 6 dígitos.`,
+  codeLabel: 'Código de 6 dígitos',
+  signIn: 'Iniciar sesión',
+  resend: 'Enviar un código nuevo',
+  changeUser: 'Usar otro correo o teléfono',
+  newCodeSent: 'Te hemos enviado un código nuevo.',
+  invalidUserId: 'Escribe un correo electrónico, o un número de teléfono que empiece por + y el prefijo del país.',
+  invalidCode: 'Escribe los 6 dígitos del código.',
+  wrongCode: 'Ese código no es correcto. Revísalo e inténtalo de nuevo.',
+  codeDead: 'Este código ya no se puede usar. Pide un código nuevo.',
+  blocked: (retryIn) => `Demasiados intentos. Vuelve a intentarlo ${retryIn}.`,
+  deliveryFailed: 'No hemos podido enviar el código. Inténtalo de nuevo en un momento.',
+  unavailable: 'Algo ha fallado por nuestra parte. Inténtalo de nuevo en un momento.',
+  destinationNotAllowed: 'No podemos enviar códigos a este número de teléfono. Usa un correo electrónico u otro número de teléfono.',
+  tooManySends: (retryIn) => `Se han solicitado demasiados códigos. Vuelve a intentarlo ${retryIn} o usa un correo electrónico.`,
+  phoneUnavailable:
+    'Los códigos por SMS y llamada de voz no están disponibles en este momento. Usa un correo electrónico o inténtalo más tarde.',
+  expired: 'Esta página de inicio de sesión ha caducado. Vuelve a la aplicación y empieza de nuevo.',
+  invalidRequestTitle: 'Este enlace de inicio de sesión no es válido',
+  invalidRequestBody: 'Vuelve a la aplicación de la que venías e inténtalo de nuevo.',
 };

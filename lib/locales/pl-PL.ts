@@ -1,5 +1,5 @@
 /** Polish (Poland). */
-import type { LocaleStrings } from './types';
+import type { LocaleStrings, LoginPageStrings } from './types';
 
 // The second person singular ("Wpisz", "Twój"), as Polish software and consumer services write, with
 // "Twój" and "Ci" capitalised as a courtesy in direct address. Past-tense verbs in the second
@@ -23,34 +23,36 @@ export const plPL: LocaleStrings = {
   voiceIntro: (service) => `${service}: Twój kod to`,
   voiceAgain: 'Powtarzam, Twój kod to',
   voiceId: 'EWA',
-  login: {
-    title: (service) => `Zaloguj się do serwisu ${service}`,
-    userIdLabel: 'Adres e-mail lub numer telefonu',
-    userIdHint: 'Numer telefonu wpisz z + i numerem kierunkowym kraju.',
-    channelLegend: 'Sposób wysłania kodu na numer telefonu',
-    channelSms: 'SMS',
-    channelVoice: 'Połączenie głosowe',
-    sendCode: 'Wyślij kod',
-    codeSent: (destination) => `Wysłaliśmy 6-cyfrowy kod na ${destination}.`,
-    codeCalled: (destination) => `Dzwonimy pod numer ${destination}, aby podać Ci 6-cyfrowy kod.`,
-    codeLabel: '6-cyfrowy kod',
-    signIn: 'Zaloguj się',
-    resend: 'Wyślij nowy kod',
-    changeUser: 'Użyj innego adresu e-mail lub numeru telefonu',
-    newCodeSent: 'Nowy kod jest już w drodze.',
-    invalidUserId: 'Wpisz adres e-mail lub numer telefonu zaczynający się od + i numeru kierunkowego kraju.',
-    invalidCode: 'Wpisz 6 cyfr kodu.',
-    wrongCode: 'Ten kod jest nieprawidłowy. Sprawdź go i spróbuj ponownie.',
-    codeDead: 'Tego kodu nie można już użyć. Wyślij nowy kod.',
-    blocked: (retryIn) => `Zbyt wiele prób. Spróbuj ponownie ${retryIn}.`,
-    deliveryFailed: 'Nie udało się wysłać kodu. Spróbuj ponownie za chwilę.',
-    unavailable: 'Coś poszło nie tak po naszej stronie. Spróbuj ponownie za chwilę.',
-    destinationNotAllowed: 'Nie możemy wysyłać kodów na ten numer telefonu. Użyj adresu e-mail lub innego numeru telefonu.',
-    tooManySends: (retryIn) => `Poproszono o zbyt wiele kodów. Spróbuj ponownie ${retryIn} lub użyj adresu e-mail.`,
-    phoneUnavailable: 'Kody przez SMS i połączenie głosowe są chwilowo niedostępne. Użyj adresu e-mail lub spróbuj ponownie później.',
-    expired: 'Ta strona logowania wygasła. Wróć do aplikacji i zacznij od nowa.',
-    invalidRequestTitle: 'Ten link do logowania jest nieprawidłowy',
-    // "the app you came from" would need a gendered past tense ("przyszedłeś"/"przyszłaś").
-    invalidRequestBody: 'Wróć do poprzedniej aplikacji i spróbuj ponownie.',
-  },
+};
+
+/** The hosted login page (lib/domain/login-page.ts). */
+export const plPLLogin: LoginPageStrings = {
+  title: (service) => `Zaloguj się do serwisu ${service}`,
+  userIdLabel: 'Adres e-mail lub numer telefonu',
+  userIdHint: 'Numer telefonu wpisz z + i numerem kierunkowym kraju.',
+  channelLegend: 'Sposób wysłania kodu na numer telefonu',
+  channelSms: 'SMS',
+  channelVoice: 'Połączenie głosowe',
+  sendCode: 'Wyślij kod',
+  codeSent: (destination) => `Wysłaliśmy 6-cyfrowy kod na ${destination}.`,
+  codeCalled: (destination) => `Dzwonimy pod numer ${destination}, aby podać Ci 6-cyfrowy kod.`,
+  codeLabel: '6-cyfrowy kod',
+  signIn: 'Zaloguj się',
+  resend: 'Wyślij nowy kod',
+  changeUser: 'Użyj innego adresu e-mail lub numeru telefonu',
+  newCodeSent: 'Nowy kod jest już w drodze.',
+  invalidUserId: 'Wpisz adres e-mail lub numer telefonu zaczynający się od + i numeru kierunkowego kraju.',
+  invalidCode: 'Wpisz 6 cyfr kodu.',
+  wrongCode: 'Ten kod jest nieprawidłowy. Sprawdź go i spróbuj ponownie.',
+  codeDead: 'Tego kodu nie można już użyć. Wyślij nowy kod.',
+  blocked: (retryIn) => `Zbyt wiele prób. Spróbuj ponownie ${retryIn}.`,
+  deliveryFailed: 'Nie udało się wysłać kodu. Spróbuj ponownie za chwilę.',
+  unavailable: 'Coś poszło nie tak po naszej stronie. Spróbuj ponownie za chwilę.',
+  destinationNotAllowed: 'Nie możemy wysyłać kodów na ten numer telefonu. Użyj adresu e-mail lub innego numeru telefonu.',
+  tooManySends: (retryIn) => `Poproszono o zbyt wiele kodów. Spróbuj ponownie ${retryIn} lub użyj adresu e-mail.`,
+  phoneUnavailable: 'Kody przez SMS i połączenie głosowe są chwilowo niedostępne. Użyj adresu e-mail lub spróbuj ponownie później.',
+  expired: 'Ta strona logowania wygasła. Wróć do aplikacji i zacznij od nowa.',
+  invalidRequestTitle: 'Ten link do logowania jest nieprawidłowy',
+  // "the app you came from" would need a gendered past tense ("przyszedłeś"/"przyszłaś").
+  invalidRequestBody: 'Wróć do poprzedniej aplikacji i spróbuj ponownie.',
 };

@@ -1,5 +1,5 @@
 /** Romanian (Romania). */
-import type { LocaleStrings } from './types';
+import type { LocaleStrings, LoginPageStrings } from './types';
 
 // The polite plural ("Introduceți", "codul dvs."), as Romanian software and services address their
 // users; "tu" would read as over-familiar in a sign-in flow. ș and ț are the comma-below letters
@@ -22,34 +22,36 @@ export const roRO: LocaleStrings = {
   voiceIntro: (service) => `Codul dumneavoastră ${service} este`,
   voiceAgain: 'Repet, codul dumneavoastră este',
   voiceId: 'CARMEN',
-  login: {
-    title: (service) => `Conectați-vă la ${service}`,
-    userIdLabel: 'Adresă de e-mail sau număr de telefon',
-    userIdHint: 'Pentru un număr de telefon, începeți cu + și prefixul țării.',
-    channelLegend: 'Pentru un număr de telefon, trimiteți codul prin',
-    channelSms: 'SMS',
-    channelVoice: 'Apel vocal',
-    sendCode: 'Trimiteți codul',
-    codeSent: (destination) => `Am trimis un cod din 6 cifre la ${destination}.`,
-    codeCalled: (destination) => `Vă sunăm la ${destination} pentru a vă citi un cod din 6 cifre.`,
-    codeLabel: 'Cod din 6 cifre',
-    signIn: 'Conectați-vă',
-    resend: 'Trimiteți un cod nou',
-    changeUser: 'Folosiți alt e-mail sau alt număr de telefon',
-    newCodeSent: 'Un cod nou este pe drum.',
-    invalidUserId: 'Introduceți o adresă de e-mail sau un număr de telefon care începe cu + și prefixul țării.',
-    invalidCode: 'Introduceți cele 6 cifre ale codului.',
-    wrongCode: 'Codul nu este corect. Verificați-l și încercați din nou.',
-    codeDead: 'Acest cod nu mai poate fi folosit. Trimiteți un cod nou.',
-    blocked: (retryIn) => `Prea multe încercări. Încercați din nou ${retryIn}.`,
-    deliveryFailed: 'Nu am putut trimite codul. Încercați din nou în câteva momente.',
-    unavailable: 'A apărut o eroare de partea noastră. Încercați din nou în câteva momente.',
-    destinationNotAllowed: 'Nu putem trimite coduri la acest număr de telefon. Folosiți o adresă de e-mail sau alt număr de telefon.',
-    tooManySends: (retryIn) => `Au fost solicitate prea multe coduri. Încercați din nou ${retryIn} sau folosiți o adresă de e-mail.`,
-    phoneUnavailable:
-      'Codurile prin SMS și apel vocal nu sunt disponibile momentan. Folosiți o adresă de e-mail sau încercați din nou mai târziu.',
-    expired: 'Această pagină de conectare a expirat. Reveniți în aplicație și începeți din nou.',
-    invalidRequestTitle: 'Acest link de conectare nu este valid',
-    invalidRequestBody: 'Reveniți în aplicația din care ați venit și încercați din nou.',
-  },
+};
+
+/** The hosted login page (lib/domain/login-page.ts). */
+export const roROLogin: LoginPageStrings = {
+  title: (service) => `Conectați-vă la ${service}`,
+  userIdLabel: 'Adresă de e-mail sau număr de telefon',
+  userIdHint: 'Pentru un număr de telefon, începeți cu + și prefixul țării.',
+  channelLegend: 'Pentru un număr de telefon, trimiteți codul prin',
+  channelSms: 'SMS',
+  channelVoice: 'Apel vocal',
+  sendCode: 'Trimiteți codul',
+  codeSent: (destination) => `Am trimis un cod din 6 cifre la ${destination}.`,
+  codeCalled: (destination) => `Vă sunăm la ${destination} pentru a vă citi un cod din 6 cifre.`,
+  codeLabel: 'Cod din 6 cifre',
+  signIn: 'Conectați-vă',
+  resend: 'Trimiteți un cod nou',
+  changeUser: 'Folosiți alt e-mail sau alt număr de telefon',
+  newCodeSent: 'Un cod nou este pe drum.',
+  invalidUserId: 'Introduceți o adresă de e-mail sau un număr de telefon care începe cu + și prefixul țării.',
+  invalidCode: 'Introduceți cele 6 cifre ale codului.',
+  wrongCode: 'Codul nu este corect. Verificați-l și încercați din nou.',
+  codeDead: 'Acest cod nu mai poate fi folosit. Trimiteți un cod nou.',
+  blocked: (retryIn) => `Prea multe încercări. Încercați din nou ${retryIn}.`,
+  deliveryFailed: 'Nu am putut trimite codul. Încercați din nou în câteva momente.',
+  unavailable: 'A apărut o eroare de partea noastră. Încercați din nou în câteva momente.',
+  destinationNotAllowed: 'Nu putem trimite coduri la acest număr de telefon. Folosiți o adresă de e-mail sau alt număr de telefon.',
+  tooManySends: (retryIn) => `Au fost solicitate prea multe coduri. Încercați din nou ${retryIn} sau folosiți o adresă de e-mail.`,
+  phoneUnavailable:
+    'Codurile prin SMS și apel vocal nu sunt disponibile momentan. Folosiți o adresă de e-mail sau încercați din nou mai târziu.',
+  expired: 'Această pagină de conectare a expirat. Reveniți în aplicație și începeți din nou.',
+  invalidRequestTitle: 'Acest link de conectare nu este valid',
+  invalidRequestBody: 'Reveniți în aplicația din care ați venit și încercați din nou.',
 };

@@ -1,5 +1,5 @@
 /** Russian (Russia). */
-import type { LocaleStrings } from './types';
+import type { LocaleStrings, LoginPageStrings } from './types';
 
 // "Вы", lower case as Russian interfaces write it: the polite form every Russian service uses with
 // its users; "ты" would read as over-familiar.
@@ -21,33 +21,35 @@ export const ruRU: LocaleStrings = {
   voiceIntro: (service) => `${service}: ваш код`,
   voiceAgain: 'Повторяю, ваш код',
   voiceId: 'TATYANA',
-  login: {
-    title: (service) => `Вход в сервис ${service}`,
-    userIdLabel: 'Электронная почта или номер телефона',
-    userIdHint: 'Номер телефона начинайте с + и кода страны.',
-    channelLegend: 'Как отправить код на номер телефона',
-    channelSms: 'SMS',
-    channelVoice: 'Звонок',
-    sendCode: 'Отправить код',
-    codeSent: (destination) => `Мы отправили шестизначный код на ${destination}.`,
-    codeCalled: (destination) => `Мы звоним на номер ${destination}, чтобы продиктовать вам шестизначный код.`,
-    codeLabel: 'Шестизначный код',
-    signIn: 'Войти',
-    resend: 'Отправить новый код',
-    changeUser: 'Указать другую почту или телефон',
-    newCodeSent: 'Новый код уже в пути.',
-    invalidUserId: 'Введите адрес электронной почты или номер телефона, который начинается с + и кода страны.',
-    invalidCode: 'Введите 6 цифр кода.',
-    wrongCode: 'Код неверный. Проверьте его и попробуйте ещё раз.',
-    codeDead: 'Этот код больше нельзя использовать. Запросите новый код.',
-    blocked: (retryIn) => `Слишком много попыток. Попробуйте ещё раз ${retryIn}.`,
-    deliveryFailed: 'Не удалось отправить код. Попробуйте ещё раз чуть позже.',
-    unavailable: 'У нас что-то пошло не так. Попробуйте ещё раз чуть позже.',
-    destinationNotAllowed: 'Мы не можем отправить код на этот номер телефона. Укажите адрес электронной почты или другой номер.',
-    tooManySends: (retryIn) => `Запрошено слишком много кодов. Попробуйте ещё раз ${retryIn} или укажите адрес электронной почты.`,
-    phoneUnavailable: 'Коды по SMS и звонком сейчас недоступны. Укажите адрес электронной почты или попробуйте позже.',
-    expired: 'Срок действия этой страницы входа истёк. Вернитесь в приложение и начните заново.',
-    invalidRequestTitle: 'Эта ссылка для входа недействительна',
-    invalidRequestBody: 'Вернитесь в приложение, из которого вы пришли, и попробуйте ещё раз.',
-  },
+};
+
+/** The hosted login page (lib/domain/login-page.ts). */
+export const ruRULogin: LoginPageStrings = {
+  title: (service) => `Вход в сервис ${service}`,
+  userIdLabel: 'Электронная почта или номер телефона',
+  userIdHint: 'Номер телефона начинайте с + и кода страны.',
+  channelLegend: 'Как отправить код на номер телефона',
+  channelSms: 'SMS',
+  channelVoice: 'Звонок',
+  sendCode: 'Отправить код',
+  codeSent: (destination) => `Мы отправили шестизначный код на ${destination}.`,
+  codeCalled: (destination) => `Мы звоним на номер ${destination}, чтобы продиктовать вам шестизначный код.`,
+  codeLabel: 'Шестизначный код',
+  signIn: 'Войти',
+  resend: 'Отправить новый код',
+  changeUser: 'Указать другую почту или телефон',
+  newCodeSent: 'Новый код уже в пути.',
+  invalidUserId: 'Введите адрес электронной почты или номер телефона, который начинается с + и кода страны.',
+  invalidCode: 'Введите 6 цифр кода.',
+  wrongCode: 'Код неверный. Проверьте его и попробуйте ещё раз.',
+  codeDead: 'Этот код больше нельзя использовать. Запросите новый код.',
+  blocked: (retryIn) => `Слишком много попыток. Попробуйте ещё раз ${retryIn}.`,
+  deliveryFailed: 'Не удалось отправить код. Попробуйте ещё раз чуть позже.',
+  unavailable: 'У нас что-то пошло не так. Попробуйте ещё раз чуть позже.',
+  destinationNotAllowed: 'Мы не можем отправить код на этот номер телефона. Укажите адрес электронной почты или другой номер.',
+  tooManySends: (retryIn) => `Запрошено слишком много кодов. Попробуйте ещё раз ${retryIn} или укажите адрес электронной почты.`,
+  phoneUnavailable: 'Коды по SMS и звонком сейчас недоступны. Укажите адрес электронной почты или попробуйте позже.',
+  expired: 'Срок действия этой страницы входа истёк. Вернитесь в приложение и начните заново.',
+  invalidRequestTitle: 'Эта ссылка для входа недействительна',
+  invalidRequestBody: 'Вернитесь в приложение, из которого вы пришли, и попробуйте ещё раз.',
 };

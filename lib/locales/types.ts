@@ -109,6 +109,4 @@ export interface LocaleStrings {
    * locale's language, or Polly reads the text with another language's pronunciation.
    */
   readonly voiceId: string;
-  /** The hosted login page. */
-  readonly login: LoginPageStrings;
 }

@@ -16,7 +16,7 @@ import { nextUtcDayStart, shardCapsOf, utcDayOf } from '../../lib/domain/daily-b
 import { userKeyOf } from '../../lib/domain/hmac-keys';
 import { TIMEOUT_MARGIN_MS } from '../../lib/http/handler';
 import { escapeHtml } from '../../lib/domain/markup';
-import { LOCALES } from '../../lib/locales';
+import { LOGIN_PAGES } from '../../lib/locales';
 import { LOG_EVENTS } from '../../lib/log-events';
 import { apiEvent, lambdaContext } from '../support/api-event';
 import { LoginSession, type PageResponse } from '../support/login-flow';
@@ -479,7 +479,7 @@ describe('the hosted login page: its SMS and voice sends pass the same guards, a
 
       expect(page.status).toBe(403);
       expect(page.html).toContain(`<html lang="${locale}">`);
-      shows(page, LOCALES[locale].login.destinationNotAllowed);
+      shows(page, LOGIN_PAGES[locale].destinationNotAllowed);
       // Still step 1, with the number kept for the user to correct.
       expect(page.html).toContain(`value="${user}"`);
       expect(await hasLiveCode(service, user)).toBe(false);
@@ -497,7 +497,7 @@ describe('the hosted login page: its SMS and voice sends pass the same guards, a
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('3000');
     const retryIn = new Intl.RelativeTimeFormat('fr-FR', { numeric: 'always' }).format(50, 'minute');
-    shows(refused, LOCALES['fr-FR'].login.tooManySends(retryIn));
+    shows(refused, LOGIN_PAGES['fr-FR'].tooManySends(retryIn));
     expect(refused.html).toContain('Réessayez dans 50 minutes ou utilisez une adresse e-mail.');
 
     // 127.0.5.4 has its own window; email is not counted at all.
@@ -516,7 +516,7 @@ describe('the hosted login page: its SMS and voice sends pass the same guards, a
     const refused = await session.post(resent, 'resend');
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('3600');
-    shows(refused, LOCALES['en-US'].login.tooManySends('in 60 minutes'));
+    shows(refused, LOGIN_PAGES['en-US'].tooManySends('in 60 minutes'));
     expect(refused.html).toContain('<input id="code"');
     expect(await service.outbox(user)).toHaveLength(2);
     expect((await session.post(refused, 'verify', { code })).status).toBe(302);
@@ -530,7 +530,7 @@ describe('the hosted login page: its SMS and voice sends pass the same guards, a
       statuses.push(last.status);
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
-    shows(last as PageResponse, LOCALES['en-US'].login.tooManySends('in 60 minutes'));
+    shows(last as PageResponse, LOGIN_PAGES['en-US'].tooManySends('in 60 minutes'));
     expect((last as PageResponse).html).toContain('Too many codes have been requested. Try again in 60 minutes, or use an email address.');
   });
 });
@@ -556,7 +556,7 @@ describe('the hosted login page when the day’s budget is spent', () => {
     const refused = await send(user, 'pt-BR');
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('7200');
-    expect(refused.html).toContain(`>${escapeHtml(LOCALES['pt-BR'].login.phoneUnavailable)}</p>`);
+    expect(refused.html).toContain(`>${escapeHtml(LOGIN_PAGES['pt-BR'].phoneUnavailable)}</p>`);
     expect(await service.outbox(user)).toEqual([]);
 
     expect((await send(uniqueEmail('budget-page'))).status).toBe(200);

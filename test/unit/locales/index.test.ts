@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VoiceId } from '@aws-sdk/client-pinpoint-sms-voice-v2';
-import { LOCALES, SUPPORTED_LOCALES, type LocaleStrings } from '../../../lib/locales';
+import { LOCALES, LOGIN_PAGES, SUPPORTED_LOCALES, type LocaleStrings } from '../../../lib/locales';
 
 const LOCALES_DIR = join(__dirname, '../../../lib/locales');
 /** The folder's two files that are not a locale. */
@@ -29,13 +29,14 @@ describe('the locale files', () => {
     expect(Intl.getCanonicalLocales(tag)).toEqual([tag]);
   });
 
-  it.each(SUPPORTED_LOCALES)('%s is registered as the one thing its file exports', async (locale) => {
+  it.each(SUPPORTED_LOCALES)('%s exports its texts and its login page texts, each registered, and nothing else', async (locale) => {
     // Act
     const exported = Object.values((await import(`../../../lib/locales/${locale}`)) as Record<string, unknown>);
 
     // Assert
-    expect(exported).toHaveLength(1);
-    expect(exported[0]).toBe(LOCALES[locale]);
+    expect(exported).toHaveLength(2);
+    expect(exported).toContain(LOCALES[locale]);
+    expect(exported).toContain(LOGIN_PAGES[locale]);
   });
 
   it.each([...NOT_A_LOCALE, ...localeFiles])(
@@ -78,20 +79,6 @@ describe.each(SUPPORTED_LOCALES)('the %s texts', (locale) => {
     voiceIntro: (intro) => expect(intro(service)).toContain(service),
     voiceAgain: (text) => expect(text.trim()).not.toBe(''),
     voiceId: (voiceId) => expect(Object.values<string>(VoiceId)).toContain(voiceId),
-    login: (login) => {
-      // Every text present; every sentence that takes a value places it.
-      const placeholder = '\u2063value\u2063';
-      // An interface has no index signature, so Object.entries would type each text as `any`.
-      const texts = Object.entries(login) as Array<[string, string | ((value: string) => string)]>;
-      for (const [name, text] of texts) {
-        const rendered = typeof text === 'function' ? text(placeholder) : text;
-        expect({ name, empty: rendered.replace(placeholder, '').trim() === '' }).toEqual({ name, empty: false });
-        if (typeof text === 'function') expect({ name, placed: rendered.includes(placeholder) }).toEqual({ name, placed: true });
-        // Plain text: the page escapes it, so markup here would show as text.
-        expect({ name, markup: /[<>]/.test(rendered) }).toEqual({ name, markup: false });
-      }
-      expect(Object.keys(login).sort()).toEqual(Object.keys(LOCALES['en-US'].login).sort());
-    },
   };
 
   it.each(Object.keys(checks) as Array<keyof LocaleStrings>)('has %s', (field) => {
@@ -103,9 +90,25 @@ describe.each(SUPPORTED_LOCALES)('the %s texts', (locale) => {
     check(strings[field]);
   });
 
+  it('has every text of the hosted login page, each placing its value', () => {
+    // Arrange: an interface has no index signature, so Object.entries would type each text as `any`.
+    const placeholder = '\u2063value\u2063';
+    const texts = Object.entries(LOGIN_PAGES[locale]) as Array<[string, string | ((value: string) => string)]>;
+
+    // Act and assert: every text present; every sentence that takes a value places it.
+    for (const [name, text] of texts) {
+      const rendered = typeof text === 'function' ? text(placeholder) : text;
+      expect({ name, empty: rendered.replace(placeholder, '').trim() === '' }).toEqual({ name, empty: false });
+      if (typeof text === 'function') expect({ name, placed: rendered.includes(placeholder) }).toEqual({ name, placed: true });
+      // Plain text: the page escapes it, so markup here would show as text.
+      expect({ name, markup: /[<>]/.test(rendered) }).toEqual({ name, markup: false });
+    }
+    expect(Object.keys(LOGIN_PAGES[locale]).sort()).toEqual(Object.keys(LOGIN_PAGES['en-US']).sort());
+  });
+
   it("words the fraud guards' three refusals apart from each other and from the page's other errors", () => {
     // Arrange
-    const login = strings.login;
+    const login = LOGIN_PAGES[locale];
     const retryIn = new Intl.RelativeTimeFormat(locale, { numeric: 'always' }).format(12, 'minute');
 
     // Act
