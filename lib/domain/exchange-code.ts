@@ -15,8 +15,10 @@
  *      which never says which part was wrong, and counts into the user's failure run;
  *   5. the access token, as the client's settings say.
  *
- * DynamoDB requests: success 2 for a JWT (attempt, guess), 3 for an opaque token (+ the token),
- * one more when a success ends a run of failures; every refusal with invalid_grant 3 (attempt,
+ * DynamoDB requests: success 2 for a JWT (attempt, guess), 3 for an opaque token (+ the token);
+ * a client with refresh tokens 3 either way (+ the family, with an opaque token's record in one
+ * transaction: lib/domain/token-response.ts `issueTokens`); one more when a success ends a run of
+ * failures; every refusal with invalid_grant 3 (attempt,
  * guess, failure), whether or not the user has a code (2 when the code is not even six digits).
  */
 import '../zod';
