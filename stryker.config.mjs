@@ -16,6 +16,10 @@
 
 /** Modules whose rules only the HTTP and DynamoDB Local tests check. */
 const INTEGRATION = [
+  // The HTTP layer and the login page: what they do shows only in a response, which the HTTP
+  // tests check (the unit tests check a few helpers).
+  'lib/http/**/*.ts',
+  'lib/domain/login-page.ts',
   'lib/adapters/dynamodb/**/*.ts',
   'lib/domain/send-code.ts',
   'lib/domain/exchange-code.ts',
@@ -65,6 +69,8 @@ export default {
   htmlReporter: { fileName: `reports/mutation/${scope}.html` },
   jsonReporter: { fileName: `reports/mutation/${scope}.json` },
   clearTextReporter: { allowColor: false, logTests: false },
-  thresholds: { high: 95, low: 90, break: 90 },
+  // Stryker's break counts uncovered mutants against the score; the issue's rule is 90% of the
+  // covered ones, which test/mutation/run.ts checks from the JSON report (test/mutation/score.ts).
+  thresholds: { high: 95, low: 90, break: null },
   tempDirName: '.stryker-tmp',
 };

@@ -16,6 +16,7 @@ import { startDynamoDbLocal } from '../../local/dynamodb';
 import { startSesLocal } from '../../local/ses';
 import { pathToFileURL } from 'node:url';
 import { PROJECT_ROOT, scopeFiles, staleFiles } from './baseline';
+import { BREAK_AT_PERCENT, readReport, scoresOf, scoreTable } from './score';
 
 const SCOPES = ['unit', 'integration'] as const;
 type Scope = (typeof SCOPES)[number];
@@ -58,7 +59,16 @@ async function runScope(scope: Scope, args: readonly string[]): Promise<number> 
     }
   }
   console.log(`Mutation testing, scope ${scope}: exit ${status} after ${Math.round((Date.now() - started) / 1000)} s`);
-  return status;
+  if (status !== 0) return status;
+  // The bar: 90% of the covered mutants of the files this run mutated (test/mutation/score.ts).
+  const scores = scoresOf(readReport(resolve(PROJECT_ROOT, 'reports/mutation', `${scope}.json`)));
+  console.log(`\nScores over covered mutants, scope ${scope}:\n${scoreTable(scores)}`);
+  const score = scores.total.score;
+  if (score !== undefined && score < BREAK_AT_PERCENT) {
+    console.log(`Mutation testing, scope ${scope}: ${score.toFixed(2)}% of covered mutants killed, under ${BREAK_AT_PERCENT}%.`);
+    return 1;
+  }
+  return 0;
 }
 
 /**
