@@ -6,7 +6,7 @@
  * below pin them.
  */
 import { hkdfSync } from 'node:crypto';
-import { deriveHmacKeys, guardKeyOf, hmac, subjectOf, userKeyOf, type HmacKeys } from '../../../lib/domain/hmac-keys';
+import { deriveHmacKeys, guardKeyOf, hmac, subjectOf, userKeyOf } from '../../../lib/domain/hmac-keys';
 import { familyKeyOf, refreshLifetimesOf, refreshTokenHash } from '../../../lib/domain/refresh-tokens';
 import type { ClientConfig } from '../../../lib/config';
 
