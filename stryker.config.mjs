@@ -16,6 +16,10 @@
 
 /** Modules whose rules only the HTTP and DynamoDB Local tests check. */
 const INTEGRATION = [
+  // The HTTP layer and the login page: what they do shows only in a response, which the HTTP
+  // tests check (the unit tests check a few helpers).
+  'lib/http/**/*.ts',
+  'lib/domain/login-page.ts',
   'lib/adapters/dynamodb/**/*.ts',
   'lib/domain/send-code.ts',
   'lib/domain/exchange-code.ts',
@@ -46,7 +50,8 @@ export default {
   jest: { projectType: 'custom', configFile: 'jest.stryker.config.js', enableFindRelatedTests: true },
   mutate: MUTATE[scope],
   // Only the sources and the tests go into the sandbox.
-  ignorePatterns: ['cdk.out', 'coverage', 'dist', 'reports', '.local', 'docs', 'test/e2e', 'test/infra'],
+  // (docs/openapi.json stays: every HTTP test checks its responses against it.)
+  ignorePatterns: ['cdk.out', 'coverage', 'dist', 'reports', '.local', 'docs/**', '!docs/openapi.json', 'test/e2e', 'test/infra'],
   // Each test's coverage is measured in the dry run, so a mutant runs only the tests that reach it.
   coverageAnalysis: 'perTest',
   // Static mutants (module-level constants, patterns, schemas) run every related test file, and
@@ -64,6 +69,8 @@ export default {
   htmlReporter: { fileName: `reports/mutation/${scope}.html` },
   jsonReporter: { fileName: `reports/mutation/${scope}.json` },
   clearTextReporter: { allowColor: false, logTests: false },
-  thresholds: { high: 95, low: 90, break: 90 },
+  // Stryker's break counts uncovered mutants against the score; the issue's rule is 90% of the
+  // covered ones, which test/mutation/run.ts checks from the JSON report (test/mutation/score.ts).
+  thresholds: { high: 95, low: 90, break: null },
   tempDirName: '.stryker-tmp',
 };

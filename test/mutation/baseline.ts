@@ -5,7 +5,7 @@
  * are the files whose mutants `npm run mutation -- changed` runs; for the others the baseline's
  * results stand (Stryker's incremental mode reuses them).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 export const PROJECT_ROOT = join(__dirname, '../..');
@@ -48,4 +48,18 @@ export function staleFiles(scope: string, patterns: readonly string[]): string[]
     // No baseline yet: every file is stale.
   }
   return scopeFiles(patterns).filter((file) => recorded[file]?.source !== readFileSync(join(PROJECT_ROOT, file), 'utf8'));
+}
+
+/**
+ * Drops from the scope's baseline the files the scope no longer mutates (a file moved to the
+ * other scope): Stryker keeps every file of an earlier report in the incremental file.
+ */
+export function pruneBaseline(scope: string, patterns: readonly string[]): string[] {
+  const path = baselinePath(scope);
+  const baseline = JSON.parse(readFileSync(path, 'utf8')) as { files: Record<string, unknown> };
+  const dropped = Object.keys(baseline.files).filter((file) => !inScope(patterns, file));
+  if (dropped.length === 0) return [];
+  for (const file of dropped) delete baseline.files[file];
+  writeFileSync(path, JSON.stringify(baseline));
+  return dropped;
 }

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import {
   DeliveryFailedError,
   DestinationNotAllowedError,
+  describable,
+  ForeignHttpError,
   IdpError,
   InvalidClientError,
   InvalidGrantError,
@@ -407,5 +409,80 @@ describe('error_description character set (RFC 6749 §5.2)', () => {
 
   it('turns double quotes into single ones, so \'grant_type must be "authorization_code"\' stays readable', () => {
     expect(new InvalidRequestError('must be "x".').description).toBe("must be 'x'.");
+  });
+});
+
+describe('IdpError: the cause is kept only when there is one', () => {
+  it('has no cause property without one (Error options are not passed at all)', () => {
+    expect('cause' in new InvalidRequestError('bad')).toBe(false);
+    expect('cause' in new DeliveryFailedError({ cause: new Error('x') })).toBe(true);
+  });
+});
+
+describe('describable (RFC 6749 §5.2 character set)', () => {
+  it('turns double quotes into single ones and drops backslashes and non-ASCII', () => {
+    expect(describable('say "hi" \\ é\u0007 ok')).toBe("say 'hi'   ok");
+  });
+});
+
+describe('TooManyRequestsError descriptions', () => {
+  it('says what was counted', () => {
+    expect(new TooManyRequestsError(30).description).toBe('Too many attempts. Try again in 30 seconds.');
+    expect(new TooManyRequestsError(60, { limit: 'phone_sends' }).description).toBe(
+      'Too many codes by SMS or voice call were requested. Try again in 60 seconds.',
+    );
+  });
+});
+
+describe('ForeignHttpError.from: middy-style HTTP errors (statusCode, expose) as ours', () => {
+  const foreign = (statusCode: unknown, message = 'Unsupported thing', expose?: boolean) =>
+    Object.assign(new Error(message), { name: 'UnsupportedMediaTypeError', statusCode, ...(expose === undefined ? {} : { expose }) });
+
+  it.each([
+    [400, 'invalid_request'],
+    [401, 'invalid_token'],
+    [404, 'not_found'],
+    [405, 'method_not_allowed'],
+    [413, 'invalid_request'],
+    [415, 'invalid_request'],
+    [422, 'invalid_request'],
+    [429, 'too_many_requests'],
+    [418, 'invalid_request'],
+    [502, 'delivery_failed'],
+    [503, 'temporarily_unavailable'],
+    [500, 'server_error'],
+    [504, 'server_error'],
+    [599, 'server_error'],
+  ])('keeps status %d, with the error code %s', (statusCode, error) => {
+    const adapted = ForeignHttpError.from(foreign(statusCode, 'Unsupported thing', true));
+    expect(adapted).toBeInstanceOf(ForeignHttpError);
+    expect({ statusCode: adapted?.statusCode, error: adapted?.error }).toEqual({ statusCode, error });
+    expect(adapted?.detail).toBe(`UnsupportedMediaTypeError: ${statusCode}`);
+    expect(adapted?.headers).toEqual(error === 'temporarily_unavailable' ? { 'Retry-After': '1' } : {});
+  });
+
+  it('shows an exposed 4xx message (in the RFC 6749 character set), never a 5xx one nor an unexposed one', () => {
+    expect(ForeignHttpError.from(foreign(415, 'Unsupported "media"', true))?.description).toBe("Unsupported 'media'");
+    expect(ForeignHttpError.from(foreign(415, 'internal detail'))?.description).toBe('The request failed (HTTP 415).');
+    expect(ForeignHttpError.from(foreign(415, 'internal detail', false))?.description).toBe('The request failed (HTTP 415).');
+    expect(ForeignHttpError.from(foreign(415, '', true))?.description).toBe('The request failed (HTTP 415).');
+    expect(ForeignHttpError.from(foreign(500, 'stack and secrets', true))?.description).toBe('The request failed (HTTP 500).');
+    expect(ForeignHttpError.from(foreign(499, 'Client closed', true))?.description).toBe('Client closed');
+  });
+
+  it('keeps the original error as the cause', () => {
+    const original = foreign(400, 'bad', true);
+    expect(ForeignHttpError.from(original)?.cause).toBe(original);
+  });
+
+  it.each([
+    ['not an Error', { statusCode: 400, message: 'x' }],
+    ['a status that is a string', foreign('400')],
+    ['a status that is not an integer', foreign(400.5)],
+    ['a status below 400', foreign(399)],
+    ['a status above 599', foreign(600)],
+    ['no status', new Error('plain')],
+  ])('is undefined for %s', (_name, error) => {
+    expect(ForeignHttpError.from(error)).toBeUndefined();
   });
 });

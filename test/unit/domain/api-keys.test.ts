@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { parseStageConfig, type ClientConfig } from '../../../lib/config';
-import { apiKeyDigest, basicCredentials, bearerCredential, matchesAny, presentedDigest, requireApiKey } from '../../../lib/domain/api-keys';
+import {
+  apiKeyDigest,
+  basicCredentials,
+  bearerCredential,
+  matchesAny,
+  presentedDigest,
+  requireApiKey,
+  requireBearer,
+} from '../../../lib/domain/api-keys';
 import { IdpError, InvalidTokenError } from '../../../lib/errors';
 
 const CURRENT_KEY = 'k3y-Current_0123456789abcdefghijklmnopqrstuv';
@@ -219,5 +227,49 @@ describe('basicCredentials (client_secret_basic, RFC 6749 §2.3.1)', () => {
     ['not base64', 'Basic !!!'],
   ])('is undefined for %s', (_name, value) => {
     expect(basicCredentials(value)).toBeUndefined();
+  });
+});
+
+describe('requireBearer: whether a Bearer credential was presented decides the challenge (RFC 6750 §3.1)', () => {
+  const challengeOf = (authorization: string | undefined) => thrown(() => requireBearer(authorization)) as InvalidTokenError;
+
+  it.each(['Bearer', 'bearer ', 'Bearer  ', 'Bearer "quoted"', 'BEARER a b'])(
+    'a malformed Bearer header %j: error="invalid_token" and says so',
+    (header) => {
+      const error = challengeOf(header);
+      expect(error.description).toBe('The Authorization header must be: Bearer <key>.');
+      expect(error.headers['WWW-Authenticate']).toBe(
+        'Bearer realm="identity", error="invalid_token", error_description="The Authorization header must be: Bearer <key>."',
+      );
+    },
+  );
+
+  it.each([undefined, '', 'Basic YTpi', 'Bearerx abc', 'xBearer abc', 'Token Bearer abc'])(
+    'no Bearer credential (%j): the bare challenge',
+    (header) => {
+      const error = challengeOf(header);
+      expect(error.description).toBe('An API key is required: Authorization: Bearer <key>.');
+      expect(error.headers).toEqual({ 'WWW-Authenticate': 'Bearer realm="identity"' });
+    },
+  );
+
+  it('a wrong key: 401 with the error code, the client named in the private detail only', () => {
+    const error = thrown(() => requireApiKey(clientWithKeys(CURRENT_KEY), 'Bearer not-the-key')) as InvalidTokenError;
+    expect(error.description).toBe('The API key is not valid.');
+    expect(error.detail).toMatch(/^client \S+$/);
+    expect(error.headers['WWW-Authenticate']).toContain('error="invalid_token"');
+  });
+});
+
+describe('basicCredentials: the exact shape of the header', () => {
+  const encoded = Buffer.from('a:b').toString('base64');
+
+  it('takes the scheme with any run of spaces before the credentials, and trailing spaces', () => {
+    expect(basicCredentials(`Basic  ${encoded}`)).toEqual({ clientId: 'a', secret: 'b' });
+    expect(basicCredentials(`Basic ${encoded}  `)).toEqual({ clientId: 'a', secret: 'b' });
+  });
+
+  it.each([`xBasic ${encoded}`, `Basic ${encoded} extra`, `Basic ${encoded}===`, `Basic${encoded}`])('refuses %j', (header) => {
+    expect(basicCredentials(header)).toBeUndefined();
   });
 });

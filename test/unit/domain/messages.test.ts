@@ -128,3 +128,18 @@ describe('voiceMessageSsml', () => {
     );
   });
 });
+
+describe('a refused message says in the private detail what was measured (the logs, never the text)', () => {
+  it.each([
+    // `%code% ` and the rest: with the code in, 7 characters more than the x's.
+    ['email', `${CODE_PLACEHOLDER} ${'x'.repeat(MAX_EMAIL_MESSAGE_LENGTH - 6)}`, `email length=${MAX_EMAIL_MESSAGE_LENGTH + 1}`],
+    ['voice', `${CODE_PLACEHOLDER} ${'x'.repeat(MAX_VOICE_MESSAGE_LENGTH - 6)}`, `voice length=${MAX_VOICE_MESSAGE_LENGTH + 1}`],
+    ['sms', `${CODE_PLACEHOLDER} ${'x'.repeat(153 * MAX_SMS_SEGMENTS - 6)}`, `sms segments=${MAX_SMS_SEGMENTS + 1}`],
+    ['voice', `${CODE_PLACEHOLDER} `.repeat(40), /^voice ssml length=\d+$/],
+  ] as const)('%s', (channel, message, detail) => {
+    const error = validationError(message, channel) as InvalidRequestError;
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    if (typeof detail === 'string') expect(error.detail).toBe(detail);
+    else expect(error.detail).toMatch(detail);
+  });
+});

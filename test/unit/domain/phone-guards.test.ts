@@ -161,6 +161,8 @@ describe('each refusal stops the send before the next counter', () => {
     const result = await outcome(new FakeGuards({ ip: { allowed: false, retryAfterSeconds: 1234 } }));
     expect(result.error).toBeInstanceOf(TooManyRequestsError);
     expect((result.error as TooManyRequestsError).headers).toEqual({ 'Retry-After': '1234' });
+    // The page words a guard's refusal apart from the attempt limit; the logs say which guard.
+    expect(result.error).toMatchObject({ limit: 'phone_sends', detail: 'per source IP' });
     expect(result.calls).toEqual(['ip']);
     expect(result.log).toEqual([
       {
@@ -180,6 +182,7 @@ describe('each refusal stops the send before the next counter', () => {
   it('the prefix over its window: 429, the budget not taken, the block logged by handle and coarse range only', async () => {
     const result = await outcome(new FakeGuards({ prefix: { allowed: false, retryAfterSeconds: 77 } }));
     expect((result.error as TooManyRequestsError).headers).toEqual({ 'Retry-After': '77' });
+    expect(result.error).toMatchObject({ limit: 'phone_sends', detail: 'per destination prefix' });
     expect(result.calls).toEqual(['ip', 'prefix']);
     expect(result.log[0]?.fields).toEqual({
       environment: 'dev',
@@ -199,6 +202,7 @@ describe('each refusal stops the send before the next counter', () => {
       error: 'temporarily_unavailable',
       headers: { 'Retry-After': String(5.5 * 3600) },
       description: 'Codes by SMS and voice call are unavailable until the next UTC day. Codes by email still work.',
+      detail: 'daily SMS and voice budget spent',
     });
     expect(result.calls).toEqual(['ip', 'prefix', 'budget']);
     expect(result.log[0]?.fields).toEqual({ environment: 'dev', channel: 'sms', guard: 'budget', country: 'US' });
@@ -208,6 +212,7 @@ describe('each refusal stops the send before the next counter', () => {
     const result = await outcome(new FakeGuards({ knownSpent: true }));
     expect(result.error).toMatchObject({ statusCode: 503, headers: { 'Retry-After': String(5.5 * 3600) } });
     expect(result.calls).toEqual([]);
+    expect(result.log.map((entry) => entry.fields.guard)).toEqual(['budget']);
   });
 
   it('logs neither the number nor the source address, nor the block', async () => {
