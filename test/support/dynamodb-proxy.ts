@@ -3,7 +3,7 @@
  * by operation (the X-Amz-Target header). Budgets are measured on the wire, retries included, with
  * nothing in the service's code to help.
  */
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { listen } from '../../local/http-server';
 
 export interface DynamoDbProxy {
@@ -25,30 +25,39 @@ function transactionActions(body: Buffer): string[] {
   return (request.TransactItems ?? []).flatMap((item) => Object.keys(item).map((kind) => `${kind}Item`));
 }
 
+/** The operation a DynamoDB request names: X-Amz-Target's last part (`DynamoDB_20120810.GetItem` → `GetItem`; '' without one). */
+export function operationOf(incoming: IncomingMessage): string {
+  return String(incoming.headers['x-amz-target'] ?? '')
+    .split('.')
+    .pop() as string;
+}
+
+/** Sends a buffered request on to `upstream` unchanged and pipes the answer back. */
+export function forward(upstream: URL, incoming: IncomingMessage, outgoing: ServerResponse, body: Buffer): void {
+  const request = httpRequest(
+    { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+    (response) => {
+      outgoing.writeHead(response.statusCode ?? 502, response.headers);
+      response.pipe(outgoing);
+    },
+  );
+  request.on('error', () => outgoing.destroy());
+  request.end(body);
+}
+
 export async function startDynamoDbProxy(target: string): Promise<DynamoDbProxy> {
   const upstream = new URL(target);
   let seen: string[] = [];
   let actions: string[] = [];
   const server: Server = createServer((incoming, outgoing) => {
-    const operation =
-      String(incoming.headers['x-amz-target'] ?? '')
-        .split('.')
-        .pop() ?? 'unknown';
+    const operation = operationOf(incoming);
     seen.push(operation);
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
       actions.push(...(operation === 'TransactWriteItems' ? transactionActions(body) : [operation]));
-      const forward = httpRequest(
-        { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
-        (response) => {
-          outgoing.writeHead(response.statusCode ?? 502, response.headers);
-          response.pipe(outgoing);
-        },
-      );
-      forward.on('error', () => outgoing.destroy());
-      forward.end(body);
+      forward(upstream, incoming, outgoing, body);
     });
   });
   const { url, stop } = await listen(server);

@@ -5,8 +5,9 @@
  * is answered as DynamoDB answers an internal error (HTTP 500, `InternalServerError`), so the SDK
  * retries it as on AWS and the retry fails the same way.
  */
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { listen } from '../../local/http-server';
+import { forward, operationOf } from './dynamodb-proxy';
 
 /** What the predicate sees of a request: its operation (`X-Amz-Target`'s last part) and its JSON body. */
 export interface DynamoDbRequest {
@@ -33,10 +34,7 @@ export async function startFailingDynamoDbProxy(target: string): Promise<Failing
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const operation =
-        String(incoming.headers['x-amz-target'] ?? '')
-          .split('.')
-          .pop() ?? '';
+      const operation = operationOf(incoming);
       let body: DynamoDbRequest['body'] = {};
       try {
         body = JSON.parse(raw.toString('utf8')) as DynamoDbRequest['body'];
@@ -50,15 +48,7 @@ export async function startFailingDynamoDbProxy(target: string): Promise<Failing
         outgoing.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'Injected by the test' }));
         return;
       }
-      const forward = httpRequest(
-        { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
-        (response) => {
-          outgoing.writeHead(response.statusCode ?? 502, response.headers);
-          response.pipe(outgoing);
-        },
-      );
-      forward.on('error', () => outgoing.destroy());
-      forward.end(raw);
+      forward(upstream, incoming, outgoing, raw);
     });
   });
   const { url, stop } = await listen(server);
