@@ -70,6 +70,21 @@ describe('discardStep: one failed send', () => {
     expect(marked.history[4]).toMatchObject({ sendId: 'a', failed: true });
     expect(discardStep(marked, 'a', NOW)).toEqual({ kind: 'none' });
     expect(discardStep(marked, 'gone', NOW)).toEqual({ kind: 'none' });
+    // Only that place is marked: the empty places stay empty, and the delivered code before it
+    // still comes back when the live send fails too.
+    expect(marked.history.slice(0, 4)).toEqual([undefined, undefined, undefined, { ...code('p'), failed: false }]);
+    expect(liveId(discard(marked, 'b'))).toBe('p');
+  });
+});
+
+describe('saveIntoSlot', () => {
+  it('keeps the newest places when the history is longer than `keep` (the setting was lowered since the slot was written)', () => {
+    const five = ['a', 'b', 'c', 'd', 'e'].reduce((slot, id) => saveIntoSlot(slot, code(id), 5), EMPTY_SLOT);
+
+    const saved = saveIntoSlot(five, code('f'), 3);
+
+    expect(saved.live?.sendId).toBe('f');
+    expect(saved.history.map((kept) => kept?.sendId)).toEqual(['c', 'd', 'e']);
   });
 });
 

@@ -14,6 +14,7 @@ import { atHash } from '../../../lib/domain/id-tokens';
 import { renderLoginPage, STYLE_HASH, STYLESHEET } from '../../../lib/domain/login-page';
 import {
   csrfMatches,
+  LOGIN_COOKIE,
   LOGIN_TRANSACTION_TTL_SECONDS,
   newCsrfToken,
   openTransaction,
@@ -65,8 +66,10 @@ describe('scopes (RFC 6749 §3.3)', () => {
 
   it('grants the client’s configured scope when none is requested', () => {
     const web = client('local-web');
-    expect(grantScope(undefined, web)).toEqual({ granted: web.accessToken.scope });
-    expect(grantScope('', web)).toEqual({ granted: web.accessToken.scope });
+    expect(grantScope(undefined, web)).toStrictEqual({ granted: web.accessToken.scope });
+    expect(grantScope('', web)).toStrictEqual({ granted: web.accessToken.scope });
+    const scoped: ClientConfig = { ...web, accessToken: { ...web.accessToken, scope: 'openid email' } };
+    expect(grantScope(undefined, scoped)).toStrictEqual({ granted: 'openid email' });
   });
 
   it('refuses a token outside the RFC 6749 §3.3 character set, even one the client has', () => {
@@ -97,6 +100,15 @@ describe('the transaction cookie', () => {
     expect(cookie).not.toContain('alice');
     expect(Buffer.from(cookie.replace(/\./g, ''), 'base64url').toString('latin1')).not.toContain('alice@example.com');
     await expect(openTransaction(keys, cookie, now)).resolves.toEqual(transaction);
+  });
+
+  it('opens a transaction whose user signs in by phone', async () => {
+    const byPhone: LoginTransaction = { ...transaction, user: { authType: 'sms', value: '+14155552671' }, channel: 'voice' };
+    await expect(openTransaction(keys, await sealTransaction(keys, byPhone, now), now)).resolves.toEqual(byPhone);
+  });
+
+  it('is named by an RFC 6265 §4.1.1 cookie-name (a token: no separators, not empty)', () => {
+    expect(LOGIN_COOKIE).toMatch(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/);
   });
 
   it('lasts 10 minutes to the second', async () => {
@@ -196,11 +208,20 @@ describe('authorization codes', () => {
     for (const code of codes) expect(code).toMatch(AUTHORIZATION_CODE_PATTERN);
   });
 
+  it.each([
+    ['one character more', `${'A'.repeat(43)}B`],
+    ['a character before it', `.${'A'.repeat(43)}`],
+    ['a line break after it', `${'A'.repeat(43)}\n`],
+  ])('are not a code with %s', (_name, text) => {
+    expect(text).not.toMatch(AUTHORIZATION_CODE_PATTERN);
+  });
+
   it('are stored by a keyed hash that depends on the key', () => {
     const code = mintAuthorizationCode();
     expect(authorizationCodeHash(keys, code)).toBe(authorizationCodeHash(keys, code));
     expect(authorizationCodeHash(keys, code)).not.toBe(authorizationCodeHash(otherKeys, code));
     expect(authorizationCodeHash(keys, code)).not.toContain(code);
+    expect(authorizationCodeHash(keys, code)).not.toBe(authorizationCodeHash(keys, mintAuthorizationCode()));
   });
 });
 

@@ -218,7 +218,11 @@ describe('inferAuthType', () => {
 });
 
 describe('mailboxOf (the recipient sends are counted per)', () => {
-  const mailbox = (value: string) => mailboxOf({ authType: 'email', value }).value;
+  const mailbox = (value: string) => {
+    const counted = mailboxOf({ authType: 'email', value });
+    expect(counted.authType).toBe('email');
+    return counted.value;
+  };
 
   it.each([
     ['alice+news@example.com', 'alice@example.com'],

@@ -21,7 +21,7 @@ import {
   validationMetadata,
 } from '../../../infra/phone-metadata';
 import { canonicalisePhone } from '../../../lib/domain/phone-canonical';
-import { normalisePhone } from '../../../lib/domain/phone-validation';
+import { countryCallingCodeOf, normalisePhone } from '../../../lib/domain/phone-validation';
 import { MAX_PHONE_INPUT_LENGTH } from '../../../lib/domain/phone-numbers';
 
 /** Known-valid numbers (libphonenumber's own examples and well-known fictional ones). */
@@ -268,5 +268,19 @@ describe('the reduced metadata, against the full metadata (the oracle), for ever
     ['parsing', PARSING_METADATA_FILE, parsingMetadata],
   ])('%s.json is current: regenerate with npm run phone-metadata after upgrading libphonenumber-js', (_name, file, derive) => {
     expect(readFileSync(file, 'utf8')).toBe(serialise(derive(fullMetadata())));
+  });
+});
+
+describe('countryCallingCodeOf (the masked number on the hosted login page)', () => {
+  it.each([
+    ['+14155552671', '1'],
+    ['+442079460958', '44'],
+    ['+5511987654321', '55'],
+  ])('is the calling code of %s: %s', (e164, code) => {
+    expect(countryCallingCodeOf(e164)).toBe(code);
+  });
+
+  it.each(['', '+', 'not a number', '+0123'])('is undefined, not an error, for %j', (text) => {
+    expect(countryCallingCodeOf(text)).toBeUndefined();
   });
 });

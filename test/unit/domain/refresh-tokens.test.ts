@@ -49,6 +49,8 @@ describe('the token', () => {
     ['a short secret', `${'A'.repeat(22)}.${'B'.repeat(42)}`],
     ['a character outside base64url', `${'A'.repeat(21)}+.${'B'.repeat(43)}`],
     ['surrounding space', ` ${'A'.repeat(22)}.${'B'.repeat(43)}`],
+    ['a valid token with more after it', `${'A'.repeat(22)}.${'B'.repeat(43)}C`],
+    ['a valid token and a line break', `${'A'.repeat(22)}.${'B'.repeat(43)}\n`],
   ])('is not %s', (_name, text) => {
     expect(parseRefreshToken(text)).toBeUndefined();
   });

@@ -42,3 +42,15 @@ describe.each<[string, (input: RenderInput) => unknown]>([
     expect(() => render({ ...base, message: 'no placeholder' })).toThrow(InvalidRequestError);
   });
 });
+
+describe('each renderer checks a caller message against its own channel’s length limit', () => {
+  // Each message is just over the named channel's limit; a renderer that checked it for another
+  // channel (or none) would render it.
+  it.each<[string, (input: RenderInput) => unknown, string, RegExp]>([
+    ['email', renderEmail, `${'a'.repeat(1995)} %code%`, /too long for email/],
+    ['sms', renderSms, `${'a'.repeat(460)} %code%`, /too long for SMS/],
+    ['voice', renderVoice, `${'a'.repeat(294)} %code%`, /too long for a voice call/],
+  ])('%s', (_channel, render, message, expected) => {
+    expect(() => render({ ...base, message })).toThrow(expected);
+  });
+});

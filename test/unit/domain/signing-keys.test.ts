@@ -205,7 +205,27 @@ describe('parseStoredKeySet', () => {
       () => variant((copy) => (jwkOf(copy, 3).n = Buffer.alloc(128, 1).toString('base64url'))),
       /at least 2048 bits/,
     ],
-    ['an RSA key under ES256', () => variant((copy) => (copy.keys[3]!.alg = 'ES256')), /wrong type for its algorithm/],
+    // 2040 bits: the modulus is counted in decoded octets, not in characters of its base64url text
+    [
+      'an RSA key of 2040 bits',
+      () => variant((copy) => (jwkOf(copy, 3).n = Buffer.alloc(255, 1).toString('base64url'))),
+      /at least 2048 bits/,
+    ],
+    [
+      'an RSA key under ES256',
+      () => variant((copy) => (copy.keys[3]!.alg = 'ES256')),
+      /wrong type for its algorithm[\s\S]*keys\[3\]\.privateJwk\.kty/,
+    ],
+    [
+      'a padded coordinate (base64url has no =)',
+      () => variant((copy) => (jwkOf(copy, 0).x = `${jwkOf(copy, 0).x as string}=`)),
+      /privateJwk\.x/,
+    ],
+    [
+      'a coordinate that starts with a character outside base64url',
+      () => variant((copy) => (jwkOf(copy, 0).y = `+${jwkOf(copy, 0).y as string}`)),
+      /privateJwk\.y/,
+    ],
     ['duplicate kids', () => variant((copy) => (copy.keys[1]!.kid = copy.keys[0]!.kid)), /kids must be unique/],
     ['a key of an unknown type', () => variant((copy) => (jwkOf(copy, 0).kty = 'OKP')), /privateJwk\.kty/],
     ['an EC key that claims to be RSA', () => variant((copy) => (jwkOf(copy, 0).kty = 'RSA')), /privateJwk\.n/],

@@ -19,6 +19,11 @@ describe('sourceNetworkOf', () => {
     ['::', '0:0:0:0::/64'],
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
     ['64:ff9b::192.0.2.33', '64:ff9b:0:0::/64'],
+    // `::` early, with groups after it that reach into the first 64 bits
+    ['2001:db8::1:2:3:4:5', '2001:db8:0:1::/64'],
+    // ffff in the sixth group is only a mapped IPv4 address when the five before it are all zero
+    ['2001:db8::ffff:192.0.2.1', '2001:db8:0:0::/64'],
+    ['0:0:0:0:1:ffff:192.0.2.1', '0:0:0:0::/64'],
   ])('counts the IPv6 address %s by its /64 (%s): one host holds all of it', (ip, network) => {
     expect(sourceNetworkOf(ip)).toBe(network);
   });

@@ -1,0 +1,122 @@
+/**
+ * The access token as a resource server receives it (lib/domain/access-tokens.ts): the JWT's
+ * header and claim names on the wire, which verifiers nobody on the team wrote key on, and the
+ * opaque token's stored record. Read back with jose's decoders, never with our own constants, so
+ * a renamed claim or header value is caught here and not only by the HTTP suites.
+ */
+import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildServiceConfig, parseStageConfig, type ClientConfig } from '../../../lib/config';
+import { mintOpaqueToken, opaqueTokenHash, signAccessToken, signingKeyFor, type Grant } from '../../../lib/domain/access-tokens';
+import { initialKeySet, loadSigningKeys, loadVerificationKeys, publicKeySet, type SigningKeys } from '../../../lib/domain/signing-keys';
+import { TemporarilyUnavailableError } from '../../../lib/errors';
+
+const config = buildServiceConfig(parseStageConfig(JSON.parse(readFileSync(resolve(__dirname, '../../../config/local.json'), 'utf8'))));
+const client = (id: string): ClientConfig => {
+  const found = config.client(id);
+  if (found === undefined) throw new Error(`no client ${id}`);
+  return found;
+};
+const NOW = new Date('2026-11-23T12:00:00Z');
+const ISSUED_AT = Math.floor(NOW.getTime() / 1000);
+
+const grant = (overrides: Partial<Grant> = {}): Grant => ({
+  issuer: 'http://127.0.0.1:3000',
+  client: client('local-web'),
+  environmentId: 'local',
+  subject: 'pairwise-subject',
+  channel: 'email',
+  claims: {},
+  scope: 'openid email',
+  issuedAt: ISSUED_AT,
+  authTime: ISSUED_AT - 5,
+  ...overrides,
+});
+
+let keys: SigningKeys;
+let stored: Awaited<ReturnType<typeof initialKeySet>>;
+beforeAll(async () => {
+  stored = await initialKeySet(NOW);
+  keys = await loadSigningKeys(stored);
+});
+
+describe('signAccessToken (RFC 9068)', () => {
+  it.each(['local-web', 'local-rs256'])(
+    'types the header at+jwt (§2.1: typ MUST be "at+jwt") for %s, with its algorithm and kid',
+    async (id) => {
+      const { accessToken } = await signAccessToken(keys, grant({ client: client(id) }));
+
+      const header = decodeProtectedHeader(accessToken);
+      const alg = client(id).accessToken.signingAlgorithm;
+      expect(header).toEqual({ typ: 'at+jwt', alg, kid: signingKeyFor(keys, alg).kid });
+    },
+  );
+
+  it('carries the §2.2 claims, the environment as env_id and the method as amr, and lives ttlSeconds', async () => {
+    const { accessToken, expiresIn } = await signAccessToken(keys, grant({ channel: 'voice' }));
+
+    expect(expiresIn).toBe(client('local-web').accessToken.ttlSeconds);
+    expect(decodeJwt(accessToken)).toEqual({
+      iss: 'http://127.0.0.1:3000',
+      sub: 'pairwise-subject',
+      aud: 'http://localhost:3000/api',
+      client_id: 'local-web',
+      env_id: 'local',
+      iat: ISSUED_AT,
+      exp: ISSUED_AT + expiresIn,
+      jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      auth_time: ISSUED_AT - 5,
+      amr: ['otp', 'tel'],
+      scope: 'openid email',
+    });
+  });
+
+  it('names the refresh token family sid only when there is one, and leaves scope out when none was granted', async () => {
+    const withFamily = decodeJwt((await signAccessToken(keys, grant({ familyKey: 'family-key' }))).accessToken);
+    const without = decodeJwt((await signAccessToken(keys, grant({ scope: undefined }))).accessToken);
+
+    expect(withFamily.sid).toBe('family-key');
+    expect(without).not.toHaveProperty('sid');
+    expect(without).not.toHaveProperty('scope');
+  });
+
+  it('verifies with the published key set, and gives every token its own jti', async () => {
+    const verification = await loadVerificationKeys(publicKeySet(stored));
+    const first = (await signAccessToken(keys, grant())).accessToken;
+    const second = (await signAccessToken(keys, grant())).accessToken;
+    const kid = decodeProtectedHeader(first).kid as string;
+    const key = verification.verification.get(kid);
+    if (key === undefined) throw new Error('the signing key is not published');
+
+    await expect(jwtVerify(first, key.key, { typ: 'at+jwt', currentDate: NOW })).resolves.toBeDefined();
+    expect(decodeJwt(first).jti).not.toBe(decodeJwt(second).jti);
+  });
+});
+
+describe('signingKeyFor', () => {
+  it('is a 503 (a dependency not ready), not a 500, when the set has no current key of the algorithm', () => {
+    const esOnly: SigningKeys = { ...keys, current: new Map([...keys.current].filter(([alg]) => alg === 'ES256')) };
+
+    expect(() => signingKeyFor(esOnly, 'RS256')).toThrow(TemporarilyUnavailableError);
+  });
+});
+
+describe('mintOpaqueToken', () => {
+  it('is 256 CSPRNG bits, stored only by its SHA-256, with the grant’s claims', () => {
+    const { token, record } = mintOpaqueToken(grant({ client: client('local-opaque'), familyKey: 'family-key' }));
+
+    expect(Buffer.from(token, 'base64url')).toHaveLength(32);
+    expect(record.tokenHash).toBe(opaqueTokenHash(token));
+    expect(JSON.stringify(record)).not.toContain(token);
+    expect(record).toMatchObject({
+      subject: 'pairwise-subject',
+      clientId: 'local-opaque',
+      environmentId: 'local',
+      issuedAt: ISSUED_AT,
+      expiresAt: ISSUED_AT + client('local-opaque').accessToken.ttlSeconds,
+      amr: ['otp', 'email'],
+      familyKey: 'family-key',
+    });
+  });
+});
