@@ -101,6 +101,34 @@ describe('an RS256 client (local-rs256)', () => {
   });
 });
 
+describe('the DynamoDB budget of a JWT exchange, whatever the algorithm', () => {
+  it('is 2 requests (the attempt, the guess) for an RS256 and an ES256 client without refresh tokens', async () => {
+    const plain = await startTestService({
+      config: (config) => ({ ...config, clients: config.clients.map(({ refreshTokens: _dropped, ...client }) => client) }),
+    });
+    try {
+      const operationsOf = async (clientId: string) => {
+        const user = uniqueEmail(`budget-${clientId}`);
+        await plain.post(SEND_PATH, sendBody(user, clientId));
+        const code = await plain.latestCode(user);
+        plain.dynamodb.reset();
+        const response = await plain.post(TOKEN_PATH, exchangeBody(user, code, clientId));
+        expect(response.status).toBe(200);
+        expect(response.body).not.toHaveProperty('refresh_token');
+        rememberSecret(response.body.access_token);
+        expect(decodeProtectedHeader(response.body.access_token as string).alg).toBe(clientId === 'local-rs256' ? 'RS256' : 'ES256');
+        return [...plain.dynamodb.operations()];
+      };
+      expect({ rs256: await operationsOf('local-rs256'), es256: await operationsOf('local-web') }).toEqual({
+        rs256: ['UpdateItem', 'UpdateItem'],
+        es256: ['UpdateItem', 'UpdateItem'],
+      });
+    } finally {
+      await plain.stop();
+    }
+  });
+});
+
 describe('an ES256 client (local-web)', () => {
   it('gets ES256 tokens that AWS’s JwtVerifier accepts, with the same JWKS', async () => {
     const token = await tokenOf('local-web');
