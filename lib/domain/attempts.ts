@@ -49,10 +49,19 @@ export async function noteAttempt(deps: AttemptDeps, environment: EnvironmentCon
     deps.log.info(LOG_EVENTS.attemptNotRecorded, { operation: 'token', environment: environment.id, user: logHandleOf(userKey) });
 }
 
-/** Counts a failed exchange into the user's run; the failure that reaches the cap is logged (and so counted as a metric). */
-export async function countFailure(deps: AttemptDeps, environment: EnvironmentConfig, userKey: string, now: number): Promise<void> {
+/**
+ * Counts a failed exchange into the user's run (`known`: the run as the request's attempt saw it);
+ * the failure that reaches the cap is logged (and so counted as a metric).
+ */
+export async function countFailure(
+  deps: AttemptDeps,
+  environment: EnvironmentConfig,
+  userKey: string,
+  now: number,
+  known: FailureRun | undefined,
+): Promise<void> {
   const cap = environment.limits.failures;
-  const run = await deps.limiter.recordFailure(keyOf('token', environment, userKey), cap, now);
+  const run = await deps.limiter.recordFailure(keyOf('token', environment, userKey), cap, now, known);
   if (run.count === cap.maxConsecutive) {
     deps.log.warn(LOG_EVENTS.failureCapReached, { environment: environment.id, user: logHandleOf(userKey), failures: run.count });
   }

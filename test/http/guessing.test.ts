@@ -165,6 +165,21 @@ describe('the cap on consecutive failed exchanges per user (NIST SP 800-63B §5.
     expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
   });
 
+  it('keeps a wrong guess at 3 DynamoDB requests when it starts a new run over one whose window has passed (regression: 4, a refused write first)', async () => {
+    const user = uniqueEmail('stale-run');
+    await service.post(SEND_PATH, sendBody(user));
+    await pacedGuesses(user, await service.latestCode(user), 2);
+    service.clock.advanceSeconds(CAP.windowSeconds + 1);
+    await service.post(SEND_PATH, sendBody(user));
+    const code = await service.latestCode(user);
+    service.dynamodb.reset();
+    expect((await service.post(TOKEN_PATH, exchangeBody(user, wrong(code)))).status).toBe(400);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+    // The new run started at that failure (1), and 4 more stay under the cap (6): the stale run's 2 are not counted.
+    await pacedGuesses(user, code, CAP.maxConsecutive - 2);
+    expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
+  });
+
   it('is per environment and per user: another user is not affected', async () => {
     const user = uniqueEmail('victim');
     await service.post(SEND_PATH, sendBody(user));
