@@ -67,14 +67,20 @@ export async function countFailure(
   }
 }
 
-/** A successful exchange ends the user's failure run: one write, only when there is a run to end. */
+/**
+ * A successful exchange ends the user's failure run: one write, only when there is a run to end.
+ * A run whose window has passed counts for nothing (the next failure starts a new one over it), so
+ * it is left as it is and the success stays at its own requests.
+ */
 export async function endFailureRun(
   deps: AttemptDeps,
   environment: EnvironmentConfig,
   userKey: string,
   run: FailureRun | undefined,
+  now: number,
 ): Promise<void> {
-  if (run !== undefined) await deps.limiter.clearFailures(keyOf('token', environment, userKey));
+  if (run === undefined || run.since <= now - environment.limits.failures.windowSeconds * 1000) return;
+  await deps.limiter.clearFailures(keyOf('token', environment, userKey));
 }
 
 function keyOf(operation: 'send' | 'token', environment: EnvironmentConfig, userKey: string): AttemptKey {

@@ -191,7 +191,7 @@ export async function checkCode(deps: CodeCheckDeps, counted: CountedCheck, pres
   if (mismatch === 'wrong_code' && result.record.tries >= result.record.maxTries) return refuse(refusal, 'wrong_code_last_try');
   if (mismatch !== undefined) return refuse(refusal, mismatch);
 
-  await endFailureRun(deps, environment, userKey, counted.failures);
+  await endFailureRun(deps, environment, userKey, counted.failures, now);
   return result.record;
 }
 

@@ -180,6 +180,27 @@ describe('the cap on consecutive failed exchanges per user (NIST SP 800-63B §5.
     expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
   });
 
+  it('keeps a success at its own requests when the run it would end has passed its window (regression: one more write to clear it)', async () => {
+    const user = uniqueEmail('stale-success');
+    await service.post(SEND_PATH, sendBody(user));
+    await pacedGuesses(user, await service.latestCode(user), 2);
+    service.clock.advanceSeconds(CAP.windowSeconds + 1);
+    await service.post(SEND_PATH, sendBody(user));
+    service.dynamodb.reset();
+    const success = await service.post(TOKEN_PATH, exchangeBody(user, await service.latestCode(user)));
+    expect(success.status).toBe(200);
+    rememberSecret(success.body.access_token);
+    rememberSecret(success.body.refresh_token);
+    // The attempt, the guess, the refresh token family: no write for the run, which counts for nothing.
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
+    // It still counts for nothing: the next failures start a new run, and 5 stay under the cap.
+    service.clock.advanceSeconds(60);
+    await service.post(SEND_PATH, sendBody(user));
+    const code = await service.latestCode(user);
+    expect(await pacedGuesses(user, code, CAP.maxConsecutive - 1)).toEqual([400, 400, 400, 400, 400]);
+    expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
+  });
+
   it('is per environment and per user: another user is not affected', async () => {
     const user = uniqueEmail('victim');
     await service.post(SEND_PATH, sendBody(user));
