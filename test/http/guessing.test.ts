@@ -99,7 +99,18 @@ describe('the cap on consecutive failed exchanges per user (NIST SP 800-63B §5.
   let service: TestService;
   beforeAll(async () => {
     // Codes with more tries, so one code can take every guess of the run.
-    service = await startTestService({ config: withLimits({ failures: CAP, code: { maxTries: 10 } }) });
+    const limits = withLimits({ failures: CAP, code: { maxTries: 10 } });
+    service = await startTestService({
+      // A second environment local-web may also use, for the cap's isolation across environments.
+      config: (config) => {
+        const limited = limits(config);
+        return {
+          ...limited,
+          environments: [...limited.environments, { ...limited.environments[0]!, id: 'second' }],
+          clients: limited.clients.map((client) => (client.id === 'local-web' ? { ...client, environments: ['local', 'second'] } : client)),
+        };
+      },
+    });
   });
   afterAll(async () => service.stop());
 
@@ -201,12 +212,18 @@ describe('the cap on consecutive failed exchanges per user (NIST SP 800-63B §5.
     expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
   });
 
-  it('is per environment and per user: another user is not affected', async () => {
+  it('is per environment and per user: another user is not affected, nor the same user in another environment', async () => {
     const user = uniqueEmail('victim');
     await service.post(SEND_PATH, sendBody(user));
     await pacedGuesses(user, await service.latestCode(user), 6);
+    expect((await service.post(TOKEN_PATH, exchangeBody(user, '000000'))).status).toBe(429);
     const other = uniqueEmail('bystander');
     await service.post(SEND_PATH, sendBody(other));
     expect((await service.post(TOKEN_PATH, exchangeBody(other, await service.latestCode(other)))).status).toBe(200);
+    expect((await service.post(`${SEND_PATH}?env_id=second`, sendBody(user))).status).toBe(200);
+    const inSecond = await service.post(`${TOKEN_PATH}?env_id=second`, exchangeBody(user, await service.latestCode(user)));
+    expect(inSecond.status).toBe(200);
+    rememberSecret(inSecond.body.access_token);
+    rememberSecret(inSecond.body.refresh_token);
   });
 });
