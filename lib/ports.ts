@@ -73,8 +73,12 @@ export interface AttemptLimiter {
    * earned it (the exchange of a hosted-login authorization code). Returns whether it was recorded.
    */
   noteAttempt(key: AttemptKey, limit: LimitConfig, now: number): Promise<boolean>;
-  /** Counts one failed exchange into the user's current run (or starts a new one); returns the run. */
-  recordFailure(key: AttemptKey, cap: FailureCapConfig, now: number): Promise<FailureRun>;
+  /**
+   * Counts one failed exchange into the user's current run (or starts a new one); returns the run.
+   * `known` is the run as this request's attempt saw it: a hint for which write to try first, so
+   * that a failure after a run's window has passed is one write, not a refused one and a second.
+   */
+  recordFailure(key: AttemptKey, cap: FailureCapConfig, now: number, known?: FailureRun): Promise<FailureRun>;
   /** Ends the user's failure run (a successful exchange). */
   clearFailures(key: AttemptKey): Promise<void>;
 }

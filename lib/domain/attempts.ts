@@ -49,23 +49,38 @@ export async function noteAttempt(deps: AttemptDeps, environment: EnvironmentCon
     deps.log.info(LOG_EVENTS.attemptNotRecorded, { operation: 'token', environment: environment.id, user: logHandleOf(userKey) });
 }
 
-/** Counts a failed exchange into the user's run; the failure that reaches the cap is logged (and so counted as a metric). */
-export async function countFailure(deps: AttemptDeps, environment: EnvironmentConfig, userKey: string, now: number): Promise<void> {
+/**
+ * Counts a failed exchange into the user's run (`known`: the run as the request's attempt saw it);
+ * the failure that reaches the cap is logged (and so counted as a metric).
+ */
+export async function countFailure(
+  deps: AttemptDeps,
+  environment: EnvironmentConfig,
+  userKey: string,
+  now: number,
+  known: FailureRun | undefined,
+): Promise<void> {
   const cap = environment.limits.failures;
-  const run = await deps.limiter.recordFailure(keyOf('token', environment, userKey), cap, now);
+  const run = await deps.limiter.recordFailure(keyOf('token', environment, userKey), cap, now, known);
   if (run.count === cap.maxConsecutive) {
     deps.log.warn(LOG_EVENTS.failureCapReached, { environment: environment.id, user: logHandleOf(userKey), failures: run.count });
   }
 }
 
-/** A successful exchange ends the user's failure run: one write, only when there is a run to end. */
+/**
+ * A successful exchange ends the user's failure run: one write, only when there is a run to end.
+ * A run whose window has passed counts for nothing (the next failure starts a new one over it), so
+ * it is left as it is and the success stays at its own requests.
+ */
 export async function endFailureRun(
   deps: AttemptDeps,
   environment: EnvironmentConfig,
   userKey: string,
   run: FailureRun | undefined,
+  now: number,
 ): Promise<void> {
-  if (run !== undefined) await deps.limiter.clearFailures(keyOf('token', environment, userKey));
+  if (run === undefined || run.since <= now - environment.limits.failures.windowSeconds * 1000) return;
+  await deps.limiter.clearFailures(keyOf('token', environment, userKey));
 }
 
 function keyOf(operation: 'send' | 'token', environment: EnvironmentConfig, userKey: string): AttemptKey {

@@ -163,6 +163,7 @@ export async function checkCode(deps: CodeCheckDeps, counted: CountedCheck, pres
     environment,
     userKey,
     now,
+    failures: counted.failures,
     logFields: { environment: environment.id, client: client.id, user: logHandleOf(userKey) },
   };
 
@@ -190,7 +191,7 @@ export async function checkCode(deps: CodeCheckDeps, counted: CountedCheck, pres
   if (mismatch === 'wrong_code' && result.record.tries >= result.record.maxTries) return refuse(refusal, 'wrong_code_last_try');
   if (mismatch !== undefined) return refuse(refusal, mismatch);
 
-  await endFailureRun(deps, environment, userKey, counted.failures);
+  await endFailureRun(deps, environment, userKey, counted.failures, now);
   return result.record;
 }
 
@@ -245,12 +246,14 @@ interface Refusal {
   readonly environment: EnvironmentConfig;
   readonly userKey: string;
   readonly now: number;
+  /** The user's failure run as the attempt saw it. */
+  readonly failures: FailureRun | undefined;
   readonly logFields: Record<string, unknown>;
 }
 
 /** invalid_grant, after counting the failure into the user's run (the cap's input). */
 async function refuse(refusal: Refusal, reason: RejectionReason): Promise<never> {
-  await countFailure(refusal.deps, refusal.environment, refusal.userKey, refusal.now);
+  await countFailure(refusal.deps, refusal.environment, refusal.userKey, refusal.now, refusal.failures);
   refusal.deps.log.info(LOG_EVENTS.grantRefused, { ...refusal.logFields, reason });
   throw new InvalidGrantError({ detail: reason });
 }

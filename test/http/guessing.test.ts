@@ -99,7 +99,18 @@ describe('the cap on consecutive failed exchanges per user (NIST SP 800-63B §5.
   let service: TestService;
   beforeAll(async () => {
     // Codes with more tries, so one code can take every guess of the run.
-    service = await startTestService({ config: withLimits({ failures: CAP, code: { maxTries: 10 } }) });
+    const limits = withLimits({ failures: CAP, code: { maxTries: 10 } });
+    service = await startTestService({
+      // A second environment local-web may also use, for the cap's isolation across environments.
+      config: (config) => {
+        const limited = limits(config);
+        return {
+          ...limited,
+          environments: [...limited.environments, { ...limited.environments[0]!, id: 'second' }],
+          clients: limited.clients.map((client) => (client.id === 'local-web' ? { ...client, environments: ['local', 'second'] } : client)),
+        };
+      },
+    });
   });
   afterAll(async () => service.stop());
 
@@ -165,12 +176,54 @@ describe('the cap on consecutive failed exchanges per user (NIST SP 800-63B §5.
     expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
   });
 
-  it('is per environment and per user: another user is not affected', async () => {
+  it('keeps a wrong guess at 3 DynamoDB requests when it starts a new run over one whose window has passed (regression: 4, a refused write first)', async () => {
+    const user = uniqueEmail('stale-run');
+    await service.post(SEND_PATH, sendBody(user));
+    await pacedGuesses(user, await service.latestCode(user), 2);
+    service.clock.advanceSeconds(CAP.windowSeconds + 1);
+    await service.post(SEND_PATH, sendBody(user));
+    const code = await service.latestCode(user);
+    service.dynamodb.reset();
+    expect((await service.post(TOKEN_PATH, exchangeBody(user, wrong(code)))).status).toBe(400);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+    // The new run started at that failure (1), and 4 more stay under the cap (6): the stale run's 2 are not counted.
+    await pacedGuesses(user, code, CAP.maxConsecutive - 2);
+    expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
+  });
+
+  it('keeps a success at its own requests when the run it would end has passed its window (regression: one more write to clear it)', async () => {
+    const user = uniqueEmail('stale-success');
+    await service.post(SEND_PATH, sendBody(user));
+    await pacedGuesses(user, await service.latestCode(user), 2);
+    service.clock.advanceSeconds(CAP.windowSeconds + 1);
+    await service.post(SEND_PATH, sendBody(user));
+    service.dynamodb.reset();
+    const success = await service.post(TOKEN_PATH, exchangeBody(user, await service.latestCode(user)));
+    expect(success.status).toBe(200);
+    rememberSecret(success.body.access_token);
+    rememberSecret(success.body.refresh_token);
+    // The attempt, the guess, the refresh token family: no write for the run, which counts for nothing.
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
+    // It still counts for nothing: the next failures start a new run, and 5 stay under the cap.
+    service.clock.advanceSeconds(60);
+    await service.post(SEND_PATH, sendBody(user));
+    const code = await service.latestCode(user);
+    expect(await pacedGuesses(user, code, CAP.maxConsecutive - 1)).toEqual([400, 400, 400, 400, 400]);
+    expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
+  });
+
+  it('is per environment and per user: another user is not affected, nor the same user in another environment', async () => {
     const user = uniqueEmail('victim');
     await service.post(SEND_PATH, sendBody(user));
     await pacedGuesses(user, await service.latestCode(user), 6);
+    expect((await service.post(TOKEN_PATH, exchangeBody(user, '000000'))).status).toBe(429);
     const other = uniqueEmail('bystander');
     await service.post(SEND_PATH, sendBody(other));
     expect((await service.post(TOKEN_PATH, exchangeBody(other, await service.latestCode(other)))).status).toBe(200);
+    expect((await service.post(`${SEND_PATH}?env_id=second`, sendBody(user))).status).toBe(200);
+    const inSecond = await service.post(`${TOKEN_PATH}?env_id=second`, exchangeBody(user, await service.latestCode(user)));
+    expect(inSecond.status).toBe(200);
+    rememberSecret(inSecond.body.access_token);
+    rememberSecret(inSecond.body.refresh_token);
   });
 });

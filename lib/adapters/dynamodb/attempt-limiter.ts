@@ -79,13 +79,15 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
     return (await this.tryProcess(attemptItemKey(key), limit, now, undefined)).processed;
   }
 
-  async recordFailure(key: AttemptKey, cap: FailureCapConfig, now: number): Promise<FailureRun> {
+  async recordFailure(key: AttemptKey, cap: FailureCapConfig, now: number, known?: FailureRun): Promise<FailureRun> {
     const pk = attemptItemKey(key);
     const runStart = now - cap.windowSeconds * 1000;
     // Two writes with complementary conditions: count into a run that is still within its window,
-    // or start a new run over one that is not. A concurrent failure can make the first one miss;
-    // the loop then takes the other, so the count is never lost.
-    for (let round = 0; round < 4; round += 1) {
+    // or start a new run over one that is not. The run the attempt saw says which applies, so the
+    // first write normally holds (a wrong guess stays at 3 requests); a concurrent failure can
+    // make it miss, and the loop then takes the other, so the count is never lost.
+    const first = known !== undefined && known.since <= runStart ? 1 : 0;
+    for (let round = first; round < first + 4; round += 1) {
       const extend = round % 2 === 0;
       let written: Record<string, unknown> | undefined;
       try {

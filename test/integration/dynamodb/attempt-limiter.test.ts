@@ -253,6 +253,19 @@ describe('the failure cap (NIST SP 800-63B §5.2.2): consecutive failed exchange
     expect(table.proxy.operations()).toEqual(['UpdateItem']);
   });
 
+  it('starts a new run over one whose window has passed in one UpdateItem when told the run it saw, and still counts right on a stale hint', async () => {
+    const key = newKey();
+    for (const second of [0, 1]) await limiter.recordFailure(key, CAP, at(second));
+    const seen = { count: 2, since: at(0) };
+    table.proxy.reset();
+    expect(await limiter.recordFailure(key, CAP, at(3600), seen)).toEqual({ count: 1, since: at(3600) });
+    expect(table.proxy.operations()).toEqual(['UpdateItem']);
+    // A hint another request has made stale (the run restarted meanwhile): the second write counts it.
+    table.proxy.reset();
+    expect(await limiter.recordFailure(key, CAP, at(3601), seen)).toEqual({ count: 2, since: at(3600) });
+    expect(table.proxy.operations()).toEqual(['UpdateItem', 'UpdateItem']);
+  });
+
   it('keeps the item at least as long as the cap’s window (TTL is housekeeping, but must not lift a cap early)', async () => {
     const key = newKey();
     await limiter.recordAttempt(key, ROOMY, at(0), CAP);
