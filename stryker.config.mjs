@@ -69,7 +69,7 @@ export default {
   htmlReporter: { fileName: `reports/mutation/${scope}.html` },
   jsonReporter: { fileName: `reports/mutation/${scope}.json` },
   clearTextReporter: { allowColor: false, logTests: false },
-  // Stryker's break counts uncovered mutants against the score; the issue's rule is 90% of the
+  // Stryker's break counts uncovered mutants against the score; the bar is 90% of the
   // covered ones, which test/mutation/run.ts checks from the JSON report (test/mutation/score.ts).
   thresholds: { high: 95, low: 90, break: null },
   tempDirName: '.stryker-tmp',

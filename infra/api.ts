@@ -30,9 +30,9 @@ import { preflightFor } from '../lib/http/cors';
 import type { FunctionName, Route } from '../lib/routes';
 
 /**
- * API Gateway's own responses, in the service's error shape (BRIEF "Errors"). The `$context`
- * messages are API Gateway's, never a client's input. Everything not listed falls to DEFAULT_4XX
- * or DEFAULT_5XX, which keep their status.
+ * API Gateway's own responses, in the service's error shape (`{ error, error_description }`, as
+ * the functions answer). The `$context` messages are API Gateway's, never a client's input.
+ * Everything not listed falls to DEFAULT_4XX or DEFAULT_5XX, which keep their status.
  */
 export const GATEWAY_RESPONSES: ReadonlyArray<{
   readonly type: ResponseType;

@@ -37,7 +37,7 @@ const limitSchema = (defaults: Readonly<{ maxAttempts: number; windowSeconds: nu
     () => ({ ...defaults }),
   );
 
-const SPEC_LIMITS = Object.freeze({ maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 });
+const ATTEMPT_LIMIT_DEFAULTS = Object.freeze({ maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 });
 
 /** Refresh token lifetimes (`refreshTokens`): Auth0's and Okta's defaults for idle and absolute lifetime. */
 const REFRESH_DEFAULTS = Object.freeze({ idleSeconds: 30 * 86_400, absoluteSeconds: 90 * 86_400, reuseIntervalSeconds: 0 });
@@ -142,9 +142,9 @@ const environmentSchema = z.strictObject({
   limits: z._default(
     z.strictObject({
       /** The token endpoint, per normalised user_id across all clients. */
-      token: limitSchema(SPEC_LIMITS),
+      token: limitSchema(ATTEMPT_LIMIT_DEFAULTS),
       /** `otp/send`, per recipient mailbox (see `mailboxOf` in lib/domain/identity.ts). */
-      send: limitSchema(SPEC_LIMITS),
+      send: limitSchema(ATTEMPT_LIMIT_DEFAULTS),
       /** The token endpoint's cap on consecutive failed exchanges per user (NIST SP 800-63B §5.2.2). */
       failures: failureCapSchema,
       /**
@@ -180,8 +180,8 @@ const environmentSchema = z.strictObject({
       ),
     }),
     () => ({
-      token: { ...SPEC_LIMITS },
-      send: { ...SPEC_LIMITS },
+      token: { ...ATTEMPT_LIMIT_DEFAULTS },
+      send: { ...ATTEMPT_LIMIT_DEFAULTS },
       failures: { ...FAILURE_CAP_DEFAULTS },
       sendPerIp: { ...SEND_PER_IP },
       sendPerPrefix: { ...SEND_PER_PREFIX },

@@ -1,6 +1,6 @@
 /**
  * The environment variables the functions read: one schema, parsed once per container (by
- * lib/deps.ts, and by the rotation function), failing fast with one message that lists every
+ * lib/deps/secrets.ts, and by the rotation function), failing fast with one message that lists every
  * problem. Nothing else in lib/ or functions/ reads `process.env` (Powertools reads its own
  * POWERTOOLS_* variables, and the AWS SDK its AWS_* ones).
  *

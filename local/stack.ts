@@ -89,7 +89,7 @@ async function startWithProgress<T>(progress: ((line: string) => void) | undefin
 }
 
 /**
- * The environment the real handler exports read (lib/deps.ts, `otpSendDeps` and the others): the same
+ * The environment the real handler exports read (lib/deps/, `otpSendDeps` and the others): the same
  * variables a Lambda gets from the CDK stack, plus the SDK's own endpoint overrides.
  */
 export function lambdaEnvironment(services: LocalServices, issuer: string): Record<string, string> {

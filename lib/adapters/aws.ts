@@ -76,8 +76,8 @@ export interface ClientLimits {
 export const DYNAMODB_CLIENT_SETTINGS: ClientLimits = clientLimits({ maxAttempts: 2, connectionTimeout: 250, requestTimeout: 1000 });
 
 /**
- * `GetSecretValue` answers in tens of milliseconds; it runs once per secret per container (the
- * values are cached, lib/deps.ts), so a slow or failed read costs one request a 503, not all.
+ * `GetSecretValue` answers in tens of milliseconds; it runs once per secret per container and max age
+ * (the values are cached, lib/deps/secrets.ts), so a slow or failed read costs one request a 503, not all.
  * The rotation function uses the same limits: its calls are idempotent and Secrets Manager
  * retries a failed rotation step.
  */

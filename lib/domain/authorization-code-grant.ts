@@ -14,7 +14,7 @@
  *   4. the tokens: an access token as the client's settings say, a refresh token (a new family)
  *      when the client has them, and an ID token with `openid`.
  *
- * A bound exchange is counted against the same limit (the issue's rule: these are token
+ * A bound exchange is counted against the same limit (the rule: exchanges are token
  * endpoint requests for the code's user), but never refused by it: it completes a login whose code
  * check on the page was itself counted, and a 256-bit code is nothing to guess. Refused, a user who
  * needed the limit's 5 checks on the page got a redirect whose exchange was then the 6th attempt:

@@ -8,7 +8,7 @@
  *   fewer than `maxAttempts`): then at most `maxAttempts` are processed in any window that is
  *   `windowSeconds` long, sliding, not calendar-aligned;
  * - otherwise it is refused and starts a block of `blockSeconds`; the block lifts by itself (the
- *   spec: blocked → active, automatically);
+ *   state goes blocked → active by itself, with no request needed);
  * - during a block every attempt is refused, not processed, and does not extend the block.
  *
  * The memory of processed attempts is kept through a block. With the default numbers (a 300 s block,

@@ -69,7 +69,7 @@ export interface SendCodeDeps {
   readonly email: EmailSender;
   readonly sms: SmsSender;
   readonly voice: VoiceCaller;
-  /** Resolves once per container (cached by lib/deps.ts). */
+  /** Read once per container per secrets max age (cached by lib/deps/secrets.ts). */
   readonly hmacKeys: () => Promise<HmacKeys>;
   readonly log: Log;
 }

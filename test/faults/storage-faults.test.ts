@@ -1,6 +1,6 @@
 /**
- * A storage failure at one precise step of an operation (issue 15: each `catch` on these paths
- * could be emptied unnoticed). A proxy in front of DynamoDB Local fails exactly the write the test
+ * A storage failure at one precise step of an operation (each `catch` on these paths is tested:
+ * emptied, a test here fails). A proxy in front of DynamoDB Local fails exactly the write the test
  * names, as DynamoDB fails an internal error (HTTP 500, retried by the SDK, failing again):
  *
  * - the guess's write (spending a try): 503 temporarily_unavailable, never a refusal that would

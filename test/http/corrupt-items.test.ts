@@ -3,7 +3,7 @@
  * 500 for the request that meets them, never a plausible record (regression: a missing attribute
  * was read as '', 0 or 'email', so a corrupt item became a grant-shaped record).
  */
-import { PutItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand, DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { attemptItemKey } from '../../lib/adapters/dynamodb/attempt-limiter';
 import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
 import { familyItemKey } from '../../lib/adapters/dynamodb/refresh-token-store';
@@ -99,6 +99,30 @@ it('answers 500, not new tokens, when a refresh token family lacks its live toke
     generation: { N: '0' },
   });
   const response = await service.postForm(TOKEN_PATH, { grant_type: 'refresh_token', refresh_token: token, client_id: 'local-web' });
+  expect(response.status).toBe(500);
+  expect(response.body).toEqual(SERVER_ERROR);
+});
+
+it('answers 500 from introspection when the family a JWT names holds a revocation time that is not a number (regression: read unparsed, it counted as revoked)', async () => {
+  const signedIn = await service.signIn(uniqueEmail('corrupt-revocation'));
+  expect(signedIn.status).toBe(200);
+  const accessToken = signedIn.body.access_token as string;
+  rememberSecret(accessToken);
+  rememberSecret(signedIn.body.refresh_token);
+  const familyKey = (JSON.parse(Buffer.from(accessToken.split('.')[1] as string, 'base64url').toString('utf8')) as { sid: string }).sid;
+  await raw.send(
+    new UpdateItemCommand({
+      TableName: service.services.tableName,
+      Key: { pk: { S: familyItemKey(familyKey) } },
+      UpdateExpression: 'SET revoked_at = :soon',
+      ExpressionAttributeValues: { ':soon': { S: 'soon' } },
+    }),
+  );
+  const response = await service.postForm(
+    '/idp/v1/account/introspect',
+    { token: accessToken },
+    { Authorization: `Bearer ${LOCAL_API_KEY}` },
+  );
   expect(response.status).toBe(500);
   expect(response.body).toEqual(SERVER_ERROR);
 });

@@ -428,7 +428,7 @@ describe('scope (RFC 6749 §6: narrower, never wider)', () => {
   });
 });
 
-describe('the per-user attempt limit, with the spec’s numbers (5 per 60 s, a 300 s block)', () => {
+describe('the per-user attempt limit, with the default numbers (5 per 60 s, a 300 s block)', () => {
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService();

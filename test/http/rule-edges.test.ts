@@ -1,5 +1,5 @@
 /**
- * The rules of otp/send and the token endpoint that only a side effect shows (issue 15: each was
+ * The rules of otp/send and the token endpoint that only a side effect shows (each was
  * found by a surviving mutant): what is stored, delivered and logged, how many DynamoDB requests
  * a refusal makes, and each rule enforced inside a DynamoDB condition (expiry, tries, single use,
  * PKCE) at its exact edge with the injected clock.

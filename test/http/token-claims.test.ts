@@ -46,7 +46,7 @@ describe('a client with a scope', () => {
     rememberSecret(response.body.refresh_token);
     expect(response.body).toEqual({
       access_token: expect.any(String),
-      // scoped-web is local-web's copy, which has refresh tokens (issue 11).
+      // scoped-web is local-web's copy, which has refresh tokens.
       refresh_token: expect.any(String),
       token_type: 'Bearer',
       expires_in: 3600,
@@ -112,7 +112,7 @@ describe('introspecting JWTs signed with our key but missing a claim', () => {
     ['no environment (as issued before tokens named one)', { env_id: undefined }],
     ['no client', { client_id: undefined }],
     ['a client the service does not know', { client_id: 'nobody' }],
-    // RFC 9068 §2.2: jti is REQUIRED (a revocation is recorded by it, issue 11).
+    // RFC 9068 §2.2: jti is REQUIRED (a revocation is recorded by it).
     ['no jti', { jti: undefined }],
   ])('answers inactive for %s', async (_name, claims) => {
     expect(await introspect(await signed(claims))).toEqual({ active: false });

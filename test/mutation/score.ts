@@ -1,5 +1,5 @@
 /**
- * The score issue 15 sets the bar with: killed (and timed-out) mutants over the covered ones,
+ * The score the mutation bar (90%) is set on: killed (and timed-out) mutants over the covered ones,
  * `(killed + timeout) / (killed + timeout + survived)`, per file and for the run, read from
  * Stryker's JSON report (mutation-testing-report-schema). Stryker's own `break` threshold would
  * also count the mutants no test reaches, so test/mutation/run.ts applies this one instead.

@@ -17,7 +17,7 @@ export function capturedLogs(): readonly string[] {
 /**
  * A value (a code, a token) that must never appear in the logs. Anything but a non-empty string is
  * ignored: a flow that broke hands over `undefined`, and the check must still run and report the
- * test's own failure, not crash in afterAll and hide it (issue 15: 52 mutants were reported as
+ * test's own failure, not crash in afterAll and hide it (regression: 52 mutants were reported as
  * errors, not kills, because of that crash).
  */
 export function rememberSecret(value: unknown): void {

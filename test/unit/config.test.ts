@@ -87,7 +87,7 @@ function unfrozenPaths(value: unknown, path = '$'): string[] {
   return [...own, ...Object.entries(value).flatMap(([key, child]) => unfrozenPaths(child, `${path}.${key}`))];
 }
 
-const SPEC_LIMITS: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
+const ATTEMPT_LIMIT_DEFAULTS: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
 /** NIST SP 800-63B §5.2.2: at most 100 consecutive failures, here over a rolling day. */
 const FAILURE_CAP = { maxConsecutive: 100, windowSeconds: 86_400 };
 /** The SMS fraud guards' defaults (docs/decisions/008-sms-fraud-guards.md). */
@@ -96,7 +96,7 @@ const GUARD_DEFAULTS = {
   sendPerPrefix: { digits: 6, maxSends: 20, windowSeconds: 3600 },
   dailyPhoneBudget: { maxMessages: 1000 },
 };
-const DEFAULT_LIMITS = { token: SPEC_LIMITS, send: SPEC_LIMITS, failures: FAILURE_CAP, ...GUARD_DEFAULTS };
+const DEFAULT_LIMITS = { token: ATTEMPT_LIMIT_DEFAULTS, send: ATTEMPT_LIMIT_DEFAULTS, failures: FAILURE_CAP, ...GUARD_DEFAULTS };
 
 describe('config/local.json', () => {
   let config: StageConfig;
@@ -154,7 +154,7 @@ describe('config/local.json', () => {
     expect(refresh).toEqual({ 'local-web': on, 'local-rs256': on, 'local-opaque': on, 'local-backend': undefined });
   });
 
-  it('keeps the specified limits (5 per 60 s, 300 s block) and code settings (300 s, 3 tries)', () => {
+  it('keeps the default limits (5 per 60 s, 300 s block) and code settings (300 s, 3 tries)', () => {
     const local = config.environments[0]!;
     // Every local request comes from a loopback address: 100 an hour per IP, not the default 10.
     expect(local.limits).toEqual({ ...DEFAULT_LIMITS, sendPerIp: { maxSends: 100, windowSeconds: 3600 } });
@@ -169,7 +169,7 @@ describe('config/local.json', () => {
 });
 
 describe('parseStageConfig defaults', () => {
-  it('applies the specified limits to token and send when limits are omitted', () => {
+  it('applies the default limits to token and send when limits are omitted', () => {
     // Act
     const config = parseStageConfig(minimal());
 
@@ -480,8 +480,8 @@ describe('applyLimitOverrides', () => {
 
     // Assert
     for (const environment of overridden.environments) {
-      expect(environment.limits[operation]).toEqual({ ...SPEC_LIMITS, [field]: 7 });
-      expect(environment.limits[other]).toEqual(SPEC_LIMITS);
+      expect(environment.limits[operation]).toEqual({ ...ATTEMPT_LIMIT_DEFAULTS, [field]: 7 });
+      expect(environment.limits[other]).toEqual(ATTEMPT_LIMIT_DEFAULTS);
     }
     expect(overridden.environments).toHaveLength(2);
   });

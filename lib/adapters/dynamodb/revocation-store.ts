@@ -12,6 +12,8 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import '../../zod';
+import * as z from 'zod/mini';
 import type { RevocationStore } from '../../ports';
 import { storageFailure } from './client';
 import { familyItemKey } from './refresh-token-store';
@@ -22,6 +24,15 @@ export function revokedItemKey(jti: string): string {
 }
 
 const REVOKED_JTIS = 'revoked_jtis';
+
+/**
+ * What a revocation check reads back (a family item's revocation fields, or a `revoked#` item's
+ * key), parsed: a corrupt item is an error, never a guess at whether the token is revoked.
+ */
+const revocationItemSchema = z.object({
+  revoked_at: z.optional(z.number()),
+  [REVOKED_JTIS]: z.optional(z.set(z.string())),
+});
 
 export class DynamoDbRevocationStore implements RevocationStore {
   constructor(
@@ -67,22 +78,25 @@ export class DynamoDbRevocationStore implements RevocationStore {
     if (token.familyKey !== undefined) {
       const family = await this.read(familyItemKey(token.familyKey), `revoked_at, ${REVOKED_JTIS}`);
       if (family === undefined) return false;
-      const revokedJtis = family[REVOKED_JTIS] as Set<string> | undefined;
-      return family.revoked_at !== undefined || (token.jti !== undefined && revokedJtis?.has(token.jti) === true);
+      return family.revoked_at !== undefined || (token.jti !== undefined && family[REVOKED_JTIS]?.has(token.jti) === true);
     }
     if (token.jti === undefined) return false;
     return (await this.read(revokedItemKey(token.jti), 'pk')) !== undefined;
   }
 
-  private async read(pk: string, projection: string): Promise<Record<string, unknown> | undefined> {
+  private async read(pk: string, projection: string): Promise<z.infer<typeof revocationItemSchema> | undefined> {
+    let item: Record<string, unknown> | undefined;
     try {
       // Strongly consistent: a revocation counts from the moment its write returned.
-      const { Item } = await this.client.send(
+      ({ Item: item } = await this.client.send(
         new GetCommand({ TableName: this.tableName, Key: { pk }, ConsistentRead: true, ProjectionExpression: projection }),
-      );
-      return Item;
+      ));
     } catch (error) {
       throw storageFailure(error, 'check revocation');
     }
+    if (item === undefined) return undefined;
+    const parsed = revocationItemSchema.safeParse(item);
+    if (!parsed.success) throw new Error(`A malformed revocation item: ${z.prettifyError(parsed.error)}`);
+    return parsed.data;
   }
 }

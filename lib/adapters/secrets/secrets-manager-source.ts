@@ -1,6 +1,6 @@
 /**
- * Secrets on AWS: Secrets Manager secrets, read once per container (the caller caches; see
- * lib/deps.ts). The HMAC secret is the string CloudFormation generated at deploy time; the
+ * Secrets on AWS: Secrets Manager secrets, read once per container and max age (the caller
+ * caches; see lib/deps/secrets.ts). The HMAC secret is the string CloudFormation generated at deploy time; the
  * signing key set and its public half are the JSON the rotation function maintains.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';

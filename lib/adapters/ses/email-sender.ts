@@ -1,5 +1,5 @@
 /**
- * Email through Amazon SES (`SendEmail`, API v1 as the issue names it): one message with a text
+ * Email through Amazon SES (`SendEmail`, API v1): one message with a text
  * and an HTML part, UTF-8 throughout.
  */
 import { SESClient, SendEmailCommand, type SESClientConfig } from '@aws-sdk/client-ses';

@@ -12,7 +12,7 @@ import type { AttemptKey, FailureRun } from '../../../lib/ports';
 import { futureBase } from '../../support/fake-clock';
 import { createTestTable, type TestTable } from '../../support/table';
 
-const SPEC: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
+const DEFAULT_LIMIT: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
 // In the future of the real clock: DynamoDB Local deletes items whose TTL has passed.
 const T0 = futureBase();
 
@@ -27,7 +27,7 @@ afterAll(async () => table.stop());
 const newKey = (operation: 'token' | 'send' = 'token'): AttemptKey => ({ operation, environmentId: 'local', userKey: randomUUID() });
 const at = (seconds: number) => T0 + seconds * 1000;
 
-async function attempts(key: AttemptKey, times: number[], limit = SPEC) {
+async function attempts(key: AttemptKey, times: number[], limit = DEFAULT_LIMIT) {
   const decisions = [];
   for (const time of times) decisions.push(await limiter.recordAttempt(key, limit, time));
   return decisions;
@@ -44,27 +44,27 @@ describe('the default limit: 5 attempts per sliding minute, then a 5-minute bloc
   it('answers every attempt during the block with the remaining time, without extending it', async () => {
     const key = newKey();
     await attempts(key, [0, 1, 2, 3, 4].map(at));
-    await limiter.recordAttempt(key, SPEC, at(10)); // starts the block: lifts at 310 s
-    expect(await limiter.recordAttempt(key, SPEC, at(11))).toEqual({
+    await limiter.recordAttempt(key, DEFAULT_LIMIT, at(10)); // starts the block: lifts at 310 s
+    expect(await limiter.recordAttempt(key, DEFAULT_LIMIT, at(11))).toEqual({
       allowed: false,
       retryAfterSeconds: 299,
       blockStarted: false,
       reason: 'limit',
     });
-    expect(await limiter.recordAttempt(key, SPEC, at(200))).toEqual({
+    expect(await limiter.recordAttempt(key, DEFAULT_LIMIT, at(200))).toEqual({
       allowed: false,
       retryAfterSeconds: 110,
       blockStarted: false,
       reason: 'limit',
     });
     // Half a second left: Retry-After never says more than the block has left.
-    expect(await limiter.recordAttempt(key, SPEC, at(309.5))).toEqual({
+    expect(await limiter.recordAttempt(key, DEFAULT_LIMIT, at(309.5))).toEqual({
       allowed: false,
       retryAfterSeconds: 0,
       blockStarted: false,
       reason: 'limit',
     });
-    expect(await limiter.recordAttempt(key, SPEC, at(310))).toEqual({ allowed: true });
+    expect(await limiter.recordAttempt(key, DEFAULT_LIMIT, at(310))).toEqual({ allowed: true });
   });
 
   it('lifts the block by itself and counts afresh: five more, then a new block', async () => {
@@ -78,27 +78,35 @@ describe('the default limit: 5 attempts per sliding minute, then a 5-minute bloc
   it('slides: an attempt exactly one window after the oldest is processed, one millisecond earlier is not', async () => {
     const early = newKey();
     await attempts(early, [0, 10, 20, 30, 40].map(at));
-    expect(await limiter.recordAttempt(early, SPEC, at(60) - 1)).toMatchObject({ allowed: false, blockStarted: true, reason: 'limit' });
+    expect(await limiter.recordAttempt(early, DEFAULT_LIMIT, at(60) - 1)).toMatchObject({
+      allowed: false,
+      blockStarted: true,
+      reason: 'limit',
+    });
 
     const onTime = newKey();
     await attempts(onTime, [0, 10, 20, 30, 40].map(at));
-    expect(await limiter.recordAttempt(onTime, SPEC, at(60))).toEqual({ allowed: true });
+    expect(await limiter.recordAttempt(onTime, DEFAULT_LIMIT, at(60))).toEqual({ allowed: true });
     // Now 10, 20, 30, 40, 60 are in the window: the next before 70 s is refused.
-    expect(await limiter.recordAttempt(onTime, SPEC, at(69))).toMatchObject({ allowed: false, blockStarted: true, reason: 'limit' });
+    expect(await limiter.recordAttempt(onTime, DEFAULT_LIMIT, at(69))).toMatchObject({
+      allowed: false,
+      blockStarted: true,
+      reason: 'limit',
+    });
   });
 
   it('is a sliding window, not calendar minutes: 5 at :55-:59 and 1 at :01 of the next minute is a sixth', async () => {
     const key = newKey();
     await attempts(key, [55, 56, 57, 58, 59].map(at));
-    expect(await limiter.recordAttempt(key, SPEC, at(61))).toMatchObject({ allowed: false, blockStarted: true, reason: 'limit' });
+    expect(await limiter.recordAttempt(key, DEFAULT_LIMIT, at(61))).toMatchObject({ allowed: false, blockStarted: true, reason: 'limit' });
   });
 
   it('keeps one counter per operation, environment and user', async () => {
     const token = newKey('token');
     await attempts(token, [0, 1, 2, 3, 4, 5].map(at));
-    expect(await limiter.recordAttempt({ ...token, operation: 'send' }, SPEC, at(6))).toEqual({ allowed: true });
-    expect(await limiter.recordAttempt({ ...token, environmentId: 'other' }, SPEC, at(6))).toEqual({ allowed: true });
-    expect(await limiter.recordAttempt({ ...token, userKey: randomUUID() }, SPEC, at(6))).toEqual({ allowed: true });
+    expect(await limiter.recordAttempt({ ...token, operation: 'send' }, DEFAULT_LIMIT, at(6))).toEqual({ allowed: true });
+    expect(await limiter.recordAttempt({ ...token, environmentId: 'other' }, DEFAULT_LIMIT, at(6))).toEqual({ allowed: true });
+    expect(await limiter.recordAttempt({ ...token, userKey: randomUUID() }, DEFAULT_LIMIT, at(6))).toEqual({ allowed: true });
   });
 
   it('honours other limits (the configuration can change every number)', async () => {
@@ -124,7 +132,7 @@ describe('the default limit: 5 attempts per sliding minute, then a 5-minute bloc
 
   it('stores the user only as the key it was given, with a TTL attribute for housekeeping', async () => {
     const key = newKey();
-    await limiter.recordAttempt(key, SPEC, at(0));
+    await limiter.recordAttempt(key, DEFAULT_LIMIT, at(0));
     const { Item } = await table.client.send(new GetItemCommand({ TableName: table.name, Key: { pk: { S: attemptItemKey(key) } } }));
     expect(Item?.pk?.S).toBe(`limit#token#local#${key.userKey}`);
     expect(Number(Item?.expires_at?.N)).toBe(Math.ceil(at(60) / 1000));
@@ -134,7 +142,7 @@ describe('the default limit: 5 attempts per sliding minute, then a 5-minute bloc
 describe('race safety', () => {
   it('of 20 concurrent attempts for one user, exactly 5 are processed and 15 refused', async () => {
     const key = newKey();
-    const decisions = await Promise.all(Array.from({ length: 20 }, () => limiter.recordAttempt(key, SPEC, at(0))));
+    const decisions = await Promise.all(Array.from({ length: 20 }, () => limiter.recordAttempt(key, DEFAULT_LIMIT, at(0))));
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(5);
     const refused = decisions.filter((decision) => !decision.allowed);
     expect(refused).toHaveLength(15);
@@ -149,13 +157,13 @@ describe('request budget (counted on the wire)', () => {
     const key = newKey();
     await attempts(key, [0, 1, 2, 3].map(at));
     table.proxy.reset();
-    await limiter.recordAttempt(key, SPEC, at(4));
+    await limiter.recordAttempt(key, DEFAULT_LIMIT, at(4));
     expect(table.proxy.operations()).toEqual(['UpdateItem']);
     table.proxy.reset();
-    await limiter.recordAttempt(key, SPEC, at(5));
+    await limiter.recordAttempt(key, DEFAULT_LIMIT, at(5));
     expect(table.proxy.operations()).toEqual(['UpdateItem', 'UpdateItem']);
     table.proxy.reset();
-    await limiter.recordAttempt(key, SPEC, at(6));
+    await limiter.recordAttempt(key, DEFAULT_LIMIT, at(6));
     expect(table.proxy.operations()).toEqual(['UpdateItem']);
   });
 });
@@ -309,7 +317,7 @@ describe('noteAttempt: counted while the window has room, never refused, never a
   it('records into the window like an attempt, so the next attempts see it', async () => {
     const key = newKey();
     await attempts(key, [0, 1, 2, 3].map(at));
-    expect(await limiter.noteAttempt(key, SPEC, at(4))).toBe(true);
+    expect(await limiter.noteAttempt(key, DEFAULT_LIMIT, at(4))).toBe(true);
     expect((await attempts(key, [at(5)]))[0]).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
   });
 
@@ -317,7 +325,7 @@ describe('noteAttempt: counted while the window has room, never refused, never a
     const key = newKey();
     await attempts(key, [0, 1, 2, 3, 4].map(at));
     table.proxy.reset();
-    expect(await limiter.noteAttempt(key, SPEC, at(5))).toBe(false);
+    expect(await limiter.noteAttempt(key, DEFAULT_LIMIT, at(5))).toBe(false);
     expect(table.proxy.operations()).toEqual(['UpdateItem']);
     // No block: once the oldest attempt slides out of the window, the next attempt is processed.
     expect((await attempts(key, [at(60)]))[0]).toEqual({ allowed: true });
@@ -326,7 +334,7 @@ describe('noteAttempt: counted while the window has room, never refused, never a
   it('during a block records nothing and does not extend it', async () => {
     const key = newKey();
     await attempts(key, [0, 1, 2, 3, 4, 5].map(at));
-    expect(await limiter.noteAttempt(key, SPEC, at(100))).toBe(false);
+    expect(await limiter.noteAttempt(key, DEFAULT_LIMIT, at(100))).toBe(false);
     expect((await attempts(key, [at(305)]))[0]).toEqual({ allowed: true });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Rules that live in DynamoDB condition strings and TTL values, which a mutation tool cannot
- * change (issue 15): each at its exact edge on DynamoDB Local, with an injected clock.
+ * change: each at its exact edge on DynamoDB Local, with an injected clock.
  *
  * - the authorization code (hosted login): consumed while now < not_after, refused at not_after,
  *   and only once;
@@ -23,7 +23,7 @@ import { createTestTable, type TestTable } from '../../support/table';
 
 const T0 = futureBase();
 const at = (seconds: number) => T0 + seconds * 1000;
-const SPEC: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
+const DEFAULT_LIMIT: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
 
 let table: TestTable;
 beforeAll(async () => {
@@ -84,10 +84,10 @@ describe('the attempt block', () => {
   it('keeps its item until a window after the block ends (TTL blocked_until + window), never before the block ends', async () => {
     const limiter = new DynamoDbAttemptLimiter(table.documents, table.name);
     const key = newKey();
-    await fill(limiter, key, SPEC);
-    expect(await limiter.recordAttempt(key, SPEC, at(10))).toMatchObject({ blockStarted: true });
-    const blockedUntil = at(10) + SPEC.blockSeconds * 1000;
-    expect(await ttlOf(key)).toBe(Math.ceil((blockedUntil + SPEC.windowSeconds * 1000) / 1000));
+    await fill(limiter, key, DEFAULT_LIMIT);
+    expect(await limiter.recordAttempt(key, DEFAULT_LIMIT, at(10))).toMatchObject({ blockStarted: true });
+    const blockedUntil = at(10) + DEFAULT_LIMIT.blockSeconds * 1000;
+    expect(await ttlOf(key)).toBe(Math.ceil((blockedUntil + DEFAULT_LIMIT.windowSeconds * 1000) / 1000));
     expect(await ttlOf(key)).toBeGreaterThanOrEqual(Math.ceil(blockedUntil / 1000));
   });
 
@@ -95,15 +95,15 @@ describe('the attempt block', () => {
     const limiter = new DynamoDbAttemptLimiter(table.documents, table.name);
     const key = newKey();
     const cap: FailureCapConfig = { maxConsecutive: 10, windowSeconds: 3600 };
-    await fill(limiter, key, SPEC, cap);
-    expect(await limiter.recordAttempt(key, SPEC, at(10), cap)).toMatchObject({ blockStarted: true });
+    await fill(limiter, key, DEFAULT_LIMIT, cap);
+    expect(await limiter.recordAttempt(key, DEFAULT_LIMIT, at(10), cap)).toMatchObject({ blockStarted: true });
     expect(await ttlOf(key)).toBe(Math.ceil(at(10 + 3600) / 1000));
   });
 
   it('answers an attempt that lost the race to start the block with the time left in the block the winner started', async () => {
     const limiter = new DynamoDbAttemptLimiter(table.documents, table.name);
     const key = newKey();
-    await fill(limiter, key, SPEC);
+    await fill(limiter, key, DEFAULT_LIMIT);
 
     // A second container's client whose block-starting write is held until another attempt has
     // started the block: the interleaving a burst produces, made deterministic. The condition and
@@ -115,7 +115,7 @@ describe('the attempt block', () => {
         const input = args.input as { UpdateExpression?: string };
         if (winner === undefined && input.UpdateExpression?.startsWith('SET #b = :until') === true) {
           // The winner: an attempt at 10 s, whose block lasts until 310 s.
-          winner = limiter.recordAttempt(key, SPEC, at(10));
+          winner = limiter.recordAttempt(key, DEFAULT_LIMIT, at(10));
           expect(await winner).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
         }
         return next(args);
@@ -124,7 +124,7 @@ describe('the attempt block', () => {
     );
     try {
       const loser = new DynamoDbAttemptLimiter(createDocumentClient(client), table.name);
-      expect(await loser.recordAttempt(key, SPEC, at(20))).toEqual({
+      expect(await loser.recordAttempt(key, DEFAULT_LIMIT, at(20))).toEqual({
         allowed: false,
         retryAfterSeconds: 290,
         blockStarted: false,
@@ -135,6 +135,6 @@ describe('the attempt block', () => {
       client.destroy();
     }
     // The loser did not extend the block: it still lifts at 310 s.
-    expect(await limiter.recordAttempt(key, SPEC, at(310))).toEqual({ allowed: true });
+    expect(await limiter.recordAttempt(key, DEFAULT_LIMIT, at(310))).toEqual({ allowed: true });
   });
 });

@@ -3,7 +3,7 @@ import type { LimitConfig } from '../../../lib/config';
 import { EMPTY_LIMIT_STATE, applyAttempt, retryAfterSeconds, type LimitState } from '../../../lib/domain/limits';
 import type { AttemptDecision } from '../../../lib/ports';
 
-const SPEC: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
+const DEFAULT_LIMIT: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
 /** An arbitrary, non-aligned start: nothing may depend on calendar minutes. */
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 17, 123);
 const s = (seconds: number) => T0 + Math.round(seconds * 1000);
@@ -66,7 +66,7 @@ describe('applyAttempt', () => {
   describe('under the limit', () => {
     it('processes the first maxAttempts attempts and remembers their times', () => {
       // Act
-      const steps = run(SPEC, FIVE_IN_FIVE_SECONDS);
+      const steps = run(DEFAULT_LIMIT, FIVE_IN_FIVE_SECONDS);
 
       // Assert
       expect(allowedOf(steps)).toEqual([true, true, true, true, true]);
@@ -75,7 +75,7 @@ describe('applyAttempt', () => {
     });
 
     it('processes five attempts in the same millisecond', () => {
-      expect(allowedOf(run(SPEC, [T0, T0, T0, T0, T0]))).toEqual([true, true, true, true, true]);
+      expect(allowedOf(run(DEFAULT_LIMIT, [T0, T0, T0, T0, T0]))).toEqual([true, true, true, true, true]);
     });
 
     it('does not mutate the state it is given', () => {
@@ -83,7 +83,7 @@ describe('applyAttempt', () => {
       const state: LimitState = Object.freeze({ processed: Object.freeze([s(0)]) });
 
       // Act / Assert
-      expect(() => applyAttempt(state, SPEC, s(1))).not.toThrow();
+      expect(() => applyAttempt(state, DEFAULT_LIMIT, s(1))).not.toThrow();
       expect(state.processed).toEqual([s(0)]);
     });
   });
@@ -91,7 +91,7 @@ describe('applyAttempt', () => {
   describe('the 6th attempt and the window edge (oldest remembered attempt + window ≤ now is processed)', () => {
     it('refuses the 6th attempt at 59.999 s after the first, starting a block of blockSeconds', () => {
       // Act
-      const step = last(run(SPEC, [...FIVE_IN_FIVE_SECONDS, s(59.999)]));
+      const step = last(run(DEFAULT_LIMIT, [...FIVE_IN_FIVE_SECONDS, s(59.999)]));
 
       // Assert
       expect(step.decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
@@ -100,7 +100,7 @@ describe('applyAttempt', () => {
 
     it('processes the 6th attempt at exactly 60.000 s after the first (the window is half-open)', () => {
       // Act
-      const step = last(run(SPEC, [...FIVE_IN_FIVE_SECONDS, s(60)]));
+      const step = last(run(DEFAULT_LIMIT, [...FIVE_IN_FIVE_SECONDS, s(60)]));
 
       // Assert
       expect(step.decision).toEqual({ allowed: true });
@@ -112,8 +112,8 @@ describe('applyAttempt', () => {
       const six = [...FIVE_IN_FIVE_SECONDS, s(60)];
 
       // Act
-      const early = last(run(SPEC, [...six, s(60.999)]));
-      const onTime = last(run(SPEC, [...six, s(61)]));
+      const early = last(run(DEFAULT_LIMIT, [...six, s(60.999)]));
+      const onTime = last(run(DEFAULT_LIMIT, [...six, s(61)]));
 
       // Assert
       expect(early.decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
@@ -121,7 +121,7 @@ describe('applyAttempt', () => {
     });
 
     it('refuses a 6th attempt in the same millisecond as the 5th', () => {
-      expect(last(run(SPEC, [T0, T0, T0, T0, T0, T0])).decision).toEqual({
+      expect(last(run(DEFAULT_LIMIT, [T0, T0, T0, T0, T0, T0])).decision).toEqual({
         allowed: false,
         retryAfterSeconds: 300,
         blockStarted: true,
@@ -137,7 +137,7 @@ describe('applyAttempt', () => {
       const times = [55, 56, 57, 58, 59].map((second) => minute + second * 1000);
 
       // Act
-      const step = last(run(SPEC, [...times, minute + 60_000]));
+      const step = last(run(DEFAULT_LIMIT, [...times, minute + 60_000]));
 
       // Assert
       expect(step.decision).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
@@ -149,7 +149,7 @@ describe('applyAttempt', () => {
       const times = [58, 58.5, 59, 60, 61].map((second) => minute + second * 1000);
 
       // Act
-      const steps = run(SPEC, [...times, minute + 62_000]);
+      const steps = run(DEFAULT_LIMIT, [...times, minute + 62_000]);
 
       // Assert
       expect(allowedOf(steps)).toEqual([true, true, true, true, true, false]);
@@ -160,7 +160,7 @@ describe('applyAttempt', () => {
       const times = Array.from({ length: 50 }, (_, index) => s(index * 12));
 
       // Act
-      const steps = run(SPEC, times);
+      const steps = run(DEFAULT_LIMIT, times);
 
       // Assert
       expect(allowedOf(steps).every(Boolean)).toBe(true);
@@ -171,7 +171,7 @@ describe('applyAttempt', () => {
       const times = Array.from({ length: 6 }, (_, index) => T0 + index * 11_999);
 
       // Act
-      const steps = run(SPEC, times);
+      const steps = run(DEFAULT_LIMIT, times);
 
       // Assert
       expect(allowedOf(steps)).toEqual([true, true, true, true, true, false]);
@@ -181,7 +181,7 @@ describe('applyAttempt', () => {
   describe('during a block', () => {
     const blockStart = s(59.999);
     const blockedUntil = blockStart + 300_000;
-    const blocked = () => last(run(SPEC, [...FIVE_IN_FIVE_SECONDS, blockStart])).after;
+    const blocked = () => last(run(DEFAULT_LIMIT, [...FIVE_IN_FIVE_SECONDS, blockStart])).after;
 
     it.each<[string, number, number]>([
       ['immediately after', blockStart, 300],
@@ -196,7 +196,7 @@ describe('applyAttempt', () => {
       const state = blocked();
 
       // Act
-      const { state: after, decision } = applyAttempt(state, SPEC, now);
+      const { state: after, decision } = applyAttempt(state, DEFAULT_LIMIT, now);
 
       // Assert
       expect(decision).toEqual({ allowed: false, retryAfterSeconds: retryAfter, blockStarted: false, reason: 'limit' });
@@ -208,7 +208,7 @@ describe('applyAttempt', () => {
       const times = Array.from({ length: 300 }, (_, index) => blockStart + 1 + index * 1_000);
 
       // Act
-      const steps = run(SPEC, times, blocked());
+      const steps = run(DEFAULT_LIMIT, times, blocked());
 
       // Assert
       expect(steps.every((step) => step.after.blockedUntil === blockedUntil)).toBe(true);
@@ -218,7 +218,7 @@ describe('applyAttempt', () => {
     it('lifts by itself at blockedUntil: that attempt is processed and, the old ones having slid out of the window, counting starts afresh', () => {
       // Act
       const steps = run(
-        SPEC,
+        DEFAULT_LIMIT,
         [blockedUntil, blockedUntil + 1, blockedUntil + 2, blockedUntil + 3, blockedUntil + 4, blockedUntil + 5],
         blocked(),
       );

@@ -1,5 +1,5 @@
 /**
- * The message templates' guards at their exact edges (issue 15: mutants that survived the
+ * The message templates' guards at their exact edges (found by mutants that survived the
  * rendering tests): which characters XML 1.0 §2.2 lets into the call's SSML, the SSML budget of a
  * caller's voice message, the footer and language of every locale's email and call, and the
  * guards on a request's locale tag.

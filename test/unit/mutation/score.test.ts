@@ -1,4 +1,4 @@
-/** test/mutation/score.ts: the bar issue 15 sets, 90% of the covered mutants. */
+/** test/mutation/score.ts: the bar, 90% of the covered mutants. */
 import { scoresOf, scoreTable } from '../../mutation/score';
 
 const statuses = (...list: string[]) => list.map((status) => ({ status }));
