@@ -5,6 +5,7 @@
  * a renamed claim or header value is caught here and not only by the HTTP suites.
  */
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildServiceConfig, parseStageConfig, type ClientConfig } from '../../../lib/config';
@@ -99,6 +100,8 @@ describe('signingKeyFor', () => {
     const esOnly: SigningKeys = { ...keys, current: new Map([...keys.current].filter(([alg]) => alg === 'ES256')) };
 
     expect(() => signingKeyFor(esOnly, 'RS256')).toThrow(TemporarilyUnavailableError);
+    // The logs say what to do (docs/operations/key-rotation.md): rotate once to create the group.
+    expect(() => signingKeyFor(esOnly, 'RS256')).toThrow(expect.objectContaining({ detail: expect.stringMatching(/RS256.*rotate/) }));
   });
 });
 
@@ -107,7 +110,8 @@ describe('mintOpaqueToken', () => {
     const { token, record } = mintOpaqueToken(grant({ client: client('local-opaque'), familyKey: 'family-key' }));
 
     expect(Buffer.from(token, 'base64url')).toHaveLength(32);
-    expect(record.tokenHash).toBe(opaqueTokenHash(token));
+    expect(record.tokenHash).toBe(createHash('sha256').update(token).digest('base64url'));
+    expect(opaqueTokenHash(token)).toBe(record.tokenHash);
     expect(JSON.stringify(record)).not.toContain(token);
     expect(record).toMatchObject({
       subject: 'pairwise-subject',
