@@ -123,8 +123,9 @@ async function main(): Promise<void> {
   const known = judgementsOf(markdown);
   for (const scope of SCOPES) {
     const survivors = survivorsOf(readBaseline(scope));
-    markdown = withTable(markdown, scope, survivorTable(survivors, known));
-    const open = judgementsOf(survivorTable(survivors, known)).filter((row) => row.judgement === NOT_JUDGED).length;
+    const table = survivorTable(survivors, known);
+    markdown = withTable(markdown, scope, table);
+    const open = judgementsOf(table).filter((row) => row.judgement === NOT_JUDGED).length;
     console.log(`${scope}: ${survivors.length} survivors, ${open} not yet judged`);
   }
   const options = await resolveConfig(SURVIVORS_DOCUMENT);
