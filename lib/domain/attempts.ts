@@ -7,6 +7,7 @@ import { TooManyRequestsError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
 import type { AttemptKey, AttemptLimiter, FailureRun, Log } from '../ports';
 import { logHandleOf } from './hmac-keys';
+import { runHasLapsed } from './limits';
 
 interface AttemptDeps {
   readonly limiter: AttemptLimiter;
@@ -79,7 +80,7 @@ export async function endFailureRun(
   run: FailureRun | undefined,
   now: number,
 ): Promise<void> {
-  if (run === undefined || run.since <= now - environment.limits.failures.windowSeconds * 1000) return;
+  if (run === undefined || runHasLapsed(run, environment.limits.failures, now)) return;
   await deps.limiter.clearFailures(keyOf('token', environment, userKey));
 }
 

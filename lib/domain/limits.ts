@@ -76,7 +76,7 @@ export function applyAttempt(state: LimitState, limit: LimitConfig, now: number)
  * clears a run early, and a success needs the code, which is what the attacker does not have.
  */
 export function isCapped(run: FailureRun, cap: FailureCapConfig, now: number): boolean {
-  return run.count >= cap.maxConsecutive && run.since > now - cap.windowSeconds * 1000;
+  return run.count >= cap.maxConsecutive && !runHasLapsed(run, cap, now);
 }
 
 /** Retry-After for a capped user: until the run's window has passed. */
@@ -86,6 +86,11 @@ export function capRetryAfter(run: FailureRun, cap: FailureCapConfig, now: numbe
 
 /** The run after one more failure at `now`. */
 export function applyFailure(run: FailureRun | undefined, cap: FailureCapConfig, now: number): FailureRun {
-  if (run === undefined || run.since <= now - cap.windowSeconds * 1000) return { count: 1, since: now };
+  if (run === undefined || runHasLapsed(run, cap, now)) return { count: 1, since: now };
   return { count: run.count + 1, since: run.since };
+}
+
+/** Whether `run`'s window has passed at `now`: it counts for nothing, and the next failure starts a new run. */
+export function runHasLapsed(run: FailureRun, cap: FailureCapConfig, now: number): boolean {
+  return run.since <= now - cap.windowSeconds * 1000;
 }

@@ -24,7 +24,7 @@ import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamod
 import '../../zod';
 import * as z from 'zod/mini';
 import type { FailureCapConfig, LimitConfig } from '../../config';
-import { capRetryAfter, isCapped, retryAfterSeconds } from '../../domain/limits';
+import { capRetryAfter, isCapped, retryAfterSeconds, runHasLapsed } from '../../domain/limits';
 import type { AttemptDecision, AttemptKey, AttemptLimiter, FailureRun } from '../../ports';
 import { itemOfFailure, storageFailure } from './client';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
@@ -86,7 +86,7 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
     // or start a new run over one that is not. The run the attempt saw says which applies, so the
     // first write normally holds (a wrong guess stays at 3 requests); a concurrent failure can
     // make it miss, and the loop then takes the other, so the count is never lost.
-    const first = known !== undefined && known.since <= runStart ? 1 : 0;
+    const first = known !== undefined && runHasLapsed(known, cap, now) ? 1 : 0;
     for (let round = first; round < first + 4; round += 1) {
       const extend = round % 2 === 0;
       let written: Record<string, unknown> | undefined;
