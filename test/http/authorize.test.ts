@@ -7,6 +7,7 @@
  * test/browser/.
  */
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
+import { logHandleOf, userKeyOf } from '../../lib/domain/hmac-keys';
 import { atHash } from '../../lib/domain/id-tokens';
 import { capturedLogs, rememberSecret } from '../support/log-capture';
 import {
@@ -356,12 +357,17 @@ describe('step 2’s rules: the token endpoint’s, on the page', () => {
     expect(redirect.status).toBe(302);
 
     service.dynamodb.reset();
+    const since = capturedLogs().length;
     const exchanged = await service.postForm(TOKEN, exchangeForm(session, redirect.location?.searchParams.get('code') ?? ''));
     expect(exchanged.status).toBe(200);
     if (typeof exchanged.body.access_token === 'string') rememberSecret(exchanged.body.access_token);
-    // The attempt's one conditional write found the window full: nothing recorded, no block started.
+    // The attempt's one conditional write found the window full: nothing recorded, no block started,
+    // and the log says so (the user by their log handle only).
     expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem', 'PutItem']);
-    expect(capturedLogs().filter((line) => line.includes('"attempt not recorded"'))).not.toEqual([]);
+    const handle = logHandleOf(userKeyOf(await service.deps.hmacKeys(), { authType: 'email', value: user }));
+    expect(logEntries(capturedLogs().slice(since), 'attempt not recorded')).toEqual([
+      expect.objectContaining({ level: 'INFO', operation: 'token', environment: 'local', user: handle }),
+    ]);
     // The limit still holds for the page: a sixth check in the minute is refused.
     const again = new LoginSession(service);
     const next = await again.post(await again.start(), 'send', { user_id: user });
@@ -374,8 +380,10 @@ describe('step 2’s rules: the token endpoint’s, on the page', () => {
       const session = new LoginSession(limited);
       const user = uniqueEmail('counted-exchange');
       const redirect = await session.signIn(user);
+      const since = capturedLogs().length;
       const exchanged = await limited.postForm(TOKEN, exchangeForm(session, redirect.location?.searchParams.get('code') ?? ''));
       expect(exchanged.status).toBe(200);
+      expect(logEntries(capturedLogs().slice(since), 'attempt not recorded')).toEqual([]);
       if (typeof exchanged.body.access_token === 'string') rememberSecret(exchanged.body.access_token);
       // The page's check and the exchange: 2 of 2. Uncounted, this check would be the second and pass.
       const again = new LoginSession(limited);

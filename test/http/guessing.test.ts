@@ -212,6 +212,28 @@ describe('the cap on consecutive failed exchanges per user (NIST SP 800-63B §5.
     expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
   });
 
+  it('ends a run at its window’s exact edge: a success at since + window - 1 ms clears it (one write more), at since + window the run has lapsed and is left alone', async () => {
+    const successAfter = async (elapsedMs: number): Promise<readonly string[]> => {
+      const user = uniqueEmail('run-edge');
+      await service.post(SEND_PATH, sendBody(user));
+      // The run starts with this failure, at the clock's present moment.
+      expect((await service.post(TOKEN_PATH, exchangeBody(user, wrong(await service.latestCode(user))))).status).toBe(400);
+      service.clock.advance(elapsedMs);
+      await service.post(SEND_PATH, sendBody(user));
+      const code = await service.latestCode(user);
+      service.dynamodb.reset();
+      const success = await service.post(TOKEN_PATH, exchangeBody(user, code));
+      expect(success.status).toBe(200);
+      rememberSecret(success.body.access_token);
+      rememberSecret(success.body.refresh_token);
+      return service.dynamodb.operations();
+    };
+    const windowMs = CAP.windowSeconds * 1000;
+    // The attempt, the guess, the run's clearing write, the refresh token family.
+    expect(await successAfter(windowMs - 1)).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem', 'PutItem']);
+    expect(await successAfter(windowMs)).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
+  });
+
   it('is per environment and per user: another user is not affected, nor the same user in another environment', async () => {
     const user = uniqueEmail('victim');
     await service.post(SEND_PATH, sendBody(user));

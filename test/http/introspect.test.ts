@@ -2,6 +2,9 @@
  * POST /idp/v1/account/introspect (RFC 7662) over HTTP: live, expired and unknown opaque tokens,
  * JWTs, and the resource server's authentication.
  */
+import { DeleteItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { familyItemKey } from '../../lib/adapters/dynamodb/refresh-token-store';
+import { LOCAL_AWS } from '../../local/dynamodb';
 import { LOCAL_API_KEY, REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../support/harness';
 import { rememberSecret } from '../support/log-capture';
 
@@ -13,6 +16,14 @@ beforeAll(async () => {
   service = await startTestService();
 });
 afterAll(async () => service.stop());
+
+/** `ConsistentRead` of each GetItem since the proxy's last reset. */
+function consistentReads(): unknown[] {
+  return service.dynamodb
+    .requests()
+    .filter((request) => request.operation === 'GetItem')
+    .map((request) => request.body.ConsistentRead);
+}
 
 async function tokenFor(clientId: 'local-opaque' | 'local-web', userId: string): Promise<string> {
   await service.post('/idp/v1/otp/send', { auth_type: 'email', client_id: clientId, redirect_uri: REDIRECT_URI, user_id: userId });
@@ -59,6 +70,9 @@ describe('introspecting an opaque token', () => {
     service.dynamodb.reset();
     expect(await service.postForm(INTROSPECT, { token }, AUTH)).toMatchObject({ body: { active: true } });
     expect(service.dynamodb.operations()).toEqual(['GetItem', 'GetItem']);
+    // Both strongly consistent: a revocation counts from the moment its write returned. DynamoDB
+    // Local is always consistent, so only the request on the wire shows it.
+    expect(consistentReads()).toEqual([true, true]);
   });
 
   it('answers inactive once it has expired, though the item is still in the table (the clock, not TTL, decides)', async () => {
@@ -89,6 +103,25 @@ describe('introspecting a JWT access token', () => {
       iss: service.url,
       amr: ['otp', 'email'],
     });
+    expect(service.dynamodb.operations()).toEqual(['GetItem']);
+    expect(consistentReads()).toEqual([true]);
+  });
+
+  it('answers for the token alone when its refresh token family item is gone (TTL): active while it lives, never a 500, one read', async () => {
+    // The family item outlives every access token of its family by a day, so on AWS this is a token
+    // that is already expired; deleted early here, the answer must still come from the token itself.
+    const token = await tokenFor('local-web', uniqueEmail('jwt-family-gone'));
+    const { sid } = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8')) as { sid: string };
+    const raw = new DynamoDBClient({ endpoint: service.services.dynamodbEndpoint, ...LOCAL_AWS });
+    try {
+      await raw.send(new DeleteItemCommand({ TableName: service.services.tableName, Key: { pk: { S: familyItemKey(sid) } } }));
+    } finally {
+      raw.destroy();
+    }
+    service.dynamodb.reset();
+    const response = await service.postForm(INTROSPECT, { token }, AUTH);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ active: true, client_id: 'local-web' });
     expect(service.dynamodb.operations()).toEqual(['GetItem']);
   });
 

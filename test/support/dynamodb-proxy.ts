@@ -15,8 +15,25 @@ export interface DynamoDbProxy {
    * TransactWriteItems (which has no IAM action of its own) is each of its writes' (PutItem, …).
    */
   actions(): readonly string[];
+  /** The requests themselves (operation and parsed JSON body), in order: what a request asked for, e.g. `ConsistentRead`. */
+  requests(): readonly DynamoDbRequest[];
   reset(): void;
   stop(): Promise<void>;
+}
+
+/** A request as the proxies see it: its operation (`X-Amz-Target`'s last part) and its JSON body. */
+export interface DynamoDbRequest {
+  readonly operation: string;
+  readonly body: { readonly UpdateExpression?: string; readonly ConditionExpression?: string; readonly [name: string]: unknown };
+}
+
+/** A request's JSON body ({} when it has none: such a request is forwarded as it is). */
+export function bodyOf(raw: Buffer): DynamoDbRequest['body'] {
+  try {
+    return JSON.parse(raw.toString('utf8')) as DynamoDbRequest['body'];
+  } catch {
+    return {};
+  }
 }
 
 /** The item actions of a TransactWriteItems body: `Put` → PutItem, `ConditionCheck` → ConditionCheckItem. */
@@ -49,6 +66,7 @@ export async function startDynamoDbProxy(target: string): Promise<DynamoDbProxy>
   const upstream = new URL(target);
   let seen: string[] = [];
   let actions: string[] = [];
+  let requests: DynamoDbRequest[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     const operation = operationOf(incoming);
     seen.push(operation);
@@ -57,6 +75,7 @@ export async function startDynamoDbProxy(target: string): Promise<DynamoDbProxy>
     incoming.on('end', () => {
       const body = Buffer.concat(chunks);
       actions.push(...(operation === 'TransactWriteItems' ? transactionActions(body) : [operation]));
+      requests.push({ operation, body: bodyOf(body) });
       forward(upstream, incoming, outgoing, body);
     });
   });
@@ -65,9 +84,11 @@ export async function startDynamoDbProxy(target: string): Promise<DynamoDbProxy>
     endpoint: url,
     operations: () => seen,
     actions: () => actions,
+    requests: () => requests,
     reset: () => {
       seen = [];
       actions = [];
+      requests = [];
     },
     stop,
   };

@@ -7,13 +7,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import { listen } from '../../local/http-server';
-import { forward, operationOf } from './dynamodb-proxy';
+import { bodyOf, forward, operationOf, type DynamoDbRequest } from './dynamodb-proxy';
 
-/** What the predicate sees of a request: its operation (`X-Amz-Target`'s last part) and its JSON body. */
-export interface DynamoDbRequest {
-  readonly operation: string;
-  readonly body: { readonly UpdateExpression?: string; readonly ConditionExpression?: string; readonly [name: string]: unknown };
-}
+export type { DynamoDbRequest };
 
 export interface FailingDynamoDbProxy {
   readonly endpoint: string;
@@ -35,13 +31,7 @@ export async function startFailingDynamoDbProxy(target: string): Promise<Failing
     incoming.on('end', () => {
       const raw = Buffer.concat(chunks);
       const operation = operationOf(incoming);
-      let body: DynamoDbRequest['body'] = {};
-      try {
-        body = JSON.parse(raw.toString('utf8')) as DynamoDbRequest['body'];
-      } catch {
-        // Not a JSON request: forwarded as is.
-      }
-      const request = { operation, body };
+      const request = { operation, body: bodyOf(raw) };
       if (matches?.(request) === true) {
         failed.push(request);
         outgoing.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
