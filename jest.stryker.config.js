@@ -13,6 +13,8 @@ const integrationTests = {
   ...integration,
   // The harness imports the handlers by a computed path: tell jest, so findRelatedTests sees them.
   dependencyExtractor: '<rootDir>/test/mutation/dependency-extractor.js',
+  // A mutant's run loads only the files holding a test that covers it (the runner says why).
+  runner: '<rootDir>/test/mutation/covering-files-runner.js',
   globalSetup: undefined,
   globalTeardown: undefined,
   testMatch: [
@@ -24,7 +26,12 @@ const integrationTests = {
 
 module.exports = {
   // MUTATION_SCOPE=unit (stryker.config.mjs): the unit project alone, no Java.
-  projects: process.env.MUTATION_SCOPE === 'unit' ? [unit] : [unit, integrationTests],
+  // In the integration scope both projects' files go through one covering-files runner, so a unit
+  // test that kills a mutant spares the HTTP files.
+  projects:
+    process.env.MUTATION_SCOPE === 'unit'
+      ? [unit]
+      : [{ ...unit, runner: '<rootDir>/test/mutation/covering-files-runner.js' }, integrationTests],
   maxConcurrency: base.maxConcurrency,
   testTimeout: base.testTimeout,
 };
