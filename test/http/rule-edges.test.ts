@@ -216,6 +216,16 @@ describe('the token endpoint: the response', () => {
   });
 });
 
+describe('the token endpoint: which grant a request is', () => {
+  it('takes a six-digit code sent as a JSON number, without user_id, as the hosted login’s grant (its code must be a string), not as a one-time code', async () => {
+    const body = { grant_type: 'authorization_code', client_id: 'local-web', redirect_uri: REDIRECT_URI, code: 123456 };
+    const response = await service.post(TOKEN_PATH, body);
+    expect(response.status).toBe(400);
+    // A one-time code's exchange would have asked for user_id first.
+    expect(response.body).toEqual({ error: 'invalid_request', error_description: 'code must be a string.' });
+  });
+});
+
 describe('the code’s rules at their exact edges (enforced in the DynamoDB condition), with the logged reason', () => {
   it('expiry: the code works at not_after - 1 ms and is refused at not_after (reason expired)', async () => {
     const inTime = uniqueEmail('edge-in-time');
