@@ -12,8 +12,17 @@ import { opaqueTokenHash } from '../../lib/domain/access-tokens';
 import { userKeyOf } from '../../lib/domain/hmac-keys';
 import { familyKeyOf } from '../../lib/domain/refresh-tokens';
 import { LOCAL_AWS } from '../../local/dynamodb';
-import { exchangeBody, LOCAL_API_KEY, startTestService, TOKEN_PATH, uniqueEmail, type TestService } from '../support/harness';
-import { rememberSecret } from '../support/log-capture';
+import {
+  exchangeBody,
+  LOCAL_API_KEY,
+  logEntries,
+  startTestService,
+  TOKEN_PATH,
+  uniqueEmail,
+  type TestResponse,
+  type TestService,
+} from '../support/harness';
+import { capturedLogs, rememberSecret } from '../support/log-capture';
 
 const SERVER_ERROR = { error: 'server_error', error_description: 'The service met an unexpected condition.' };
 
@@ -30,6 +39,19 @@ afterAll(async () => {
 
 async function put(item: PutItemCommand['input']['Item']): Promise<void> {
   await raw.send(new PutItemCommand({ TableName: service.services.tableName, Item: item }));
+}
+
+/**
+ * The answer is a bare 500; the log (only the log) says which item was malformed and which of its
+ * fields, for whoever has to repair it.
+ */
+function expectServerError(response: TestResponse, logsSince: number, cause: RegExp): void {
+  expect(response.status).toBe(500);
+  expect(response.body).toEqual(SERVER_ERROR);
+  const logged = logEntries(capturedLogs().slice(logsSince), 'unhandled error').map(
+    (entry) => (entry.error as { message: string }).message,
+  );
+  expect(logged).toEqual([expect.stringMatching(cause)]);
 }
 
 async function userKey(user: string): Promise<string> {
@@ -52,9 +74,9 @@ it('answers 500, not a token, when the live code lacks its digest and tries', as
       },
     },
   });
+  const since = capturedLogs().length;
   const response = await service.post(TOKEN_PATH, exchangeBody(user, '123456'));
-  expect(response.status).toBe(500);
-  expect(response.body).toEqual(SERVER_ERROR);
+  expectServerError(response, since, /^A malformed code item: [\s\S]*→ at live\.code_digest/);
 });
 
 it('answers 500 when the attempt item holds a block that is not a number', async () => {
@@ -63,9 +85,9 @@ it('answers 500 when the attempt item holds a block that is not a number', async
     pk: { S: attemptItemKey({ operation: 'token', environmentId: 'local', userKey: await userKey(user) }) },
     blocked_until: { S: 'soon' },
   });
+  const since = capturedLogs().length;
   const response = await service.post(TOKEN_PATH, exchangeBody(user, '123456'));
-  expect(response.status).toBe(500);
-  expect(response.body).toEqual(SERVER_ERROR);
+  expectServerError(response, since, /^A malformed attempt item: [\s\S]*→ at blocked_until/);
 });
 
 it('answers 500 from introspection, not active, when an opaque token’s item lacks its subject', async () => {
@@ -80,9 +102,9 @@ it('answers 500 from introspection, not active, when an opaque token’s item la
     iat: exp,
     auth_time: exp,
   });
+  const since = capturedLogs().length;
   const response = await service.postForm('/idp/v1/account/introspect', { token }, { Authorization: `Bearer ${LOCAL_API_KEY}` });
-  expect(response.status).toBe(500);
-  expect(response.body).toEqual(SERVER_ERROR);
+  expectServerError(response, since, /^A malformed token item: [\s\S]*→ at sub/);
 });
 
 it('answers 500, not new tokens, when a refresh token family lacks its live token’s hash and its user', async () => {
@@ -98,9 +120,9 @@ it('answers 500, not new tokens, when a refresh token family lacks its live toke
     rotated_at: now,
     generation: { N: '0' },
   });
+  const since = capturedLogs().length;
   const response = await service.postForm(TOKEN_PATH, { grant_type: 'refresh_token', refresh_token: token, client_id: 'local-web' });
-  expect(response.status).toBe(500);
-  expect(response.body).toEqual(SERVER_ERROR);
+  expectServerError(response, since, /^A malformed refresh token family item: [\s\S]*→ at user_key/);
 });
 
 it('answers 500 from introspection when the family a JWT names holds a revocation time that is not a number (regression: read unparsed, it counted as revoked)', async () => {
@@ -118,11 +140,11 @@ it('answers 500 from introspection when the family a JWT names holds a revocatio
       ExpressionAttributeValues: { ':soon': { S: 'soon' } },
     }),
   );
+  const since = capturedLogs().length;
   const response = await service.postForm(
     '/idp/v1/account/introspect',
     { token: accessToken },
     { Authorization: `Bearer ${LOCAL_API_KEY}` },
   );
-  expect(response.status).toBe(500);
-  expect(response.body).toEqual(SERVER_ERROR);
+  expectServerError(response, since, /^A malformed revocation item: [\s\S]*→ at revoked_at/);
 });

@@ -13,7 +13,13 @@ const AUTH = { Authorization: `Bearer ${LOCAL_API_KEY}` };
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({
+    // An opaque client without refresh tokens: its tokens belong to no family.
+    config: (config) => {
+      const { refreshTokens: _none, ...opaque } = config.clients.find((client) => client.id === 'local-opaque')!;
+      return { ...config, clients: [...config.clients, { ...opaque, id: 'local-opaque-plain' }] };
+    },
+  });
 });
 afterAll(async () => service.stop());
 
@@ -25,7 +31,7 @@ function consistentReads(): unknown[] {
     .map((request) => request.body.ConsistentRead);
 }
 
-async function tokenFor(clientId: 'local-opaque' | 'local-web', userId: string): Promise<string> {
+async function tokenFor(clientId: 'local-opaque' | 'local-opaque-plain' | 'local-web', userId: string): Promise<string> {
   await service.post('/idp/v1/otp/send', { auth_type: 'email', client_id: clientId, redirect_uri: REDIRECT_URI, user_id: userId });
   const code = await service.latestCode(userId);
   const response = await service.post('/idp/v1/account/token', {
@@ -73,6 +79,13 @@ describe('introspecting an opaque token', () => {
     // Both strongly consistent: a revocation counts from the moment its write returned. DynamoDB
     // Local is always consistent, so only the request on the wire shows it.
     expect(consistentReads()).toEqual([true, true]);
+  });
+
+  it('reads its record alone when it belongs to no refresh token family: 1 request', async () => {
+    const token = await tokenFor('local-opaque-plain', uniqueEmail('no-family'));
+    service.dynamodb.reset();
+    expect(await service.postForm(INTROSPECT, { token }, AUTH)).toMatchObject({ body: { active: true, client_id: 'local-opaque-plain' } });
+    expect(service.dynamodb.operations()).toEqual(['GetItem']);
   });
 
   it('answers inactive once it has expired, though the item is still in the table (the clock, not TTL, decides)', async () => {

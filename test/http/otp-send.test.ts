@@ -5,6 +5,7 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { type DynamoDbSendGuards } from '../../lib/adapters/dynamodb/send-guards';
+import { attemptItemKey } from '../../lib/adapters/dynamodb/attempt-limiter';
 import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
 import { digestCode } from '../../lib/domain/codes';
 import { userKeyOf } from '../../lib/domain/hmac-keys';
@@ -231,6 +232,12 @@ describe('sending a code', () => {
     const everything = JSON.stringify(item);
     expect(everything).not.toContain(code);
     expect(everything).not.toContain(user);
+
+    // The send's attempt item lives as long as its window (60 s): the failure cap's day belongs to
+    // the token endpoint's item alone.
+    expect((await rawGet(attemptItemKey({ operation: 'send', environmentId: 'local', userKey })))?.expires_at).toBe(
+      Math.ceil((sentAt + 60_000) / 1000),
+    );
   });
 
   it('keeps one live code per client and user: a new send replaces the old one', async () => {
