@@ -32,6 +32,10 @@ module.exports = {
     process.env.MUTATION_SCOPE === 'unit'
       ? [unit]
       : [{ ...unit, runner: '<rootDir>/test/mutation/covering-files-runner.js' }, integrationTests],
+  // Within a file, the tests after the first failure are skipped while a mutant is active. Set at
+  // the top level: Stryker replaces the test environment of every project with its own, which
+  // wraps the one named here (an absolute path: Stryker requires it as it is).
+  testEnvironment: require.resolve('./test/mutation/fail-fast-environment.js'),
   maxConcurrency: base.maxConcurrency,
   testTimeout: base.testTimeout,
 };
