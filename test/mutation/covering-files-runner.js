@@ -19,10 +19,9 @@
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const TestRunner = require('jest-runner').default;
+const { mutantIsActive } = require('./active-mutant.js');
 
 const RECORD = '.stryker-test-names.json';
-/** Set by Stryker while a mutant is active (INSTRUMENTER_CONSTANTS.ACTIVE_MUTANT_ENV_VARIABLE). */
-const ACTIVE_MUTANT = '__STRYKER_ACTIVE_MUTANT__';
 
 /** @typedef {{ names: string[]; ms: number }} FileRecord */
 
@@ -45,7 +44,7 @@ class CoveringFilesRunner extends TestRunner {
     if (tests.length === 0) return super.runTests(tests, watcher, options);
     const record = join(tests[0].context.config.rootDir, RECORD);
     // Stryker's dry run: no mutant active.
-    if (process.env[ACTIVE_MUTANT] === undefined) return this.recordingRun(record, tests, watcher, options);
+    if (!mutantIsActive()) return this.recordingRun(record, tests, watcher, options);
     const known = readRecord(record);
     // As jest-circus matches it: case-insensitive, against the test's full name. A static mutant
     // has no pattern: every related file.

@@ -7,15 +7,13 @@
  * covering test; Stryker's dry run has no mutant active and skips nothing.
  */
 const { TestEnvironment } = require('jest-environment-node');
-
-/** Set by Stryker while a mutant is active (INSTRUMENTER_CONSTANTS.ACTIVE_MUTANT_ENV_VARIABLE). */
-const ACTIVE_MUTANT = '__STRYKER_ACTIVE_MUTANT__';
+const { mutantIsActive } = require('./active-mutant.js');
 
 class FailFastEnvironment extends TestEnvironment {
   failed = false;
 
   handleTestEvent(event) {
-    if (process.env[ACTIVE_MUTANT] === undefined) return;
+    if (!mutantIsActive()) return;
     if (event.name === 'test_fn_failure' || event.name === 'hook_failure') this.failed = true;
     // jest-circus decides whether to skip a test right after this event.
     if (event.name === 'test_start' && this.failed) event.test.mode = 'skip';

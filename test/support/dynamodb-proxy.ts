@@ -37,9 +37,9 @@ export function bodyOf(raw: Buffer): DynamoDbRequest['body'] {
 }
 
 /** The item actions of a TransactWriteItems body: `Put` → PutItem, `ConditionCheck` → ConditionCheckItem. */
-function transactionActions(body: Buffer): string[] {
-  const request = JSON.parse(body.toString('utf8')) as { TransactItems?: Array<Record<string, unknown>> };
-  return (request.TransactItems ?? []).flatMap((item) => Object.keys(item).map((kind) => `${kind}Item`));
+function transactionActions(body: DynamoDbRequest['body']): string[] {
+  const items = (body.TransactItems ?? []) as Array<Record<string, unknown>>;
+  return items.flatMap((item) => Object.keys(item).map((kind) => `${kind}Item`));
 }
 
 /** The operation a DynamoDB request names: X-Amz-Target's last part (`DynamoDB_20120810.GetItem` → `GetItem`; '' without one). */
@@ -73,10 +73,12 @@ export async function startDynamoDbProxy(target: string): Promise<DynamoDbProxy>
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const body = Buffer.concat(chunks);
+      const raw = Buffer.concat(chunks);
+      // Parsed once: the transaction's writes and the request as the tests read it.
+      const body = bodyOf(raw);
       actions.push(...(operation === 'TransactWriteItems' ? transactionActions(body) : [operation]));
-      requests.push({ operation, body: bodyOf(body) });
-      forward(upstream, incoming, outgoing, body);
+      requests.push({ operation, body });
+      forward(upstream, incoming, outgoing, raw);
     });
   });
   const { url, stop } = await listen(server);
