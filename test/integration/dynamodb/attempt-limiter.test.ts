@@ -10,6 +10,7 @@ import type { LimitConfig } from '../../../lib/config';
 import { applyAttempt, applyFailure, EMPTY_LIMIT_STATE, isCapped, type LimitState } from '../../../lib/domain/limits';
 import type { AttemptKey, FailureRun } from '../../../lib/ports';
 import { futureBase } from '../../support/fake-clock';
+import type { DynamoDbRequest, FailingDynamoDbProxy } from '../../support/failing-dynamodb-proxy';
 import { createTestTable, type TestTable } from '../../support/table';
 
 const DEFAULT_LIMIT: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
@@ -136,6 +137,32 @@ describe('the default limit: 5 attempts per sliding minute, then a 5-minute bloc
     const { Item } = await table.client.send(new GetItemCommand({ TableName: table.name, Key: { pk: { S: attemptItemKey(key) } } }));
     expect(Item?.pk?.S).toBe(`limit#token#local#${key.userKey}`);
     expect(Number(Item?.expires_at?.N)).toBe(Math.ceil(at(60) / 1000));
+    // The last maxAttempts attempts' times, oldest first (empty places 0), and nothing else.
+    expect(Object.keys(Item ?? {}).sort()).toEqual(['a0', 'a1', 'a2', 'a3', 'a4', 'expires_at', 'pk']);
+    expect(['a0', 'a1', 'a2', 'a3', 'a4'].map((slot) => Number(Item?.[slot]?.N))).toEqual([0, 0, 0, 0, at(0)]);
+  });
+
+  it('starts a new block at the exact end of one shorter than the window, while the window is still full', async () => {
+    // Two attempts in a minute, a 10 s block: the block started at 2 s ends at 12 s, when the
+    // attempts at 0 s and 1 s are still in the window.
+    const limit = { maxAttempts: 2, windowSeconds: 60, blockSeconds: 10 };
+    const key = newKey();
+    await attempts(key, [0, 1, 2].map(at), limit);
+    expect(await limiter.recordAttempt(key, limit, at(12) - 1)).toEqual({
+      allowed: false,
+      retryAfterSeconds: 0,
+      blockStarted: false,
+      reason: 'limit',
+    });
+    // At its end the block has lapsed (a lapsed block counts as none): a new one, never "retry in 0 s".
+    expect(await limiter.recordAttempt(key, limit, at(12))).toEqual({
+      allowed: false,
+      retryAfterSeconds: 10,
+      blockStarted: true,
+      reason: 'limit',
+    });
+    // The window has slid past the attempt at 0 s.
+    expect(await limiter.recordAttempt(key, limit, at(60))).toEqual({ allowed: true });
   });
 });
 
@@ -165,6 +192,14 @@ describe('request budget (counted on the wire)', () => {
     table.proxy.reset();
     await limiter.recordAttempt(key, DEFAULT_LIMIT, at(6));
     expect(table.proxy.operations()).toEqual(['UpdateItem']);
+  });
+
+  it('asks for the item back only when the failure cap needs it (a send’s attempt: NONE, a token attempt: ALL_NEW)', async () => {
+    // DynamoDB Local takes any ReturnValues; DynamoDB refuses a value outside its enum.
+    table.proxy.reset();
+    await limiter.recordAttempt(newKey('send'), DEFAULT_LIMIT, at(0));
+    await limiter.recordAttempt(newKey(), DEFAULT_LIMIT, at(0), { maxConsecutive: 3, windowSeconds: 3600 });
+    expect(table.proxy.requests().map(({ body }) => body.ReturnValues)).toEqual(['NONE', 'ALL_NEW']);
   });
 });
 
@@ -237,6 +272,15 @@ describe('the failure cap (NIST SP 800-63B §5.2.2): consecutive failed exchange
     for (const second of [0, 1, 2, 3]) await limiter.recordFailure(key, CAP, at(second));
     expect(await limiter.recordAttempt(key, ROOMY, at(4))).toEqual({ allowed: true });
     expect(await limiter.recordAttempt(key, ROOMY, at(5), CAP)).toMatchObject({ allowed: false, reason: 'failure_cap' });
+    // A full window without a cap starts the attempt block, whatever run the item holds.
+    const single = { maxAttempts: 1, windowSeconds: 60, blockSeconds: 10 };
+    expect(await limiter.recordAttempt(key, single, at(6))).toEqual({ allowed: true });
+    expect(await limiter.recordAttempt(key, single, at(7))).toEqual({
+      allowed: false,
+      retryAfterSeconds: 10,
+      blockStarted: true,
+      reason: 'limit',
+    });
   });
 
   it('loses no failure under concurrency: 20 concurrent failures count 20', async () => {
@@ -336,5 +380,63 @@ describe('noteAttempt: counted while the window has room, never refused, never a
     await attempts(key, [0, 1, 2, 3, 4, 5].map(at));
     expect(await limiter.noteAttempt(key, DEFAULT_LIMIT, at(100))).toBe(false);
     expect((await attempts(key, [at(305)]))[0]).toEqual({ allowed: true });
+  });
+});
+
+describe('storage failures: a 503 that names the step, never a decision (a proxy fails the write a test names)', () => {
+  const CAP = { maxConsecutive: 3, windowSeconds: 3600 };
+  const isAttempt = ({ body }: DynamoDbRequest) => body.UpdateExpression?.startsWith('SET #s0 = ') === true;
+  const isBlock = ({ body }: DynamoDbRequest) => body.UpdateExpression === 'SET #b = :until, #e = :expires';
+  const isFailureCount = ({ body }: DynamoDbRequest) => body.UpdateExpression?.startsWith('SET #c = ') === true;
+  const isClear = ({ body }: DynamoDbRequest) => body.UpdateExpression === 'REMOVE #c, #s';
+  const unavailable = (step: string) => ({ error: 'temporarily_unavailable', detail: `DynamoDB ${step}: InternalServerError` });
+
+  let faulty: TestTable;
+  let faults: FailingDynamoDbProxy;
+  let faultyLimiter: DynamoDbAttemptLimiter;
+  beforeAll(async () => {
+    faulty = await createTestTable({ faults: true });
+    faults = faulty.faults as FailingDynamoDbProxy;
+    faultyLimiter = new DynamoDbAttemptLimiter(faulty.documents, faulty.name);
+  });
+  afterEach(() => faults.heal());
+  afterAll(async () => faulty.stop());
+
+  it('recording an attempt', async () => {
+    faults.failWhen(isAttempt);
+    await expect(faultyLimiter.recordAttempt(newKey(), DEFAULT_LIMIT, at(0))).rejects.toMatchObject(unavailable('record attempt'));
+  });
+
+  it('starting a block: no 429 for a block that was never stored, and the next attempt starts it', async () => {
+    const key = newKey();
+    for (const second of [0, 1, 2, 3, 4]) await faultyLimiter.recordAttempt(key, DEFAULT_LIMIT, at(second));
+    faults.failWhen(isBlock);
+    await expect(faultyLimiter.recordAttempt(key, DEFAULT_LIMIT, at(5))).rejects.toMatchObject(unavailable('start block'));
+    faults.heal();
+    expect(await faultyLimiter.recordAttempt(key, DEFAULT_LIMIT, at(6))).toEqual({
+      allowed: false,
+      retryAfterSeconds: 300,
+      blockStarted: true,
+      reason: 'limit',
+    });
+  });
+
+  it('counting a failure, and clearing a run', async () => {
+    const key = newKey();
+    faults.failWhen(isFailureCount);
+    await expect(faultyLimiter.recordFailure(key, CAP, at(0))).rejects.toMatchObject(unavailable('record failure'));
+    faults.failWhen(isClear);
+    await expect(faultyLimiter.clearFailures(key)).rejects.toMatchObject(unavailable('clear failures'));
+  });
+
+  it('gives up counting a failure after four refused writes: an error, never a hung function', async () => {
+    // Each write's condition fails, as if other writers moved the run across its window's start
+    // between every two of ours (the two writes' conditions are complementary).
+    faults.failWhen(isFailureCount, 'conditional');
+    const before = faults.failed().length;
+    await expect(faultyLimiter.recordFailure(newKey(), CAP, at(0))).rejects.toThrow(
+      'The failure run kept changing under concurrent writes',
+    );
+    expect(faults.failed().slice(before)).toHaveLength(4);
   });
 });

@@ -6,11 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { codeItemKey, DynamoDbCodeStore } from '../../../lib/adapters/dynamodb/code-store';
 import { applyDiscardStep, discardStep, EMPTY_SLOT, saveIntoSlot } from '../../../lib/domain/code-history';
 import type { CodeGuess, CodeRecord, CodeSlot, SlotState } from '../../../lib/ports';
 import { futureBase } from '../../support/fake-clock';
+import type { DynamoDbRequest, FailingDynamoDbProxy } from '../../support/failing-dynamodb-proxy';
 import { createTestTable, type TestTable } from '../../support/table';
 
 const T0 = futureBase();
@@ -118,6 +119,25 @@ describe('guess: each rule at its exact edge', () => {
 });
 
 describe('save and discard', () => {
+  it('refuses to keep fewer than one replaced code (the history holds as many as sends can be in flight)', async () => {
+    for (const keep of [0, 1.5]) {
+      await expect(store.save(code(newSlot()), keep)).rejects.toThrow(`A slot keeps at least one replaced code, not ${keep}`);
+    }
+  });
+
+  it('ends a discard whose slot is gone meanwhile (its TTL passed): one refused write, nothing put back', async () => {
+    const slot = newSlot();
+    await store.save(code(slot), 5);
+    const failing = code(slot);
+    const state = await store.save(failing, 5);
+    await table.client.send(new DeleteItemCommand({ TableName: table.name, Key: { pk: { S: codeItemKey(slot) } } }));
+    table.proxy.reset();
+    await store.discard(failing, state, T0);
+    expect(table.proxy.operations()).toEqual(['UpdateItem']);
+    const { Item } = await table.client.send(new GetItemCommand({ TableName: table.name, Key: { pk: { S: codeItemKey(slot) } } }));
+    expect(Item).toBeUndefined();
+  });
+
   it('is one UpdateItem to save and one to put back the previous code', async () => {
     const slot = newSlot();
     await store.save(code(slot), 5);
@@ -236,5 +256,33 @@ describe('items that cannot be silently wrong', () => {
     // Act / Assert (the save shifts the broken place from h1 to h0, and returns it)
     await expect(store.guess(guessOf(record, 'g'))).resolves.toEqual(expect.objectContaining({ outcome: 'compared' }));
     await expect(store.save(code(slot), 2)).rejects.toThrow(/malformed code item \(h0\)/);
+  });
+});
+
+describe('storage failures: a 503 that names the step (a proxy fails the write a test names)', () => {
+  const isWrite = ({ operation }: DynamoDbRequest) => operation === 'UpdateItem';
+  const unavailable = (step: string) => ({ error: 'temporarily_unavailable', detail: `DynamoDB ${step}: InternalServerError` });
+
+  let faulty: TestTable;
+  let faults: FailingDynamoDbProxy;
+  let faultyStore: DynamoDbCodeStore;
+  beforeAll(async () => {
+    faulty = await createTestTable({ faults: true });
+    faults = faulty.faults as FailingDynamoDbProxy;
+    faultyStore = new DynamoDbCodeStore(faulty.documents, faulty.name);
+  });
+  afterEach(() => faults.heal());
+  afterAll(async () => faulty.stop());
+
+  it('saving, guessing and discarding a code', async () => {
+    const slot = newSlot();
+    faults.failWhen(isWrite);
+    await expect(faultyStore.save(code(slot), 5)).rejects.toMatchObject(unavailable('save code'));
+    faults.heal();
+    const record = code(slot);
+    const state = await faultyStore.save(record, 5);
+    faults.failWhen(isWrite);
+    await expect(faultyStore.guess(guessOf(record, 'g'))).rejects.toMatchObject(unavailable('guess code'));
+    await expect(faultyStore.discard(record, state, T0)).rejects.toMatchObject(unavailable('discard code'));
   });
 });
