@@ -314,11 +314,7 @@ async function deliver(
   channel: Channel,
   content: MessageContent,
 ): Promise<void> {
-  const input = {
-    ...content,
-    serviceName: environment.serviceName,
-    ...(content.message === undefined ? {} : { message: content.message }),
-  };
+  const input = { ...content, serviceName: environment.serviceName };
   switch (channel) {
     case 'email': {
       const { subject, text, html } = renderEmail(input);

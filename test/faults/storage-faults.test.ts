@@ -96,4 +96,15 @@ it('a failed restore after a failed delivery still answers the delivery’s 502,
   expect(logged).toEqual([
     expect.objectContaining({ level: 'ERROR', environment: 'local', client: 'local-web', error: 'TemporarilyUnavailableError' }),
   ]);
+  // The delivery's own failure, with the provider's error name and the user's log handle only.
+  expect(logEntries(capturedLogs().slice(since), 'delivery failed')).toEqual([
+    expect.objectContaining({
+      level: 'WARN',
+      environment: 'local',
+      client: 'local-web',
+      channel: 'sms',
+      user: expect.stringMatching(/^[\w-]{12}$/),
+      detail: expect.stringMatching(/^SNS Publish: \w+$/),
+    }),
+  ]);
 });

@@ -430,6 +430,7 @@ describe('the deadline before a code is stored (regression: the guards’ writes
 
   it('with less time left than storing, delivering and restoring may take: 503, no code stored, nothing sent', async () => {
     const user = uniquePhone();
+    const before = capturedLogs().length;
     const response = await sendWith(user, FINISH_SEND_BUDGET_MS + TIMEOUT_MARGIN_MS - 1000);
 
     expect(response.statusCode).toBe(503);
@@ -440,6 +441,14 @@ describe('the deadline before a code is stored (regression: the guards’ writes
     expect(response.headers?.['Retry-After']).toBe('1');
     expect(await hasLiveCode(service, user)).toBe(false);
     expect(await service.outbox(user)).toEqual([]);
+    // The operator's log says why: no dependency failed, the function ran short of time.
+    expect(logEntries(capturedLogs().slice(before), LOG_EVENTS.requestFailed)).toEqual([
+      expect.objectContaining({
+        error: 'temporarily_unavailable',
+        status: 503,
+        detail: 'too little time left to store and deliver a code',
+      }),
+    ]);
   });
 
   it('with the time for it: sent', async () => {
