@@ -2,7 +2,8 @@
  * The one serialiser for every error (the house style's `err_out`): an `IdpError` becomes its
  * status, headers and `{"error", "error_description"}`, and so does an error of middy's HTTP
  * contract (`statusCode`, `expose`: lib/errors.ts `ForeignHttpError`); anything else is a bug and
- * becomes a bare 500 `server_error`. Only logs see private details and stack traces, and only for 5xx.
+ * becomes a bare 500 `server_error`. Only logs see private details (a bug's name, message and the
+ * frame that threw; never its stack trace), and only for 5xx.
  *
  * Registered last in each handler, so middy runs its `onError` first.
  */
@@ -33,10 +34,14 @@ export function errorResponse(log: Log): middy.MiddlewareObj<APIGatewayProxyEven
   };
 }
 
-/** Name, message and stack of a bug, for the logs. Messages of our own errors carry no personal data. */
+/**
+ * Name, message and the frame that threw, for the logs: where the bug is, not the stack trace
+ * (which the house rules keep out of logs). Messages of our own errors carry no personal data.
+ */
 function describe(error: unknown): Record<string, unknown> {
-  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
-  return { name: typeof error };
+  if (!(error instanceof Error)) return { name: typeof error };
+  const frame = /^\s+at (.+)$/m.exec(error.stack ?? '')?.[1];
+  return { name: error.name, message: error.message, ...(frame === undefined ? {} : { at: frame }) };
 }
 
 function causeOf(error: IdpError): Record<string, unknown> {

@@ -6,6 +6,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { apiHandler, TIMEOUT_MARGIN_MS } from '../../../lib/http/handler';
 import { STRICT_TRANSPORT_SECURITY } from '../../../lib/http/security-headers';
 import { apiEvent, lambdaContext } from '../../support/api-event';
+import { capturedLogs } from '../../support/log-capture';
 
 const ok = (): Promise<APIGatewayProxyResult> => Promise.resolve({ statusCode: 200, body: '{}' });
 const route = (handle: () => Promise<APIGatewayProxyResult>) =>
@@ -49,6 +50,13 @@ describe('errors that are not ours but carry middy’s HTTP contract (statusCode
     return route(() => Promise.reject(error));
   }
   const httpError = (statusCode: number, message: string, expose: boolean) => Object.assign(new Error(message), { statusCode, expose });
+  /** The `error` of each `unhandled error` entry logged since `since`. */
+  const loggedBugs = (since: number) =>
+    capturedLogs()
+      .slice(since)
+      .map((line) => JSON.parse(line) as { message: string; error?: unknown })
+      .filter(({ message }) => message === 'unhandled error')
+      .map(({ error }) => error);
 
   it('keeps an exposed 4xx status and message (regression: they became 500)', async () => {
     const result = await throwing(httpError(422, 'Unprocessable Entity', true))(apiEvent(), lambdaContext());
@@ -75,5 +83,23 @@ describe('errors that are not ours but carry middy’s HTTP contract (statusCode
     const result = await throwing(new Error('secret detail'))(apiEvent(), lambdaContext());
     expect(result.statusCode).toBe(500);
     expect(result.body).not.toContain('secret detail');
+  });
+
+  it('logs a bug’s name, message and the frame that threw, never its stack trace', async () => {
+    const bug = new TypeError('x is not a function');
+    const since = capturedLogs().length;
+    await throwing(bug)(apiEvent(), lambdaContext());
+    const topFrame = /^\s+at (.+)$/m.exec(bug.stack as string)?.[1];
+    expect(topFrame).toContain('handler.test.ts');
+    expect(loggedBugs(since)).toEqual([{ name: 'TypeError', message: 'x is not a function', at: topFrame }]);
+    // Nothing of the frames below it, anywhere in the line.
+    const lowerFrame = (bug.stack as string).split('\n')[2]?.trim() as string;
+    expect(capturedLogs().slice(since).join('\n')).not.toContain(lowerFrame);
+  });
+
+  it('logs what was thrown when it is not an Error: its type', async () => {
+    const since = capturedLogs().length;
+    await throwing('a string' as unknown as Error)(apiEvent(), lambdaContext());
+    expect(loggedBugs(since)).toEqual([{ name: 'string' }]);
   });
 });
