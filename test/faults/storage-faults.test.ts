@@ -25,6 +25,7 @@ import {
   type TestService,
 } from '../support/harness';
 
+const REVOKE_PATH = '/idp/v1/account/revoke';
 const UNAVAILABLE = { error: 'temporarily_unavailable', error_description: expect.any(String) };
 
 /** The code store's guess: spends a try of the live code (lib/adapters/dynamodb/code-store.ts). */
@@ -107,4 +108,22 @@ it('a failed restore after a failed delivery still answers the delivery’s 502,
       detail: expect.stringMatching(/^SNS Publish: \w+$/),
     }),
   ]);
+});
+
+it('a failed revocation answers 503, never the 200 that tells the client its token is gone (RFC 7009 §2.2)', async () => {
+  const signedIn = await service.signIn(uniqueEmail('revoke-fault'), { clientId: 'local-opaque' });
+  expect(signedIn.status).toBe(200);
+  // The opaque access token's conditional delete, then the refresh token family's revocation.
+  const isTokenDelete = ({ operation }: DynamoDbRequest) => operation === 'DeleteItem';
+  const isFamilyRevocation = ({ body }: DynamoDbRequest) => body.UpdateExpression?.startsWith('SET #revoked_at') === true;
+  for (const [token, matches] of [
+    [signedIn.body.access_token, isTokenDelete],
+    [signedIn.body.refresh_token, isFamilyRevocation],
+  ] as const) {
+    proxy.failWhen(matches);
+    const response = await service.postForm(REVOKE_PATH, { token: token as string, client_id: 'local-opaque' });
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual(UNAVAILABLE);
+    expect(proxy.failed().filter(matches).length).toBeGreaterThan(0);
+  }
 });

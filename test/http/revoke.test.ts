@@ -4,9 +4,11 @@
  * each revocation costs.
  */
 import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
-import { rememberSecret } from '../support/log-capture';
+import { LOG_EVENTS } from '../../lib/log-events';
+import { capturedLogs, rememberSecret } from '../support/log-capture';
 import {
   LOCAL_API_KEY,
+  logEntries,
   SEND_PATH,
   sendBody,
   startTestService,
@@ -185,6 +187,37 @@ describe('answers 200 whatever the token (RFC 7009 §2.2: invalid tokens do not 
     for (let index = 0; index < 2; index += 1) {
       for (const token of [first.body.refresh_token, first.body.access_token]) expect((await revoke(token, 'local-web')).status).toBe(200);
     }
+  });
+
+  it('logs whether it revoked: yes for the client’s own token, no for another client’s or an opaque token already deleted', async () => {
+    const opaque = await login('local-opaque');
+    const access = opaque.body.access_token as string;
+    const refreshToken = opaque.body.refresh_token as string;
+    const since = capturedLogs().length;
+    for (const [token, by] of [
+      [access, 'local-web'],
+      [refreshToken, 'local-web'],
+      [access, 'local-opaque'],
+      [refreshToken, 'local-opaque'],
+      [access, 'local-opaque'],
+      [refreshToken, 'local-opaque'],
+    ] as const) {
+      expect((await revoke(token, by)).status).toBe(200);
+    }
+    const logged = logEntries(capturedLogs().slice(since), LOG_EVENTS.tokenRevoked).map(({ client, kind, revoked }) => ({
+      client,
+      kind,
+      revoked,
+    }));
+    expect(logged).toEqual([
+      { client: 'local-web', kind: 'access_token', revoked: false },
+      { client: 'local-web', kind: 'refresh_token', revoked: false },
+      { client: 'local-opaque', kind: 'access_token', revoked: true },
+      { client: 'local-opaque', kind: 'refresh_token', revoked: true },
+      { client: 'local-opaque', kind: 'access_token', revoked: false },
+      // A family stays revoked: the write holds again, keeping the first revocation's time and reason.
+      { client: 'local-opaque', kind: 'refresh_token', revoked: true },
+    ]);
   });
 
   it('another client’s token, which it does not revoke (§2.1: issued to the client making the request)', async () => {

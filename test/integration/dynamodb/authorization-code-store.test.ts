@@ -1,0 +1,79 @@
+/**
+ * The authorization code store against DynamoDB Local, where the HTTP tests cannot reach: a
+ * storage failure while consuming a code is a 503 (never "no such code", which would spend the
+ * user's login on an invalid_grant), and a corrupt item is an error, never a grant. The rules
+ * over HTTP (single use, expiry at its edge, PKCE) are in test/http/authorize.test.ts and
+ * condition-edges.test.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { authorizationCodeItemKey, DynamoDbAuthorizationCodeStore } from '../../../lib/adapters/dynamodb/authorization-code-store';
+import type { AuthorizationCodeRecord } from '../../../lib/ports';
+import { futureBase } from '../../support/fake-clock';
+import type { DynamoDbRequest, FailingDynamoDbProxy } from '../../support/failing-dynamodb-proxy';
+import { createTestTable, type TestTable } from '../../support/table';
+
+const T0 = futureBase();
+
+let table: TestTable;
+let faults: FailingDynamoDbProxy;
+let store: DynamoDbAuthorizationCodeStore;
+beforeAll(async () => {
+  table = await createTestTable({ faults: true });
+  faults = table.faults as FailingDynamoDbProxy;
+  store = new DynamoDbAuthorizationCodeStore(table.documents, table.name);
+});
+afterEach(() => faults.heal());
+afterAll(async () => table.stop());
+
+function record(overrides: Partial<AuthorizationCodeRecord> = {}): AuthorizationCodeRecord {
+  return {
+    codeHash: randomUUID(),
+    environmentId: 'local',
+    clientId: 'local-web',
+    redirectUri: 'http://localhost:3000/callback',
+    codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    nonce: undefined,
+    scope: 'openid',
+    userKey: 'user-key',
+    subject: 'subject',
+    channel: 'email',
+    claims: {},
+    authTime: Math.floor(T0 / 1000),
+    notAfter: T0 + 60_000,
+    ...overrides,
+  };
+}
+
+const isConsume = ({ operation }: DynamoDbRequest) => operation === 'DeleteItem';
+
+it('consumes a code once: the second consume finds nothing', async () => {
+  const saved = record();
+  await store.save(saved);
+  expect(await store.consume(saved.codeHash, T0)).toMatchObject({ codeHash: saved.codeHash, clientId: 'local-web' });
+  expect(await store.consume(saved.codeHash, T0)).toBeUndefined();
+});
+
+it('answers a storage failure while consuming with a 503 naming the step, and the code is still there afterwards', async () => {
+  const saved = record();
+  await store.save(saved);
+  faults.failWhen(isConsume);
+  await expect(store.consume(saved.codeHash, T0)).rejects.toMatchObject({
+    error: 'temporarily_unavailable',
+    detail: 'DynamoDB consume authorization code: InternalServerError',
+  });
+  faults.heal();
+  expect(await store.consume(saved.codeHash, T0)).toMatchObject({ codeHash: saved.codeHash });
+});
+
+it('refuses a corrupt item with an error (a 500), never a grant', async () => {
+  const codeHash = randomUUID();
+  // The code's client and challenge missing, as a bad migration or a hand edit might leave it.
+  await table.client.send(
+    new PutItemCommand({
+      TableName: table.name,
+      Item: { pk: { S: authorizationCodeItemKey(codeHash) }, environment_id: { S: 'local' }, not_after: { N: String(T0 + 60_000) } },
+    }),
+  );
+  await expect(store.consume(codeHash, T0)).rejects.toThrow(/^A malformed authorization code item: [\s\S]*client_id/);
+});
