@@ -16,6 +16,14 @@ export type { DynamoDbRequest };
 /** How a failed request is answered: DynamoDB's internal error, or a refused condition. */
 export type InjectedFailure = 'internal' | 'conditional';
 
+/**
+ * What an adapter throws for a request this proxy failed with an internal error
+ * (lib/adapters/dynamodb/client.ts `storageFailure`): a 503 whose private detail names the step.
+ */
+export function storageUnavailable(step: string): { error: string; detail: string } {
+  return { error: 'temporarily_unavailable', detail: `DynamoDB ${step}: InternalServerError` };
+}
+
 const ANSWERS: Record<InjectedFailure, { status: number; type: string; message: string }> = {
   internal: { status: 500, type: 'InternalServerError', message: 'Injected by the test' },
   conditional: { status: 400, type: 'ConditionalCheckFailedException', message: 'The conditional request failed' },

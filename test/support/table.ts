@@ -17,12 +17,18 @@ export interface TestTable {
   /** The document client over `client`, as the adapters use it. */
   readonly documents: DynamoDBDocumentClient;
   readonly proxy: DynamoDbProxy;
-  /** With `{ faults: true }`: fails the requests a test names (between the counting proxy and DynamoDB Local). */
-  readonly faults: FailingDynamoDbProxy | undefined;
   stop(): Promise<void>;
 }
 
-export async function createTestTable(options: { faults?: boolean } = {}): Promise<TestTable> {
+/** A test table whose requests also pass a failing proxy (between the counting proxy and DynamoDB Local). */
+export interface FaultyTestTable extends TestTable {
+  /** Fails the requests a test names. */
+  readonly faults: FailingDynamoDbProxy;
+}
+
+export function createTestTable(): Promise<TestTable>;
+export function createTestTable(options: { faults: true }): Promise<FaultyTestTable>;
+export async function createTestTable(options: { faults?: true } = {}): Promise<TestTable | FaultyTestTable> {
   const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
   if (endpoint === undefined) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests with npm test');
   const name = `identity-test-${randomUUID()}`;
@@ -37,11 +43,29 @@ export async function createTestTable(options: { faults?: boolean } = {}): Promi
     client,
     documents: createDocumentClient(client),
     proxy,
-    faults,
+    ...(faults === undefined ? {} : { faults }),
     stop: async () => {
       client.destroy();
       await proxy.stop();
       await faults?.stop();
     },
+  };
+}
+
+/**
+ * A table behind the failing proxy for the tests of the enclosing `describe` (or file): made
+ * before them, healed after each test, stopped after them all. Call the returned function inside
+ * a hook or test.
+ */
+export function faultyTestTable(): () => FaultyTestTable {
+  let table: FaultyTestTable | undefined;
+  beforeAll(async () => {
+    table = await createTestTable({ faults: true });
+  });
+  afterEach(() => table?.faults.heal());
+  afterAll(async () => table?.stop());
+  return () => {
+    if (table === undefined) throw new Error('The faulty test table is made in beforeAll: use it in a hook or a test');
+    return table;
   };
 }

@@ -10,8 +10,8 @@ import type { LimitConfig } from '../../../lib/config';
 import { applyAttempt, applyFailure, EMPTY_LIMIT_STATE, isCapped, type LimitState } from '../../../lib/domain/limits';
 import type { AttemptKey, FailureRun } from '../../../lib/ports';
 import { futureBase } from '../../support/fake-clock';
-import type { DynamoDbRequest, FailingDynamoDbProxy } from '../../support/failing-dynamodb-proxy';
-import { createTestTable, type TestTable } from '../../support/table';
+import { storageUnavailable, type DynamoDbRequest } from '../../support/failing-dynamodb-proxy';
+import { createTestTable, faultyTestTable, type TestTable } from '../../support/table';
 
 const DEFAULT_LIMIT: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
 // In the future of the real clock: DynamoDB Local deletes items whose TTL has passed.
@@ -389,30 +389,24 @@ describe('storage failures: a 503 that names the step, never a decision (a proxy
   const isBlock = ({ body }: DynamoDbRequest) => body.UpdateExpression === 'SET #b = :until, #e = :expires';
   const isFailureCount = ({ body }: DynamoDbRequest) => body.UpdateExpression?.startsWith('SET #c = ') === true;
   const isClear = ({ body }: DynamoDbRequest) => body.UpdateExpression === 'REMOVE #c, #s';
-  const unavailable = (step: string) => ({ error: 'temporarily_unavailable', detail: `DynamoDB ${step}: InternalServerError` });
-
-  let faulty: TestTable;
-  let faults: FailingDynamoDbProxy;
+  const faulty = faultyTestTable();
+  const faults = () => faulty().faults;
   let faultyLimiter: DynamoDbAttemptLimiter;
-  beforeAll(async () => {
-    faulty = await createTestTable({ faults: true });
-    faults = faulty.faults as FailingDynamoDbProxy;
-    faultyLimiter = new DynamoDbAttemptLimiter(faulty.documents, faulty.name);
+  beforeAll(() => {
+    faultyLimiter = new DynamoDbAttemptLimiter(faulty().documents, faulty().name);
   });
-  afterEach(() => faults.heal());
-  afterAll(async () => faulty.stop());
 
   it('recording an attempt', async () => {
-    faults.failWhen(isAttempt);
-    await expect(faultyLimiter.recordAttempt(newKey(), DEFAULT_LIMIT, at(0))).rejects.toMatchObject(unavailable('record attempt'));
+    faults().failWhen(isAttempt);
+    await expect(faultyLimiter.recordAttempt(newKey(), DEFAULT_LIMIT, at(0))).rejects.toMatchObject(storageUnavailable('record attempt'));
   });
 
   it('starting a block: no 429 for a block that was never stored, and the next attempt starts it', async () => {
     const key = newKey();
     for (const second of [0, 1, 2, 3, 4]) await faultyLimiter.recordAttempt(key, DEFAULT_LIMIT, at(second));
-    faults.failWhen(isBlock);
-    await expect(faultyLimiter.recordAttempt(key, DEFAULT_LIMIT, at(5))).rejects.toMatchObject(unavailable('start block'));
-    faults.heal();
+    faults().failWhen(isBlock);
+    await expect(faultyLimiter.recordAttempt(key, DEFAULT_LIMIT, at(5))).rejects.toMatchObject(storageUnavailable('start block'));
+    faults().heal();
     expect(await faultyLimiter.recordAttempt(key, DEFAULT_LIMIT, at(6))).toEqual({
       allowed: false,
       retryAfterSeconds: 300,
@@ -423,20 +417,20 @@ describe('storage failures: a 503 that names the step, never a decision (a proxy
 
   it('counting a failure, and clearing a run', async () => {
     const key = newKey();
-    faults.failWhen(isFailureCount);
-    await expect(faultyLimiter.recordFailure(key, CAP, at(0))).rejects.toMatchObject(unavailable('record failure'));
-    faults.failWhen(isClear);
-    await expect(faultyLimiter.clearFailures(key)).rejects.toMatchObject(unavailable('clear failures'));
+    faults().failWhen(isFailureCount);
+    await expect(faultyLimiter.recordFailure(key, CAP, at(0))).rejects.toMatchObject(storageUnavailable('record failure'));
+    faults().failWhen(isClear);
+    await expect(faultyLimiter.clearFailures(key)).rejects.toMatchObject(storageUnavailable('clear failures'));
   });
 
   it('gives up counting a failure after four refused writes: an error, never a hung function', async () => {
     // Each write's condition fails, as if other writers moved the run across its window's start
     // between every two of ours (the two writes' conditions are complementary).
-    faults.failWhen(isFailureCount, 'conditional');
-    const before = faults.failed().length;
+    faults().failWhen(isFailureCount, 'conditional');
+    const before = faults().failed().length;
     await expect(faultyLimiter.recordFailure(newKey(), CAP, at(0))).rejects.toThrow(
       'The failure run kept changing under concurrent writes',
     );
-    expect(faults.failed().slice(before)).toHaveLength(4);
+    expect(faults().failed().slice(before)).toHaveLength(4);
   });
 });

@@ -10,21 +10,16 @@ import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { authorizationCodeItemKey, DynamoDbAuthorizationCodeStore } from '../../../lib/adapters/dynamodb/authorization-code-store';
 import type { AuthorizationCodeRecord } from '../../../lib/ports';
 import { futureBase } from '../../support/fake-clock';
-import type { DynamoDbRequest, FailingDynamoDbProxy } from '../../support/failing-dynamodb-proxy';
-import { createTestTable, type TestTable } from '../../support/table';
+import { storageUnavailable, type DynamoDbRequest } from '../../support/failing-dynamodb-proxy';
+import { faultyTestTable } from '../../support/table';
 
 const T0 = futureBase();
 
-let table: TestTable;
-let faults: FailingDynamoDbProxy;
+const table = faultyTestTable();
 let store: DynamoDbAuthorizationCodeStore;
-beforeAll(async () => {
-  table = await createTestTable({ faults: true });
-  faults = table.faults as FailingDynamoDbProxy;
-  store = new DynamoDbAuthorizationCodeStore(table.documents, table.name);
+beforeAll(() => {
+  store = new DynamoDbAuthorizationCodeStore(table().documents, table().name);
 });
-afterEach(() => faults.heal());
-afterAll(async () => table.stop());
 
 function record(overrides: Partial<AuthorizationCodeRecord> = {}): AuthorizationCodeRecord {
   return {
@@ -57,21 +52,18 @@ it('consumes a code once: the second consume finds nothing', async () => {
 it('answers a storage failure while consuming with a 503 naming the step, and the code is still there afterwards', async () => {
   const saved = record();
   await store.save(saved);
-  faults.failWhen(isConsume);
-  await expect(store.consume(saved.codeHash, T0)).rejects.toMatchObject({
-    error: 'temporarily_unavailable',
-    detail: 'DynamoDB consume authorization code: InternalServerError',
-  });
-  faults.heal();
+  table().faults.failWhen(isConsume);
+  await expect(store.consume(saved.codeHash, T0)).rejects.toMatchObject(storageUnavailable('consume authorization code'));
+  table().faults.heal();
   expect(await store.consume(saved.codeHash, T0)).toMatchObject({ codeHash: saved.codeHash });
 });
 
 it('refuses a corrupt item with an error (a 500), never a grant', async () => {
   const codeHash = randomUUID();
   // The code's client and challenge missing, as a bad migration or a hand edit might leave it.
-  await table.client.send(
+  await table().client.send(
     new PutItemCommand({
-      TableName: table.name,
+      TableName: table().name,
       Item: { pk: { S: authorizationCodeItemKey(codeHash) }, environment_id: { S: 'local' }, not_after: { N: String(T0 + 60_000) } },
     }),
   );

@@ -11,8 +11,8 @@ import { codeItemKey, DynamoDbCodeStore } from '../../../lib/adapters/dynamodb/c
 import { applyDiscardStep, discardStep, EMPTY_SLOT, saveIntoSlot } from '../../../lib/domain/code-history';
 import type { CodeGuess, CodeRecord, CodeSlot, SlotState } from '../../../lib/ports';
 import { futureBase } from '../../support/fake-clock';
-import type { DynamoDbRequest, FailingDynamoDbProxy } from '../../support/failing-dynamodb-proxy';
-import { createTestTable, type TestTable } from '../../support/table';
+import { storageUnavailable, type DynamoDbRequest } from '../../support/failing-dynamodb-proxy';
+import { createTestTable, faultyTestTable, type TestTable } from '../../support/table';
 
 const T0 = futureBase();
 
@@ -261,28 +261,22 @@ describe('items that cannot be silently wrong', () => {
 
 describe('storage failures: a 503 that names the step (a proxy fails the write a test names)', () => {
   const isWrite = ({ operation }: DynamoDbRequest) => operation === 'UpdateItem';
-  const unavailable = (step: string) => ({ error: 'temporarily_unavailable', detail: `DynamoDB ${step}: InternalServerError` });
-
-  let faulty: TestTable;
-  let faults: FailingDynamoDbProxy;
+  const faulty = faultyTestTable();
+  const faults = () => faulty().faults;
   let faultyStore: DynamoDbCodeStore;
-  beforeAll(async () => {
-    faulty = await createTestTable({ faults: true });
-    faults = faulty.faults as FailingDynamoDbProxy;
-    faultyStore = new DynamoDbCodeStore(faulty.documents, faulty.name);
+  beforeAll(() => {
+    faultyStore = new DynamoDbCodeStore(faulty().documents, faulty().name);
   });
-  afterEach(() => faults.heal());
-  afterAll(async () => faulty.stop());
 
   it('saving, guessing and discarding a code', async () => {
     const slot = newSlot();
-    faults.failWhen(isWrite);
-    await expect(faultyStore.save(code(slot), 5)).rejects.toMatchObject(unavailable('save code'));
-    faults.heal();
+    faults().failWhen(isWrite);
+    await expect(faultyStore.save(code(slot), 5)).rejects.toMatchObject(storageUnavailable('save code'));
+    faults().heal();
     const record = code(slot);
     const state = await faultyStore.save(record, 5);
-    faults.failWhen(isWrite);
-    await expect(faultyStore.guess(guessOf(record, 'g'))).rejects.toMatchObject(unavailable('guess code'));
-    await expect(faultyStore.discard(record, state, T0)).rejects.toMatchObject(unavailable('discard code'));
+    faults().failWhen(isWrite);
+    await expect(faultyStore.guess(guessOf(record, 'g'))).rejects.toMatchObject(storageUnavailable('guess code'));
+    await expect(faultyStore.discard(record, state, T0)).rejects.toMatchObject(storageUnavailable('discard code'));
   });
 });

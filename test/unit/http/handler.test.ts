@@ -89,7 +89,8 @@ describe('errors that are not ours but carry middy’s HTTP contract (statusCode
     const bug = new TypeError('x is not a function');
     const since = capturedLogs().length;
     await throwing(bug)(apiEvent(), lambdaContext());
-    const topFrame = /^\s+at (.+)$/m.exec(bug.stack as string)?.[1];
+    // The stack's second line (after "TypeError: …") is the frame that threw: "    at <frame>".
+    const topFrame = (bug.stack as string).split('\n')[1]?.trim().replace(/^at /, '');
     expect(topFrame).toContain('handler.test.ts');
     expect(loggedBugs(since)).toEqual([{ name: 'TypeError', message: 'x is not a function', at: topFrame }]);
     // Nothing of the frames below it, anywhere in the line.
