@@ -33,7 +33,7 @@
 import '../zod';
 import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
-import { InvalidClientError, InvalidGrantError, InvalidScopeError, UnauthorizedClientError } from '../errors';
+import { InvalidClientError, InvalidGrantError, InvalidScopeError, TemporarilyUnavailableError, UnauthorizedClientError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
 import type { AttemptLimiter, Clock, Log, RefreshFamily } from '../ports';
 import { claimsWithin, type Grant } from './access-tokens';
@@ -154,8 +154,11 @@ export async function refreshTokens(deps: RefreshTokenGrantDeps, request: Refres
       const changed = result.family;
       if (changed === undefined || changed.revokedAt !== undefined) return refuse(deps, userFields, 'revoked');
       const roleNow = roleOf(changed, presentedHash, lifetimes, now);
-      // Still live: the write's lifetime conditions refused it, which the read had passed with the same clock.
-      if (roleNow === 'live') return refuse(deps, userFields, 'expired');
+      // Still live: no write changed the family. Its lifetime conditions cannot have refused it (the
+      // read passed the same ones with the same clock), so a concurrent transaction on the family
+      // cancelled this one and did not land either (TransactionConflict). The token is still good:
+      // 503, whose retry rotates it, where invalid_grant would make the client drop a live token.
+      if (roleNow === 'live') throw new TemporarilyUnavailableError({ detail: 'rotation cancelled by a concurrent transaction' });
       if (roleNow === 'spent') return revokeForReuse(deps, changed, now, userFields);
       if (minted.opaqueRecord !== undefined) await deps.tokens.save(minted.opaqueRecord);
       return respond(deps, grant, minted, refreshTokenOf(successor), { ...userFields, reuseInterval: true });

@@ -5,7 +5,10 @@
  * is answered as DynamoDB answers an internal error (HTTP 500, `InternalServerError`), so the SDK
  * retries it as on AWS and the retry fails the same way; or, when the test asks for it, as a
  * refused condition (HTTP 400, `ConditionalCheckFailedException`, no item): a write that loses to
- * other writers every time, which no real sequence of writers produces on demand.
+ * other writers every time, which no real sequence of writers produces on demand; or as a
+ * two-item transaction cancelled for a reason other than its first item's condition (a
+ * `TransactionConflict` on the first item, or the second item's condition), which DynamoDB Local
+ * does not produce on demand either.
  */
 import { createServer, type Server } from 'node:http';
 import { listen } from '../../local/http-server';
@@ -13,8 +16,13 @@ import { bodyOf, forward, operationOf, type DynamoDbRequest } from './dynamodb-p
 
 export type { DynamoDbRequest };
 
-/** How a failed request is answered: DynamoDB's internal error, or a refused condition. */
-export type InjectedFailure = 'internal' | 'conditional';
+/**
+ * How a failed request is answered: DynamoDB's internal error, a refused condition, or a cancelled
+ * two-item transaction: `first-item` (its first item's condition failed, and there was no item),
+ * `conflict` (another transaction was writing its first item) or `second-item` (its second
+ * item's condition failed).
+ */
+export type InjectedFailure = 'internal' | 'conditional' | 'first-item' | 'conflict' | 'second-item';
 
 /**
  * What an adapter throws for a request this proxy failed with an internal error
@@ -24,15 +32,31 @@ export function storageUnavailable(step: string): { error: string; detail: strin
   return { error: 'temporarily_unavailable', detail: `DynamoDB ${step}: InternalServerError` };
 }
 
-const ANSWERS: Record<InjectedFailure, { status: number; type: string; message: string }> = {
+const cancelled = (first: string, second: string) => ({
+  status: 400,
+  type: 'TransactionCanceledException',
+  message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${first}, ${second}]`,
+  CancellationReasons: [{ Code: first }, { Code: second }],
+});
+
+const ANSWERS: Record<InjectedFailure, { status: number; type: string; message: string; CancellationReasons?: unknown }> = {
   internal: { status: 500, type: 'InternalServerError', message: 'Injected by the test' },
   conditional: { status: 400, type: 'ConditionalCheckFailedException', message: 'The conditional request failed' },
+  'first-item': cancelled('ConditionalCheckFailed', 'None'),
+  conflict: cancelled('TransactionConflict', 'None'),
+  'second-item': cancelled('None', 'ConditionalCheckFailed'),
 };
 
 export interface FailingDynamoDbProxy {
   readonly endpoint: string;
   /** From now on, fail every request `matches` accepts (until `heal`), as `failure` says (by default an internal error). */
   failWhen(matches: (request: DynamoDbRequest) => boolean, failure?: InjectedFailure): void;
+  /**
+   * Once: hold the next request `matches` accepts, run `action` (whose own requests pass through
+   * untouched), then forward the held request. Another writer that comes between an operation's
+   * read and its write, exactly there: the race a concurrent test only hits by chance.
+   */
+  interleave(matches: (request: DynamoDbRequest) => boolean, action: () => Promise<unknown>): void;
   heal(): void;
   /** Requests failed so far. */
   failed(): readonly DynamoDbRequest[];
@@ -43,6 +67,7 @@ export async function startFailingDynamoDbProxy(target: string): Promise<Failing
   const upstream = new URL(target);
   let matches: ((request: DynamoDbRequest) => boolean) | undefined;
   let answer = ANSWERS.internal;
+  let interleaved: { matches: (request: DynamoDbRequest) => boolean; action: () => Promise<unknown> } | undefined;
   const failed: DynamoDbRequest[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
@@ -54,7 +79,17 @@ export async function startFailingDynamoDbProxy(target: string): Promise<Failing
       if (matches?.(request) === true) {
         failed.push(request);
         outgoing.writeHead(answer.status, { 'content-type': 'application/x-amz-json-1.0' });
-        outgoing.end(JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${answer.type}`, message: answer.message }));
+        const { type, message, CancellationReasons } = answer;
+        outgoing.end(JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${type}`, message, CancellationReasons }));
+        return;
+      }
+      if (interleaved?.matches(request) === true) {
+        const { action } = interleaved;
+        interleaved = undefined;
+        action().then(
+          () => forward(upstream, incoming, outgoing, raw),
+          (error: unknown) => outgoing.destroy(error as Error),
+        );
         return;
       }
       forward(upstream, incoming, outgoing, raw);
@@ -67,8 +102,12 @@ export async function startFailingDynamoDbProxy(target: string): Promise<Failing
       matches = predicate;
       answer = ANSWERS[failure];
     },
+    interleave(predicate, action) {
+      interleaved = { matches: predicate, action };
+    },
     heal() {
       matches = undefined;
+      interleaved = undefined;
     },
     failed: () => failed.slice(),
     stop,
