@@ -162,9 +162,20 @@ describe('rotation (RFC 6749 §6)', () => {
 
   it.each([
     ['no refresh_token', { refresh_token: undefined }, 400, { error: 'invalid_request', error_description: 'refresh_token is required.' }],
-    ['no client_id (a public client names itself, RFC 6749 §3.2.1)', { client_id: undefined }, 400, { error: 'invalid_request' }],
-    ['an unknown client', { client_id: 'nobody' }, 401, { error: 'invalid_client' }],
-    ['a client that is not issued refresh tokens', { client_id: 'local-backend' }, 400, { error: 'unauthorized_client' }],
+    [
+      'no client_id (a public client names itself, RFC 6749 §3.2.1)',
+      { client_id: undefined },
+      400,
+      { error: 'invalid_request', error_description: 'client_id is required.' },
+    ],
+    ['a scope that is not text', { scope: 42 }, 400, { error: 'invalid_request', error_description: 'scope must be a string.' }],
+    ['an unknown client', { client_id: 'nobody' }, 401, { error: 'invalid_client', error_description: 'Unknown client.' }],
+    [
+      'a client that is not issued refresh tokens',
+      { client_id: 'local-backend' },
+      400,
+      { error: 'unauthorized_client', error_description: 'This client is not issued refresh tokens.' },
+    ],
   ])('refuses %s', async (_name, change, status, body) => {
     const first = await login(service);
     const fields: Record<string, unknown> = {
@@ -194,6 +205,23 @@ describe('rotation (RFC 6749 §6)', () => {
     expect((await service.postForm(`${TOKEN}?env_id=nowhere`, fields)).body).toMatchObject({ error: 'invalid_request' });
     expect((await service.postForm(`${TOKEN}?env_id=second`, fields)).body).toEqual(REFUSED);
     expect(remember(await service.postForm(`${TOKEN}?env_id=local`, fields)).status).toBe(200);
+  });
+
+  it('refuses a token of an environment the configuration no longer has (invalid_grant, reason binding), counting nothing', async () => {
+    const user = uniqueEmail('gone');
+    const first = await service.signIn(user, { environmentId: 'second' });
+    expect(first.status).toBe(200);
+    // A later deployment of the stack, over the same table, without the environment.
+    const later = await startTestService({ tableName: service.services.tableName });
+    try {
+      const logsBefore = capturedLogs().length;
+      expect((await refresh(later, first.body.refresh_token)).body).toEqual(REFUSED);
+      const lines = capturedLogs().slice(logsBefore);
+      expect(logEntries(lines, 'grant refused')).toEqual([expect.objectContaining({ reason: 'binding', environment: 'second' })]);
+      expect(logEntries(lines, 'attempt refused')).toEqual([]);
+    } finally {
+      await later.stop();
+    }
   });
 
   it.each([
@@ -293,8 +321,12 @@ describe('the reuse interval (reuseIntervalSeconds: a retry that lost its respon
     const first = await login(service);
     const second = await refresh(service, first.body.refresh_token);
     service.clock.advanceSeconds(9);
+    const logsBefore = capturedLogs().length;
     const retry = await refresh(service, first.body.refresh_token);
     expect(retry.status).toBe(200);
+    expect(logEntries(capturedLogs().slice(logsBefore), 'token issued')).toEqual([
+      expect.objectContaining({ client: 'local-web', grant: 'refresh_token', reuseInterval: true }),
+    ]);
     expect(retry.body.refresh_token).toBe(second.body.refresh_token);
     expect(retry.body.access_token).not.toBe(second.body.access_token);
     expect((await refresh(service, second.body.refresh_token)).status).toBe(200);
@@ -517,6 +549,66 @@ describe('logs', () => {
     service = await startTestService({ config: withLimits({ token: { maxAttempts: 50 } }) });
   });
   afterAll(async () => service.stop());
+
+  /** The one `grant refused` entry `act` logs: who was refused and why (the client only sees invalid_grant). */
+  async function refusalOf(act: () => Promise<unknown>): Promise<Record<string, unknown>> {
+    const before = capturedLogs().length;
+    await act();
+    const entries = logEntries(capturedLogs().slice(before), 'grant refused');
+    expect(entries).toHaveLength(1);
+    const { client, grant, environment, user, family, reason } = entries[0]!;
+    return { client, grant, environment, user, family, reason };
+  }
+  const HANDLE = expect.stringMatching(/^[A-Za-z0-9_-]{12}$/);
+  const of = (reason: string, client = 'local-web') => ({
+    client,
+    grant: 'refresh_token',
+    environment: 'local',
+    user: HANDLE,
+    family: HANDLE,
+    reason,
+  });
+
+  it('name why each refusal was refused, and the user it was counted for (an unknown token has none)', async () => {
+    expect(await refusalOf(() => refresh(service, 'A'.repeat(22) + '.' + 'B'.repeat(43)))).toEqual({
+      ...of('not_found'),
+      environment: undefined,
+      user: undefined,
+    });
+
+    const first = await login(service);
+    expect(await refusalOf(() => refresh(service, first.body.refresh_token, 'local-rs256'))).toEqual(of('binding', 'local-rs256'));
+    const second = await refresh(service, first.body.refresh_token);
+    expect(await refusalOf(() => refresh(service, first.body.refresh_token))).toEqual(of('reuse'));
+    expect(await refusalOf(() => refresh(service, second.body.refresh_token))).toEqual(of('revoked'));
+
+    const narrow = await pageLogin(service, 'local-web', 'openid');
+    expect(await refusalOf(() => refresh(service, narrow.body.refresh_token, 'local-web', { scope: 'openid email' }))).toEqual(
+      of('invalid_scope'),
+    );
+  });
+
+  it('tell the idle lifetime’s end from the absolute one’s, each at its exact edge', async () => {
+    const idle = await login(service);
+    const absolute = await login(service);
+    const rotate = async (token: unknown) => {
+      const next = await refresh(service, token);
+      expect(next.status).toBe(200);
+      return next.body.refresh_token;
+    };
+    service.clock.advanceSeconds(29 * DAY);
+    let current = await rotate(absolute.body.refresh_token);
+    // 30 days after the login: the unused token's idle lifetime ends exactly now.
+    service.clock.advanceSeconds(DAY);
+    expect(await refusalOf(() => refresh(service, idle.body.refresh_token))).toEqual(of('idle_expiry'));
+    service.clock.advanceSeconds(28 * DAY);
+    current = await rotate(current);
+    service.clock.advanceSeconds(29 * DAY);
+    current = await rotate(current);
+    // 90 days after the login, 29 since the last rotation: the family's absolute lifetime ends exactly now.
+    service.clock.advanceSeconds(3 * DAY);
+    expect(await refusalOf(() => refresh(service, current))).toEqual(of('absolute_expiry'));
+  });
 
   it('carry a family handle, never a token (the suite’s log capture fails on any token a test saw)', async () => {
     const logsBefore = capturedLogs().length;
