@@ -237,15 +237,53 @@ describe('the authorization code', () => {
     expect((await service.postForm(TOKEN, exchangeForm(session, code))).body).toMatchObject({ error: 'invalid_grant' });
   });
 
-  it.each([
+  it.each<[string, Record<string, string>]>([
     ['a wrong verifier (RFC 7636 §4.6)', { code_verifier: 'x'.repeat(43) }],
     ['another redirect URI', { redirect_uri: 'http://localhost:3000/other' }],
     ['another client', { client_id: 'local-opaque' }],
   ])('is refused with %s, and spent', async (_name, extra) => {
     const session = new LoginSession(service);
     const code = await codeOf(session);
+    const logsBefore = capturedLogs().length;
     expect((await service.postForm(TOKEN, exchangeForm(session, code, extra))).body).toMatchObject({ error: 'invalid_grant' });
     expect((await service.postForm(TOKEN, exchangeForm(session, code))).body).toMatchObject({ error: 'invalid_grant' });
+    // Why, for the operator (the client is told neither): the code's user when the code was found.
+    const lines = capturedLogs().slice(logsBefore);
+    expect(logEntries(lines, 'request refused').map(({ detail }) => detail)).toEqual(['binding', 'not_found_or_expired']);
+    const refusals = logEntries(lines, 'grant refused').map(({ client, grant, user, reason }) => ({
+      client,
+      grant,
+      user,
+      reason,
+    }));
+    expect(refusals).toEqual([
+      {
+        client: extra.client_id ?? 'local-web',
+        grant: 'authorization_code',
+        user: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
+        reason: 'binding',
+      },
+      { client: 'local-web', grant: 'authorization_code', user: undefined, reason: 'not_found_or_expired' },
+    ]);
+  });
+
+  it.each([
+    [
+      'a code_verifier outside RFC 7636 §4.1’s characters',
+      { code_verifier: `${'x'.repeat(42)}!` },
+      400,
+      // (§ is outside error_description's character set, RFC 6749 §5.2.)
+      { error: 'invalid_request', error_description: 'code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 4.1).' },
+    ],
+    ['an unknown client', { client_id: 'nobody' }, 401, { error: 'invalid_client', error_description: 'Unknown client.' }],
+  ])('is not spent by a request with %s, refused before the code is looked at', async (_name, extra, status, body) => {
+    const session = new LoginSession(service);
+    const code = await codeOf(session);
+    const refused = await service.postForm(TOKEN, exchangeForm(session, code, extra));
+    expect({ status: refused.status, body: refused.body }).toEqual({ status, body });
+    const taken = await service.postForm(TOKEN, exchangeForm(session, code));
+    expect(taken.status).toBe(200);
+    for (const name of ['access_token', 'id_token', 'refresh_token']) rememberSecret(taken.body[name]);
   });
 
   it('dies after 60 s', async () => {
@@ -259,6 +297,62 @@ describe('the authorization code', () => {
     const session = new LoginSession(service);
     const { code_verifier, ...withoutVerifier } = exchangeForm(session, await codeOf(session));
     expect((await service.postForm(TOKEN, withoutVerifier)).body).toMatchObject({ error: 'invalid_request' });
+  });
+});
+
+describe('the authorization code’s environment', () => {
+  let twoEnvironments: TestService;
+  beforeAll(async () => {
+    twoEnvironments = await startTestService({
+      config: (config) => ({
+        ...config,
+        environments: [...config.environments, { ...config.environments[0]!, id: 'second' }],
+        clients: config.clients.map((entry) => (entry.id === 'local-web' ? { ...entry, environments: ['local', 'second'] } : entry)),
+      }),
+    });
+  });
+  afterAll(async () => twoEnvironments.stop());
+
+  async function secondCode(session: LoginSession): Promise<string> {
+    return (await session.signIn(uniqueEmail('second'), { env_id: 'second' })).location?.searchParams.get('code') ?? '';
+  }
+
+  it('is the one it was issued in: another env_id at the token endpoint is invalid_grant, and spends it; its own is taken', async () => {
+    const session = new LoginSession(twoEnvironments);
+    const code = await secondCode(session);
+    const logsBefore = capturedLogs().length;
+    const elsewhere = await twoEnvironments.postForm(`${TOKEN}?env_id=local`, exchangeForm(session, code));
+    expect(elsewhere.body).toMatchObject({ error: 'invalid_grant' });
+    expect(logEntries(capturedLogs().slice(logsBefore), 'grant refused')).toEqual([expect.objectContaining({ reason: 'binding' })]);
+    expect((await twoEnvironments.postForm(`${TOKEN}?env_id=second`, exchangeForm(session, code))).body).toMatchObject({
+      error: 'invalid_grant',
+    });
+
+    const other = new LoginSession(twoEnvironments);
+    const own = await twoEnvironments.postForm(`${TOKEN}?env_id=second`, exchangeForm(other, await secondCode(other)));
+    expect(own.status).toBe(200);
+    rememberSecret(own.body.access_token);
+    rememberSecret(own.body.refresh_token);
+  });
+
+  it('is refused (invalid_grant, reason binding) once the configuration no longer has its environment, counting nothing', async () => {
+    const session = new LoginSession(twoEnvironments);
+    const code = await secondCode(session);
+    // A later deployment of the stack, over the same table and secrets, without the environment.
+    const later = await startTestService({ tableName: twoEnvironments.services.tableName });
+    try {
+      later.clock.set(twoEnvironments.clock.now());
+      const logsBefore = capturedLogs().length;
+      const refused = await later.postForm(TOKEN, exchangeForm(session, code));
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 400,
+        body: expect.objectContaining({ error: 'invalid_grant' }),
+      });
+      const lines = capturedLogs().slice(logsBefore);
+      expect(logEntries(lines, 'grant refused')).toEqual([expect.objectContaining({ reason: 'binding' })]);
+    } finally {
+      await later.stop();
+    }
   });
 });
 
@@ -531,9 +625,49 @@ describe('UserInfo (OpenID Connect Core §5.3)', () => {
     const noOpenid = await service.get('/idp/v1/account/userinfo', { Authorization: `Bearer ${tokens.access_token as string}` });
     expect(noOpenid.status).toBe(403);
     expect(noOpenid.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    expect(noOpenid.headers.get('www-authenticate')).toContain('scope="openid"');
+    expect(noOpenid.body).toEqual({
+      error: 'insufficient_scope',
+      error_description: "The access token was not granted the 'openid' scope.",
+    });
+    const logsBefore = capturedLogs().length;
     const bad = await service.get('/idp/v1/account/userinfo', { Authorization: 'Bearer not-a-token' });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(bad.body).toEqual({ error: 'invalid_token', error_description: 'The access token is not valid.' });
+    expect(logEntries(capturedLogs().slice(logsBefore), 'request refused')).toEqual([
+      expect.objectContaining({ status: 401, detail: 'userinfo: inactive token' }),
+    ]);
+  });
+
+  it('takes the token once (RFC 6750 §2: one method per request), and answers a request without one with a bare challenge (§3.1)', async () => {
+    const session = new LoginSession(service);
+    const tokens = await tokensFor(session, await session.signIn(uniqueEmail('userinfo-twice')));
+    const token = tokens.access_token as string;
+    const twice = await service.postForm('/idp/v1/account/userinfo', { access_token: token }, { Authorization: `Bearer ${token}` });
+    expect({ status: twice.status, body: twice.body }).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'Present the access token once: in the Authorization header or the body.' },
+    });
+    // An empty access_token is no token (RFC 6749 §3.1: a parameter without a value is omitted).
+    const empty = await service.postForm('/idp/v1/account/userinfo', { access_token: '' });
+    expect({ status: empty.status, body: empty.body, challenge: empty.headers.get('www-authenticate') }).toEqual({
+      status: 401,
+      body: { error: 'invalid_token', error_description: 'An access token is required: Authorization: Bearer <token>.' },
+      challenge: 'Bearer realm="identity"',
+    });
+  });
+
+  it('logs whose token it answered for: client and environment, never the user', async () => {
+    const session = new LoginSession(service, 'local-opaque');
+    const user = uniqueEmail('userinfo-log');
+    const tokens = await tokensFor(session, await session.signIn(user));
+    const logsBefore = capturedLogs().length;
+    const answered = await service.get('/idp/v1/account/userinfo', { Authorization: `Bearer ${tokens.access_token as string}` });
+    expect(answered.status).toBe(200);
+    const lines = capturedLogs().slice(logsBefore);
+    expect(logEntries(lines, 'userinfo served')).toEqual([expect.objectContaining({ client: 'local-opaque', environment: 'local' })]);
+    expect(lines.join('\n')).not.toContain(user);
   });
 });
 

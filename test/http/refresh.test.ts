@@ -582,7 +582,11 @@ describe('logs', () => {
     expect(await refusalOf(() => refresh(service, first.body.refresh_token))).toEqual(of('reuse'));
     expect(await refusalOf(() => refresh(service, second.body.refresh_token))).toEqual(of('revoked'));
 
+    const issuedBefore = capturedLogs().length;
     const narrow = await pageLogin(service, 'local-web', 'openid');
+    expect(logEntries(capturedLogs().slice(issuedBefore), 'token issued')).toEqual([
+      expect.objectContaining({ client: 'local-web', grant: 'authorization_code', idToken: true, refreshToken: true }),
+    ]);
     expect(await refusalOf(() => refresh(service, narrow.body.refresh_token, 'local-web', { scope: 'openid email' }))).toEqual(
       of('invalid_scope'),
     );

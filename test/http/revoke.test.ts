@@ -193,30 +193,39 @@ describe('answers 200 whatever the token (RFC 7009 §2.2: invalid tokens do not 
     const opaque = await login('local-opaque');
     const access = opaque.body.access_token as string;
     const refreshToken = opaque.body.refresh_token as string;
+    const jwt = (await login()).body.access_token as string;
     const since = capturedLogs().length;
     for (const [token, by] of [
       [access, 'local-web'],
       [refreshToken, 'local-web'],
+      [jwt, 'local-rs256'],
       [access, 'local-opaque'],
       [refreshToken, 'local-opaque'],
+      [jwt, 'local-web'],
       [access, 'local-opaque'],
       [refreshToken, 'local-opaque'],
     ] as const) {
       expect((await revoke(token, by)).status).toBe(200);
     }
-    const logged = logEntries(capturedLogs().slice(since), LOG_EVENTS.tokenRevoked).map(({ client, kind, revoked }) => ({
+    const logged = logEntries(capturedLogs().slice(since), LOG_EVENTS.tokenRevoked).map(({ client, kind, format, family, revoked }) => ({
       client,
       kind,
+      format,
+      family,
       revoked,
     }));
+    const access_token = (format: string) => ({ kind: 'access_token', format, family: undefined });
+    const refresh_token = { kind: 'refresh_token', format: undefined, family: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/) };
     expect(logged).toEqual([
-      { client: 'local-web', kind: 'access_token', revoked: false },
-      { client: 'local-web', kind: 'refresh_token', revoked: false },
-      { client: 'local-opaque', kind: 'access_token', revoked: true },
-      { client: 'local-opaque', kind: 'refresh_token', revoked: true },
-      { client: 'local-opaque', kind: 'access_token', revoked: false },
+      { client: 'local-web', ...access_token('opaque'), revoked: false },
+      { client: 'local-web', ...refresh_token, revoked: false },
+      { client: 'local-rs256', ...access_token('jwt'), revoked: false },
+      { client: 'local-opaque', ...access_token('opaque'), revoked: true },
+      { client: 'local-opaque', ...refresh_token, revoked: true },
+      { client: 'local-web', ...access_token('jwt'), revoked: true },
+      { client: 'local-opaque', ...access_token('opaque'), revoked: false },
       // A family stays revoked: the write holds again, keeping the first revocation's time and reason.
-      { client: 'local-opaque', kind: 'refresh_token', revoked: true },
+      { client: 'local-opaque', ...refresh_token, revoked: true },
     ]);
   });
 
@@ -283,6 +292,16 @@ describe('client authentication (RFC 7009 §2.1; failures are 401 invalid_client
     const response = await service.postForm(REVOKE, { client_id: 'local-web' });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: 'invalid_request', error_description: 'token is required.' });
+  });
+
+  it('refuses a token_type_hint longer than any kind of token’s name (400 invalid_request), revoking nothing', async () => {
+    const first = await login();
+    const response = await revoke(first.body.refresh_token, 'local-web', {}, { token_type_hint: 'h'.repeat(65) });
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'token_type_hint must be at most 64 characters.' },
+    });
+    expect((await refresh(first.body.refresh_token)).status).toBe(200);
   });
 
   it('answers only POST', async () => {

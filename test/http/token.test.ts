@@ -7,6 +7,7 @@ import { s256Challenge } from '../../lib/domain/codes';
 import { capturedLogs, rememberSecret } from '../support/log-capture';
 import {
   LOCAL_API_KEY,
+  logEntries,
   REDIRECT_URI,
   startTestService,
   uniqueEmail,
@@ -226,12 +227,29 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
     expect(service.dynamodb.operations()).toEqual(live);
   });
 
-  it('logs the issuance with ids only', async () => {
+  it.each([
+    ['local-web', 'jwt', true],
+    ['plain-opaque', 'opaque', false],
+  ])('logs the issuance to %s with ids only, and what it issued', async (clientId, format, refreshToken) => {
     const user = uniqueEmail('logged');
-    const code = await sendCode(user);
-    const response = await exchange(user, code);
-    const logs = capturedLogs().join('\n');
-    expect(logs).toContain('"token issued"');
+    const code = await sendCode(user, { client_id: clientId });
+    const logsBefore = capturedLogs().length;
+    const response = await exchange(user, code, { client_id: clientId });
+    expect(response.status).toBe(200);
+    const lines = capturedLogs().slice(logsBefore);
+    // The API flow's scope is the client's configured one, here none: no ID token.
+    expect(logEntries(lines, 'token issued')).toEqual([
+      expect.objectContaining({
+        client: clientId,
+        environment: 'local',
+        user: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
+        format,
+        channel: 'email',
+        idToken: false,
+        refreshToken,
+      }),
+    ]);
+    const logs = lines.join('\n');
     expect(logs).not.toContain(response.body.access_token as string);
     expect(logs).not.toContain(user);
   });
