@@ -18,7 +18,8 @@ import { MAX_WINDOW_SENDS, type DailyBudgetConfig, type SendWindowConfig } from 
 import { LEASE_RATE_WINDOW_MS, maxLeaseOf, nextUtcDayStart, shardCapsOf, utcDayOf } from '../../../lib/domain/daily-budget';
 import type { SendWindowKey, WindowDecision } from '../../../lib/ports';
 import { futureBase } from '../../support/fake-clock';
-import { createTestTable, type TestTable } from '../../support/table';
+import { storageUnavailable } from '../../support/failing-dynamodb-proxy';
+import { createTestTable, faultyTestTable, type TestTable } from '../../support/table';
 
 const HOURLY_10: SendWindowConfig = { maxSends: 10, windowSeconds: 3600 };
 // In the future of the real clock: DynamoDB Local deletes items whose TTL has passed.
@@ -417,6 +418,52 @@ describe('the daily budget in leases: 4 requests for most SMS sends, never above
     expect(sent + held()).toBe(10);
   });
 
+  it('lets concurrent sends in one container wait for a lease under way that has a message for each, instead of leasing their own', async () => {
+    const adapter = container();
+    const environment = newEnvironment();
+    await requestsPerSend(adapter, environment, 1000, Array(16).fill(T0)); // busy: the next lease asks 10
+    while (adapter.heldMessages(environment, T0) > 0) await adapter.spendBudget(environment, budget(1000), T0);
+
+    table.proxy.reset();
+    const decisions = await Promise.all(Array.from({ length: 10 }, () => adapter.spendBudget(environment, budget(1000), T0)));
+
+    expect(decisions.every((decision) => decision.allowed)).toBe(true);
+    expect(table.proxy.operations()).toEqual(['UpdateItem']);
+    expect(adapter.heldMessages(environment, T0)).toBe(0);
+  });
+
+  it('sends every message left to a container’s concurrent sends, holding none: 10 sends, 10 messages left over 4 shards', async () => {
+    for (let run = 0; run < 3; run += 1) {
+      const adapter = container();
+      const environment = newEnvironment();
+      await requestsPerSend(adapter, environment, 1000, Array(16).fill(LATE));
+      while (adapter.heldMessages(environment, LATE) > 0) await adapter.spendBudget(environment, budget(1000), LATE);
+      await fillShards(environment, 1000, (cap, shard) => cap - [3, 3, 2, 2][shard]!);
+
+      const decisions = await Promise.all(Array.from({ length: 10 }, () => adapter.spendBudget(environment, budget(1000), LATE)));
+
+      expect({ run, sent: decisions.filter((decision) => decision.allowed).length, held: adapter.heldMessages(environment, LATE) }).toEqual(
+        {
+          run,
+          sent: 10,
+          held: 0,
+        },
+      );
+      expect(await shardCounts(environment, 1000)).toEqual(shardCapsOf(1000));
+    }
+  });
+
+  it('keeps each environment’s lease when another environment starts its day in the same container', async () => {
+    const adapter = container();
+    const [first, second] = [newEnvironment(), newEnvironment()];
+    await requestsPerSend(adapter, first, 1000, Array(8).fill(LATE)); // holds 7
+    await requestsPerSend(adapter, second, 1000, [LATE]);
+    expect(adapter.heldMessages(first, LATE)).toBe(7);
+    table.proxy.reset();
+    await requestsPerSend(adapter, first, 1000, [LATE]);
+    expect(table.proxy.operations()).toEqual([]);
+  });
+
   it('never spends more than the budget, and every message taken from a shard is sent or held (random budgets, days under way, containers, concurrency)', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -466,4 +513,40 @@ describe('the daily budget in leases: 4 requests for most SMS sends, never above
     );
     // Up to 20 runs of 4 bursts of concurrent writes on a shared 2-core machine.
   }, 180_000);
+});
+
+describe('items that no write of this adapter produces: an error (a 500), never a decision', () => {
+  const put = (pk: string, fields: Record<string, { N: string } | { S: string }>) =>
+    table.client.send(new PutItemCommand({ TableName: table.name, Item: { pk: { S: pk }, ...fields } }));
+
+  it('a window whose oldest send is not a time', async () => {
+    const key = newKey();
+    const slots = Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`w${index}`, { N: String(at(index)) }]));
+    await put(sendWindowItemKey(key), { ...slots, w0: { S: 'soon' } });
+    await expect(guards.countSend(key, HOURLY_10, at(20))).rejects.toThrow(/^A malformed guard window item/);
+  });
+
+  it.each([
+    ['a negative count, which a lease takes from', { N: '-5' }],
+    ['a count that is not whole, over the cap', { N: '100000.5' }],
+  ])('a budget shard with %s', async (_case, sent) => {
+    const environment = newEnvironment();
+    await Promise.all(shardCapsOf(1000).map((_, shard) => put(budgetShardItemKey(environment, utcDayOf(T0), shard), { sent })));
+    await expect(new DynamoDbSendGuards(table.documents, table.name).spendBudget(environment, { maxMessages: 1000 }, T0)).rejects.toThrow(
+      /^A malformed budget shard item/,
+    );
+  });
+});
+
+describe('storage failures: a 503 that names the step (a proxy fails the write a test names)', () => {
+  const faulty = faultyTestTable();
+
+  it('counting a send in a guard’s window, and leasing from the daily budget', async () => {
+    const adapter = new DynamoDbSendGuards(faulty().documents, faulty().name);
+    faulty().faults.failWhen(({ operation }) => operation === 'UpdateItem');
+    await expect(adapter.countSend(newKey('prefix'), HOURLY_10, at(0))).rejects.toMatchObject(storageUnavailable('count send (prefix)'));
+    await expect(adapter.spendBudget(newEnvironment(), { maxMessages: 1000 }, T0)).rejects.toMatchObject(
+      storageUnavailable('spend budget'),
+    );
+  });
 });
