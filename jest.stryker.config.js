@@ -20,7 +20,7 @@ const integrationTests = {
   testMatch: [
     '<rootDir>/test/integration/dynamodb/**/*.test.ts',
     '<rootDir>/test/http/{token,guessing,rule-edges,corrupt-items,authorize,refresh,revoke,introspect,token-claims,request-text,cors,otp-send,environments,phone-guards}.test.ts',
-    '<rootDir>/test/faults/storage-faults.test.ts',
+    '<rootDir>/test/faults/{storage-faults,refresh-races}.test.ts',
   ],
 };
 

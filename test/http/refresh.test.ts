@@ -524,6 +524,9 @@ describe('DynamoDB requests per refresh', () => {
       const first = await login(service, clientId);
       const operations = await operationsOf(() => refresh(service, first.body.refresh_token, clientId), 200);
       expect({ clientId, operations }).toEqual({ clientId, operations: ['GetItem', 'UpdateItem', rotation] });
+      // Strongly consistent (DynamoDB Local always is; DynamoDB only when asked): a rotation or a
+      // revocation counts from the moment it is written, so a spent token is never read as live.
+      expect(service.dynamodb.requests()[0]?.body.ConsistentRead).toBe(true);
     }
   });
 

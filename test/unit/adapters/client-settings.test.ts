@@ -3,6 +3,7 @@
  * API functions' timeout (the arithmetic in lib/adapters/aws.ts). test/faults/ measures the same
  * bounds against servers that refuse, hang and answer late.
  */
+import { type DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import {
   callBudgetMs,
   DELIVERY_CLIENT_SETTINGS,
@@ -11,6 +12,7 @@ import {
   SECRETS_MANAGER_CLIENT_SETTINGS,
   type ClientLimits,
 } from '../../../lib/adapters/aws';
+import { createDynamoDbClient } from '../../../lib/adapters/dynamodb/client';
 import { TIMEOUT_MARGIN_MS } from '../../../lib/http/handler';
 import { API_TIMEOUT, ROTATION_TIMEOUT } from '../../../infra/functions';
 
@@ -76,5 +78,29 @@ describe('AWS client settings', () => {
 
   it('API Gateway (29 s) outlasts the function, so a timed-out function is logged rather than hidden', () => {
     expect(API_TIMEOUT.toMilliseconds()).toBeLessThan(29_000);
+  });
+});
+
+describe('the DynamoDB client the functions make', () => {
+  /** The handler settings `client` sends with (resolved by its first request, here to a closed port). */
+  async function handlerSettingsOf(client: DynamoDBClient): Promise<Record<string, unknown>> {
+    await expect(client.send(new ListTablesCommand({}))).rejects.toThrow();
+    client.destroy();
+    return (client.config.requestHandler as { httpHandlerConfigs(): Record<string, unknown> }).httpHandlerConfigs();
+  }
+  const options = { endpoint: 'http://127.0.0.1:1', region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } };
+
+  it('has DYNAMODB_CLIENT_SETTINGS’s timeouts and attempts', async () => {
+    const client = createDynamoDbClient(options);
+    expect(await client.config.maxAttempts()).toBe(DYNAMODB_CLIENT_SETTINGS.maxAttempts);
+    expect(await handlerSettingsOf(client)).toMatchObject(DYNAMODB_CLIENT_SETTINGS.requestHandler);
+  });
+
+  it('takes a test’s longer request timeout (DynamoDB Local on a busy machine) and keeps the rest', async () => {
+    expect(await handlerSettingsOf(createDynamoDbClient(options, 5_000))).toMatchObject({
+      ...DYNAMODB_CLIENT_SETTINGS.requestHandler,
+      requestTimeout: 5_000,
+      socketTimeout: 5_000,
+    });
   });
 });
