@@ -5,11 +5,12 @@
 import { DeleteItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { familyItemKey } from '../../lib/adapters/dynamodb/refresh-token-store';
 import { LOCAL_AWS } from '../../local/dynamodb';
-import { LOCAL_API_KEY, REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../support/harness';
-import { rememberSecret } from '../support/log-capture';
+import { LOCAL_API_KEY, logEntries, REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../support/harness';
+import { capturedLogs, rememberSecret } from '../support/log-capture';
 
 const INTROSPECT = '/idp/v1/account/introspect';
 const AUTH = { Authorization: `Bearer ${LOCAL_API_KEY}` };
+const basic = (clientId: string, secret: string) => `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
 
 let service: TestService;
 beforeAll(async () => {
@@ -174,6 +175,45 @@ describe('who may introspect', () => {
     const wrong = await service.postForm(INTROSPECT, { token: 'x' }, { Authorization: 'Bearer nope' });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+    expect(wrong.body).toEqual({ error: 'invalid_token', error_description: 'The API key is not valid for introspection.' });
+  });
+
+  it('takes client_secret_basic (RFC 7662 §2.1, RFC 6749 §2.3.1): the client id and one of its API keys', async () => {
+    const response = await service.postForm(INTROSPECT, { token: 'x' }, { Authorization: basic('local-backend', LOCAL_API_KEY) });
+    expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: { active: false } });
+  });
+
+  it.each([
+    ['a wrong key', basic('local-backend', 'wrong'), 'Client authentication failed.', 'introspection: basic credentials refused'],
+    ['an unknown client id', basic('nobody', LOCAL_API_KEY), 'Client authentication failed.', 'introspection: basic credentials refused'],
+    ['a malformed Basic header', 'Basic', 'The Authorization header must be: Basic base64(client_id:secret).', undefined],
+  ])(
+    'refuses Basic with %s: 401 invalid_client with a Basic challenge (RFC 6749 §5.2)',
+    async (_case, authorization, description, detail) => {
+      const logsBefore = capturedLogs().length;
+      const response = await service.postForm(INTROSPECT, { token: 'x' }, { Authorization: authorization });
+      expect({ status: response.status, body: response.body, challenge: response.headers.get('www-authenticate') }).toEqual({
+        status: 401,
+        body: { error: 'invalid_client', error_description: description },
+        challenge: 'Basic realm="identity"',
+      });
+      const [refused] = logEntries(capturedLogs().slice(logsBefore), 'request refused');
+      expect(refused?.detail).toBe(detail);
+    },
+  );
+
+  it('logs who asked and whether the token was active, never the token', async () => {
+    const user = uniqueEmail('introspected');
+    const token = await tokenFor('local-opaque-plain', user);
+    const logsBefore = capturedLogs().length;
+    await service.postForm(INTROSPECT, { token }, AUTH);
+    await service.postForm(INTROSPECT, { token: 'x' }, { Authorization: basic('local-backend', LOCAL_API_KEY) });
+    const lines = capturedLogs().slice(logsBefore);
+    expect(logEntries(lines, 'token introspected').map(({ caller, active }) => ({ caller, active }))).toEqual([
+      { caller: 'local-backend', active: true },
+      { caller: 'local-backend', active: false },
+    ]);
+    expect(lines.join('\n')).not.toContain(user);
   });
 
   it('refuses the key of a client not allowed to introspect', async () => {
@@ -186,6 +226,11 @@ describe('who may introspect', () => {
     try {
       const response = await service2.postForm(INTROSPECT, { token: 'x' }, AUTH);
       expect(response.status).toBe(401);
+      const viaBasic = await service2.postForm(INTROSPECT, { token: 'x' }, { Authorization: basic('local-backend', LOCAL_API_KEY) });
+      expect({ status: viaBasic.status, challenge: viaBasic.headers.get('www-authenticate') }).toEqual({
+        status: 401,
+        challenge: 'Basic realm="identity"',
+      });
     } finally {
       await service2.stop();
     }
