@@ -72,48 +72,85 @@ describe('the authorization request', () => {
     expect(page.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Lax/);
   });
 
-  it.each([
+  it.each<[string, Record<string, string | undefined>]>([
     ['an unknown client', { client_id: 'nobody' }],
     ['an unregistered redirect URI', { redirect_uri: 'https://attacker.example/callback' }],
     ['no redirect URI', { redirect_uri: undefined }],
   ])('answers %s with an error page, never a redirect (RFC 6749 §4.1.2.1)', async (_name, extra) => {
+    const logsBefore = capturedLogs().length;
     const page = await new LoginSession(service).start(extra);
     expect(page.status).toBe(400);
     expect(page.location).toBeUndefined();
     expect(page.html).toContain('This sign-in link is not valid');
+    const refused = logEntries(capturedLogs().slice(logsBefore), 'authorization refused');
+    expect(refused.map(({ reason, client }) => ({ reason, client }))).toEqual([
+      { reason: 'client or redirect_uri', client: extra.client_id === 'nobody' ? undefined : 'local-web' },
+    ]);
   });
 
   it.each([
-    ['no response_type', { response_type: undefined }, 'invalid_request'],
-    ['response_type token', { response_type: 'token' }, 'unsupported_response_type'],
-    ['no PKCE challenge', { code_challenge: undefined }, 'invalid_request'],
-    ['PKCE plain', { code_challenge_method: 'plain' }, 'invalid_request'],
-    ['a scope the client may not have', { scope: 'openid admin' }, 'invalid_scope'],
-    ['prompt=none (there is no session to reuse)', { prompt: 'none' }, 'login_required'],
-    ['a request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported'],
-    ['a request object by reference (OIDC Core §6.2)', { request_uri: 'https://client.example/request.jwt' }, 'request_uri_not_supported'],
-    ['response_mode fragment (only query is supported)', { response_mode: 'fragment' }, 'invalid_request'],
-    ['a code_challenge that is not 43 base64url characters (RFC 7636 §4.2)', { code_challenge: 'short' }, 'invalid_request'],
-    ['prompt=none together with another prompt (OIDC Core §3.1.2.1)', { prompt: 'none login' }, 'invalid_request'],
-    ['an unknown prompt value', { prompt: 'select_account_of_mars' }, 'invalid_request'],
-    ['a parameter longer than the endpoint takes', { nonce: 'n'.repeat(5000) }, 'invalid_request'],
-  ])('redirects %s back to the client with error, state and iss (RFC 9207)', async (_name, extra, error) => {
+    ['no response_type', { response_type: undefined }, 'invalid_request', 'response_type is required.'],
+    ['response_type token', { response_type: 'token' }, 'unsupported_response_type', "response_type must be 'code'."],
+    ['no PKCE challenge', { code_challenge: undefined }, 'invalid_request', 'code_challenge is required (PKCE, RFC 7636).'],
+    ['PKCE plain', { code_challenge_method: 'plain' }, 'invalid_request', "code_challenge_method must be 'S256'."],
+    [
+      'a scope the client may not have',
+      { scope: 'openid admin' },
+      'invalid_scope',
+      'The scope asks for something this client may not have.',
+    ],
+    ['prompt=none (there is no session to reuse)', { prompt: 'none' }, 'login_required', 'The user must sign in.'],
+    ['a request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported', 'Request objects are not supported.'],
+    [
+      'a request object by reference (OIDC Core §6.2)',
+      { request_uri: 'https://client.example/request.jwt' },
+      'request_uri_not_supported',
+      'Request objects are not supported.',
+    ],
+    [
+      'response_mode fragment (only query is supported)',
+      { response_mode: 'fragment' },
+      'invalid_request',
+      "response_mode must be 'query'.",
+    ],
+    [
+      'a code_challenge that is not 43 base64url characters (RFC 7636 §4.2)',
+      { code_challenge: 'short' },
+      'invalid_request',
+      'code_challenge must be 43 characters of base64url.',
+    ],
+    [
+      'prompt=none together with another prompt (OIDC Core §3.1.2.1)',
+      { prompt: 'none login' },
+      'invalid_request',
+      'The user must sign in.',
+    ],
+    ['an unknown prompt value', { prompt: 'select_account_of_mars' }, 'invalid_request', 'prompt has an unknown value.'],
+    ['a parameter longer than the endpoint takes', { nonce: 'n'.repeat(5000) }, 'invalid_request', 'A parameter is too long.'],
+  ])('redirects %s back to the client with error, state and iss (RFC 9207), and logs why', async (_name, extra, error, description) => {
+    const logsBefore = capturedLogs().length;
     const page = await new LoginSession(service).start(extra);
     expect(page.status).toBe(302);
     expect(Object.fromEntries(page.location?.searchParams ?? [])).toEqual({
       error,
-      error_description: expect.any(String),
+      error_description: description,
       state: 'state-123',
       iss: service.url,
     });
     expect(`${page.location?.origin}${page.location?.pathname}`).toBe(REDIRECT_URI);
+    expect(logEntries(capturedLogs().slice(logsBefore), 'authorization refused')).toEqual([
+      expect.objectContaining({ reason: error, client: 'local-web', environment: 'local' }),
+    ]);
+    expect(logEntries(capturedLogs().slice(logsBefore), 'authorization started')).toEqual([]);
   });
 
   it('refuses a repeated parameter (RFC 6749 §3.1)', async () => {
     const session = new LoginSession(service);
     const response = await fetch(`${session.authorizationUrl()}&scope=openid`, { redirect: 'manual' });
     expect(response.status).toBe(302);
-    expect(new URL(response.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_request');
+    const location = new URL(response.headers.get('location') ?? '');
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('error_description')).toBe('A parameter is repeated (RFC 6749 section 3.1 allows each once).');
   });
 
   it('is localised by ui_locales, then Accept-Language, and prefills login_hint', async () => {
@@ -671,11 +708,24 @@ describe('UserInfo (OpenID Connect Core §5.3)', () => {
   });
 });
 
-it('logs the page’s decisions with ids only', async () => {
+it('logs the page’s decisions with ids only: started, refused with its reason, granted to a user handle', async () => {
   const user = uniqueEmail('page-logs');
+  const logsBefore = capturedLogs().length;
   const session = new LoginSession(service);
   await session.signIn(user);
-  expect(logEntries(capturedLogs(), 'authorization granted').length).toBeGreaterThan(0);
-  expect(capturedLogs().join('\n')).not.toContain(user);
+  await new LoginSession(service).start({ client_id: 'nobody' });
+  const expired = new LoginSession(service);
+  const page = await expired.start();
+  await expired.post({ ...page, html: page.html.replace(csrfOf(page.html), 'forged-token') }, 'send', { user_id: user });
+  const lines = capturedLogs().slice(logsBefore);
+  const handle = logHandleOf(userKeyOf(await service.deps.hmacKeys(), { authType: 'email', value: user }));
+  const ids = { client: 'local-web', environment: 'local' };
+  expect(logEntries(lines, 'authorization started')).toEqual([expect.objectContaining(ids), expect.objectContaining(ids)]);
+  expect(logEntries(lines, 'authorization granted')).toEqual([expect.objectContaining({ ...ids, user: handle })]);
+  expect(logEntries(lines, 'authorization refused').map(({ reason, client }) => ({ reason, client }))).toEqual([
+    { reason: 'client or redirect_uri', client: undefined },
+    { reason: 'transaction or csrf', client: undefined },
+  ]);
+  expect(lines.join('\n')).not.toContain(user);
   expect(AUTHORIZE_PATH).toBe('/idp/v1/account/authorize');
 });
