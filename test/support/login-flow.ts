@@ -62,8 +62,20 @@ export class LoginSession {
     return this.request(this.authorizationUrl(extra), { headers });
   }
 
-  /** Posts the page's form with `action` and `fields`, with the CSRF token of `page` unless given. */
-  async post(page: PageResponse, action: string, fields: Record<string, string> = {}): Promise<PageResponse> {
+  /**
+   * Posts the page's form with `action` and `fields`, with the CSRF token of `page` unless given,
+   * as a browser would: only a form the page has, with a submit button for `action` and an input
+   * for each field, whose method and target are the endpoint's (so a test drives the page as it is
+   * rendered, not the endpoint around it). `offered: false` posts what the page does not offer
+   * (a stale page, a forged post).
+   */
+  async post(
+    page: PageResponse,
+    action: string,
+    fields: Record<string, string> = {},
+    { offered = true }: { readonly offered?: boolean } = {},
+  ): Promise<PageResponse> {
+    if (offered) requireOffered(page.html, action, Object.keys(fields));
     const body = new URLSearchParams({ csrf: csrfOf(page.html), action, ...fields });
     return this.request(`${this.service.url}${AUTHORIZE_PATH}`, {
       method: 'POST',
@@ -111,6 +123,30 @@ export class LoginSession {
     }
     return { status: response.status, headers: response.headers, html, location: location === null ? undefined : new URL(location) };
   }
+}
+
+/** The form of `html` with a submit button for `action`: its method, where it posts and the names of its inputs. */
+function formFor(html: string, action: string): { method?: string; target?: string; inputs: string[] } | undefined {
+  for (const [, attributes = '', inner = ''] of html.matchAll(/<form ([^>]*)>([\s\S]*?)<\/form>/g)) {
+    if (!inner.includes(`<button type="submit" name="action" value="${action}">`)) continue;
+    return {
+      method: /\bmethod="([^"]*)"/.exec(attributes)?.[1],
+      target: /\baction="([^"]*)"/.exec(attributes)?.[1],
+      inputs: [...inner.matchAll(/<input [^>]*\bname="([^"]+)"/g)].map((match) => match[1] ?? ''),
+    };
+  }
+  return undefined;
+}
+
+function requireOffered(html: string, action: string, fields: readonly string[]): void {
+  const form = formFor(html, action);
+  if (form === undefined) throw new Error(`the page offers no "${action}" button`);
+  // A relative target resolves against the page's own address, the endpoint's (RFC 3986 §5.2).
+  const posts =
+    form.method?.toLowerCase() === 'post' && new URL(form.target ?? '', `http://page${AUTHORIZE_PATH}`).pathname === AUTHORIZE_PATH;
+  if (!posts) throw new Error(`the "${action}" form does not post to the endpoint (method ${form.method}, action ${form.target})`);
+  const missing = ['csrf', ...fields].filter((field) => !form.inputs.includes(field));
+  if (missing.length > 0) throw new Error(`the "${action}" form has no input for ${missing.join(', ')}`);
 }
 
 /** The CSRF token of a page's form. */
