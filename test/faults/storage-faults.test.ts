@@ -116,14 +116,19 @@ it('a failed revocation answers 503, never the 200 that tells the client its tok
   // The opaque access token's conditional delete, then the refresh token family's revocation.
   const isTokenDelete = ({ operation }: DynamoDbRequest) => operation === 'DeleteItem';
   const isFamilyRevocation = ({ body }: DynamoDbRequest) => body.UpdateExpression?.startsWith('SET #revoked_at') === true;
-  for (const [token, matches] of [
-    [signedIn.body.access_token, isTokenDelete],
-    [signedIn.body.refresh_token, isFamilyRevocation],
+  for (const [token, matches, step] of [
+    [signedIn.body.access_token, isTokenDelete, 'revoke token'],
+    [signedIn.body.refresh_token, isFamilyRevocation, 'revoke refresh token family'],
   ] as const) {
     proxy.failWhen(matches);
+    const since = capturedLogs().length;
     const response = await service.postForm(REVOKE_PATH, { token: token as string, client_id: 'local-opaque' });
     expect(response.status).toBe(503);
     expect(response.body).toEqual(UNAVAILABLE);
     expect(proxy.failed().filter(matches).length).toBeGreaterThan(0);
+    // The operator's log names the step that failed.
+    expect(logEntries(capturedLogs().slice(since), 'request failed')).toEqual([
+      expect.objectContaining({ level: 'ERROR', detail: `DynamoDB ${step}: InternalServerError` }),
+    ]);
   }
 });

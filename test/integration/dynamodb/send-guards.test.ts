@@ -430,6 +430,12 @@ describe('the daily budget in leases: 4 requests for most SMS sends, never above
     expect(decisions.every((decision) => decision.allowed)).toBe(true);
     expect(table.proxy.operations()).toEqual(['UpdateItem']);
     expect(adapter.heldMessages(environment, T0)).toBe(0);
+
+    // Every send that waited is done waiting: the next burst waits for one lease again.
+    table.proxy.reset();
+    const next = await Promise.all(Array.from({ length: 10 }, () => adapter.spendBudget(environment, budget(1000), T0)));
+    expect(next.every((decision) => decision.allowed)).toBe(true);
+    expect(table.proxy.operations()).toEqual(['UpdateItem']);
   });
 
   it('sends every message left to a container’s concurrent sends, holding none: 10 sends, 10 messages left over 4 shards', async () => {
