@@ -168,6 +168,21 @@ describe('the page’s locale', () => {
     expect(pickLocale('tlh', 'x-klingon, q;q=abc', config)).toBe(fallback);
   });
 
+  it('reads at most 10 ui_locales tags and 20 Accept-Language entries (a long header costs nothing)', () => {
+    const unknown = (count: number) => Array.from({ length: count }, (_, index) => `x${index}`);
+    expect(pickLocale([...unknown(9), 'de'].join(' '), undefined, config)).toBe('de-DE');
+    expect(pickLocale([...unknown(10), 'de'].join(' '), undefined, config)).toBe('en-US');
+    expect(pickLocale(undefined, [...unknown(19), 'de'].join(', '), config)).toBe('de-DE');
+    expect(pickLocale(undefined, [...unknown(20), 'de'].join(', '), config)).toBe('en-US');
+  });
+
+  it('keeps the header’s order among equal qualities, reads Q= in any case, and a tag with an underscore', () => {
+    expect(pickLocale(undefined, 'fr;q=0.5, de;q=0.5', config)).toBe('fr-FR');
+    expect(pickLocale(undefined, 'fr;Q=0.1, de;Q=0.9', config)).toBe('de-DE');
+    expect(pickLocale(undefined, 'fr; q=0, de', config)).toBe('de-DE');
+    expect(pickLocale('de_AT', undefined, config)).toBe('de-DE');
+  });
+
   it.each(SUPPORTED_LOCALES)('picks %s when asked for it', (locale) => {
     expect(pickLocale(locale, undefined, config)).toBe(locale);
   });
