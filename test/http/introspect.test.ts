@@ -110,12 +110,21 @@ describe('introspecting a JWT access token', () => {
     const token = await tokenFor('local-web', uniqueEmail('jwt'));
     service.dynamodb.reset();
     const response = await service.postForm(INTROSPECT, { token }, AUTH);
+    // The token's own times, subject and id, as it carries them (RFC 7662 §2.2).
+    const { sub, iat, exp, jti } = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(response.body).toMatchObject({
       active: true,
       client_id: 'local-web',
       token_type: 'Bearer',
       iss: service.url,
       amr: ['otp', 'email'],
+      sub,
+      iat,
+      exp,
+      jti,
     });
     expect(service.dynamodb.operations()).toEqual(['GetItem']);
     expect(consistentReads()).toEqual([true]);
@@ -176,6 +185,11 @@ describe('who may introspect', () => {
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
     expect(wrong.body).toEqual({ error: 'invalid_token', error_description: 'The API key is not valid for introspection.' });
+
+    // A Bearer key that happens to read "basic" is a Bearer key: the scheme is the header's first word.
+    const bearer = await service.postForm(INTROSPECT, { token: 'x' }, { Authorization: 'Bearer basic' });
+    expect({ status: bearer.status, error: bearer.body.error }).toEqual({ status: 401, error: 'invalid_token' });
+    expect(bearer.headers.get('www-authenticate')).toMatch(/^Bearer /);
   });
 
   it('takes client_secret_basic (RFC 7662 §2.1, RFC 6749 §2.3.1): the client id and one of its API keys', async () => {
@@ -187,6 +201,12 @@ describe('who may introspect', () => {
     ['a wrong key', basic('local-backend', 'wrong'), 'Client authentication failed.', 'introspection: basic credentials refused'],
     ['an unknown client id', basic('nobody', LOCAL_API_KEY), 'Client authentication failed.', 'introspection: basic credentials refused'],
     ['a malformed Basic header', 'Basic', 'The Authorization header must be: Basic base64(client_id:secret).', undefined],
+    [
+      'credentials that are not base64(client_id:secret)',
+      'Basic !!',
+      'The Authorization header must be: Basic base64(client_id:secret).',
+      undefined,
+    ],
   ])(
     'refuses Basic with %s: 401 invalid_client with a Basic challenge (RFC 6749 §5.2)',
     async (_case, authorization, description, detail) => {

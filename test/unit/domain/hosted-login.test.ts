@@ -23,6 +23,8 @@ import {
 } from '../../../lib/domain/login-transaction';
 import { allowedScopes, grantScope, hasScope, scopesOf } from '../../../lib/domain/scopes';
 import { SUPPORTED_LOCALES } from '../../../lib/vocabulary';
+import { LOGIN_PAGES } from '../../../lib/locales';
+import { escapeHtml } from '../../../lib/domain/markup';
 
 const config = buildServiceConfig(parseStageConfig(JSON.parse(readFileSync(resolve(__dirname, '../../../config/local.json'), 'utf8'))));
 const client = (id: string): ClientConfig => {
@@ -160,6 +162,8 @@ describe('the page’s locale', () => {
 
   it('never takes a language the header refuses with q=0, nor the wildcard', () => {
     expect(pickLocale(undefined, 'fr;q=0, *;q=0.5, es;q=0.1', config)).toBe('es-ES');
+    // Even when it is the only language named: q=0 is "not this", not "this, last".
+    expect(pickLocale(undefined, 'fr;q=0', config)).toBe('en-US');
   });
 
   it('falls back to the default environment’s locale', () => {
@@ -314,6 +318,116 @@ describe('the page’s markup (WCAG 2.2 AA basics)', () => {
     expect(code({ notice: 'Sent again' })).toContain('<p class="notice" role="status">Sent again</p>');
     expect(renderLoginPage({ view: 'expired', locale: 'en-US' })).toMatch(/role="alert"/);
     expect(renderLoginPage({ view: 'invalid', locale: 'en-US' })).toMatch(/<h1>/);
+  });
+
+  describe('each view, as the exact document a browser receives', () => {
+    const strings = LOGIN_PAGES['en-US'];
+    const text = escapeHtml;
+    const documentOf = (title: string, body: readonly string[]) =>
+      [
+        '<!DOCTYPE html>',
+        '<html lang="en-US">',
+        '<head>',
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        `<title>${text(title)}</title>`,
+        `<style>${STYLESHEET}</style>`,
+        '</head>',
+        '<body>',
+        '<main>',
+        ...body,
+        '</main>',
+        '</body>',
+        '</html>',
+        '',
+      ].join('\n');
+    const title = strings.title('Acme');
+
+    it('asks for the user: with a login hint and no error, no voice offered', () => {
+      expect(
+        renderLoginPage({ view: 'user', locale: 'en-US', service: 'Acme', csrf: 'tok', userId: 'a@example.com', offerVoice: false }),
+      ).toBe(
+        documentOf(title, [
+          `<h1>${text(title)}</h1>`,
+          '<form method="post" action="authorize">',
+          '<input type="hidden" name="csrf" value="tok">',
+          `<label for="user_id">${text(strings.userIdLabel)}</label>`,
+          `<p class="hint" id="user_id-hint">${text(strings.userIdHint)}</p>`,
+          '<input id="user_id" name="user_id" type="text" autocomplete="username" autocapitalize="off" spellcheck="false" required autofocus aria-describedby="user_id-hint" value="a@example.com">',
+          `<button type="submit" name="action" value="send">${text(strings.sendCode)}</button>`,
+          '</form>',
+        ]),
+      );
+    });
+
+    it('asks for the user again after an error, offering SMS or a voice call', () => {
+      expect(renderLoginPage({ view: 'user', locale: 'en-US', service: 'Acme', csrf: 'tok', offerVoice: true, error: 'Bad' })).toBe(
+        documentOf(title, [
+          `<h1>${text(title)}</h1>`,
+          '<form method="post" action="authorize">',
+          '<input type="hidden" name="csrf" value="tok">',
+          `<label for="user_id">${text(strings.userIdLabel)}</label>`,
+          `<p class="hint" id="user_id-hint">${text(strings.userIdHint)}</p>`,
+          '<p class="error" id="user_id-error" role="alert">Bad</p>',
+          '<input id="user_id" name="user_id" type="text" autocomplete="username" autocapitalize="off" spellcheck="false" required autofocus aria-describedby="user_id-hint user_id-error" aria-invalid="true" value="">',
+          '<fieldset>',
+          `<legend>${text(strings.channelLegend)}</legend>`,
+          `<label><input type="radio" name="channel" value="sms" checked> ${text(strings.channelSms)}</label>`,
+          `<label><input type="radio" name="channel" value="voice"> ${text(strings.channelVoice)}</label>`,
+          '</fieldset>',
+          `<button type="submit" name="action" value="send">${text(strings.sendCode)}</button>`,
+          '</form>',
+        ]),
+      );
+    });
+
+    it('asks for the code sent by email, then for a code called, with a notice and an error', () => {
+      const codeForm = (describedBy: string, error: string[]) => [
+        '<form method="post" action="authorize">',
+        '<input type="hidden" name="csrf" value="tok">',
+        `<label for="code">${text(strings.codeLabel)}</label>`,
+        ...error,
+        `<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required autofocus aria-describedby="${describedBy}"${error.length > 0 ? ' aria-invalid="true"' : ''}>`,
+        `<button type="submit" name="action" value="verify">${text(strings.signIn)}</button>`,
+        '</form>',
+        '<form method="post" action="authorize" class="secondary">',
+        '<input type="hidden" name="csrf" value="tok">',
+        `<button type="submit" name="action" value="resend">${text(strings.resend)}</button>`,
+        `<button type="submit" name="action" value="restart">${text(strings.changeUser)}</button>`,
+        '</form>',
+      ];
+      const base = { view: 'code', locale: 'en-US', service: 'Acme', csrf: 'tok', destination: 'a•••@example.com' } as const;
+      expect(renderLoginPage({ ...base, channel: 'email' })).toBe(
+        documentOf(title, [
+          `<h1>${text(title)}</h1>`,
+          `<p id="destination">${text(strings.codeSent('a•••@example.com'))}</p>`,
+          ...codeForm('destination', []),
+        ]),
+      );
+      expect(renderLoginPage({ ...base, channel: 'voice', notice: 'Sent again', error: 'Wrong' })).toBe(
+        documentOf(title, [
+          `<h1>${text(title)}</h1>`,
+          '<p class="notice" role="status">Sent again</p>',
+          `<p id="destination">${text(strings.codeCalled('a•••@example.com'))}</p>`,
+          ...codeForm('destination code-error', ['<p class="error" id="code-error" role="alert">Wrong</p>']),
+        ]),
+      );
+    });
+
+    it('says a request is invalid, and a transaction expired', () => {
+      expect(renderLoginPage({ view: 'invalid', locale: 'en-US' })).toBe(
+        documentOf(strings.invalidRequestTitle, [
+          `<h1>${text(strings.invalidRequestTitle)}</h1>`,
+          `<p>${text(strings.invalidRequestBody)}</p>`,
+        ]),
+      );
+      expect(renderLoginPage({ view: 'expired', locale: 'en-US' })).toBe(
+        documentOf(strings.invalidRequestTitle, [
+          `<h1>${text(strings.invalidRequestTitle)}</h1>`,
+          `<p role="alert">${text(strings.expired)}</p>`,
+        ]),
+      );
+    });
   });
 
   it.each(SUPPORTED_LOCALES)('is small in %s: under 4 KB of HTML and CSS for any page (measured 1.7–2.8 KB)', (locale) => {
