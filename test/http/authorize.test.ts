@@ -323,6 +323,15 @@ describe('the authorization code', () => {
     for (const name of ['access_token', 'id_token', 'refresh_token']) rememberSecret(taken.body[name]);
   });
 
+  it('lives 60 s: taken at 59 s', async () => {
+    const session = new LoginSession(service);
+    const code = await codeOf(session);
+    service.clock.advanceSeconds(59);
+    const taken = await service.postForm(TOKEN, exchangeForm(session, code));
+    expect(taken.status).toBe(200);
+    for (const name of ['access_token', 'id_token', 'refresh_token']) rememberSecret(taken.body[name]);
+  });
+
   it('dies after 60 s', async () => {
     const session = new LoginSession(service);
     const code = await codeOf(session);
@@ -566,6 +575,89 @@ describe('step 2’s rules: the token endpoint’s, on the page', () => {
     expect(answer.status).toBe(400);
     expect(answer.html).toContain('Enter an email address, or a phone number');
     expect(answer.html).toMatch(/aria-describedby="user_id-hint user_id-error"/);
+  });
+});
+
+describe('the request’s and the page’s edges', () => {
+  const refusedPage = (page: PageResponse) => ({ status: page.status, redirected: page.location !== undefined });
+
+  it('takes an empty parameter as absent: an empty state is not sent back', async () => {
+    const page = await new LoginSession(service).start({ response_type: 'token', state: '' });
+    expect(Object.fromEntries(page.location?.searchParams ?? [])).toEqual({
+      error: 'unsupported_response_type',
+      error_description: "response_type must be 'code'.",
+      iss: service.url,
+    });
+  });
+
+  it('answers an unknown env_id, or a repeated client_id or redirect_uri, with the error page, never a redirect (§4.1.2.1)', async () => {
+    const session = new LoginSession(service);
+    expect(refusedPage(await session.start({ env_id: 'nowhere' }))).toEqual({ status: 400, redirected: false });
+    for (const repeated of [`client_id=local-web`, `redirect_uri=${encodeURIComponent(REDIRECT_URI)}`]) {
+      const response = await fetch(`${session.authorizationUrl()}&${repeated}`, { redirect: 'manual' });
+      expect({ status: response.status, location: response.headers.get('location') }).toEqual({ status: 400, location: null });
+    }
+  });
+
+  it('takes response_mode=query, the prompts it can honour, and a parameter of exactly 2048 characters', async () => {
+    for (const extra of [{ response_mode: 'query' }, { prompt: 'login consent select_account' }, { nonce: 'n'.repeat(2048) }]) {
+      const page = await new LoginSession(service).start(extra);
+      expect({ extra, status: page.status }).toEqual({ extra, status: 200 });
+    }
+  });
+
+  it('refuses a parameter it does not know when any of its values is too long', async () => {
+    const session = new LoginSession(service);
+    const response = await fetch(`${session.authorizationUrl()}&extra=short&extra=${'x'.repeat(2049)}`, { redirect: 'manual' });
+    const location = new URL(response.headers.get('location') ?? '');
+    expect({ error: location.searchParams.get('error'), description: location.searchParams.get('error_description') }).toEqual({
+      error: 'invalid_request',
+      description: 'A parameter is too long.',
+    });
+  });
+
+  it('answers a form post without the transaction cookie with the expired page in the default locale', async () => {
+    const session = new LoginSession(service);
+    const page = await session.start({ ui_locales: 'de' });
+    session.transactionCookie = undefined;
+    const answer = await session.post(page, 'send', { user_id: uniqueEmail('no-cookie') });
+    expect(answer.status).toBe(400);
+    expect(answer.html).toContain('<html lang="en-US">');
+    expect(answer.html).toContain('This sign-in page has expired');
+  });
+
+  it('starts over when step 2’s buttons are posted before any code was sent (a stale or forged form)', async () => {
+    for (const action of ['verify', 'resend']) {
+      const session = new LoginSession(service);
+      const answer = await session.post(await session.start(), action, { code: '123456' }, { offered: false });
+      expect({ action, status: answer.status, asksForUser: answer.html.includes('name="user_id"') }).toEqual({
+        action,
+        status: 200,
+        asksForUser: true,
+      });
+    }
+  });
+
+  it('calls again on a resend after a voice call', async () => {
+    const session = new LoginSession(service);
+    const phone = uniquePhone();
+    const page = await session.post(await session.start(), 'send', { user_id: phone, channel: 'voice' });
+    const resent = await session.post(page, 'resend');
+    expect(resent.status).toBe(200);
+    expect(resent.html).toContain('We are calling');
+    expect((await service.outbox(phone)).map((message) => message.channel)).toEqual(['voice', 'voice']);
+  });
+
+  it('takes a code with spaces around it, and asks for 6 digits when given anything else', async () => {
+    const user = uniqueEmail('code-shape');
+    const session = new LoginSession(service);
+    const page = await session.post(await session.start(), 'send', { user_id: user });
+    const malformed = await session.post(page, 'verify', { code: 'abc' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.html).toContain('Enter the 6 digits of the code.');
+    const redirect = await session.post(malformed, 'verify', { code: ` ${await service.latestCode(user)} ` });
+    expect(redirect.status).toBe(302);
+    expect(redirect.location?.searchParams.get('code')).toEqual(expect.any(String));
   });
 });
 
