@@ -342,17 +342,21 @@ describe('the page’s markup (WCAG 2.2 AA basics)', () => {
         '',
       ].join('\n');
     const title = strings.title('Acme');
+    // Step 1's title and form up to its input: the same on every user page.
+    const userFormStart = [
+      `<h1>${text(title)}</h1>`,
+      '<form method="post" action="authorize">',
+      '<input type="hidden" name="csrf" value="tok">',
+      `<label for="user_id">${text(strings.userIdLabel)}</label>`,
+      `<p class="hint" id="user_id-hint">${text(strings.userIdHint)}</p>`,
+    ];
 
     it('asks for the user: with a login hint and no error, no voice offered', () => {
       expect(
         renderLoginPage({ view: 'user', locale: 'en-US', service: 'Acme', csrf: 'tok', userId: 'a@example.com', offerVoice: false }),
       ).toBe(
         documentOf(title, [
-          `<h1>${text(title)}</h1>`,
-          '<form method="post" action="authorize">',
-          '<input type="hidden" name="csrf" value="tok">',
-          `<label for="user_id">${text(strings.userIdLabel)}</label>`,
-          `<p class="hint" id="user_id-hint">${text(strings.userIdHint)}</p>`,
+          ...userFormStart,
           '<input id="user_id" name="user_id" type="text" autocomplete="username" autocapitalize="off" spellcheck="false" required autofocus aria-describedby="user_id-hint" value="a@example.com">',
           `<button type="submit" name="action" value="send">${text(strings.sendCode)}</button>`,
           '</form>',
@@ -363,11 +367,7 @@ describe('the page’s markup (WCAG 2.2 AA basics)', () => {
     it('asks for the user again after an error, offering SMS or a voice call', () => {
       expect(renderLoginPage({ view: 'user', locale: 'en-US', service: 'Acme', csrf: 'tok', offerVoice: true, error: 'Bad' })).toBe(
         documentOf(title, [
-          `<h1>${text(title)}</h1>`,
-          '<form method="post" action="authorize">',
-          '<input type="hidden" name="csrf" value="tok">',
-          `<label for="user_id">${text(strings.userIdLabel)}</label>`,
-          `<p class="hint" id="user_id-hint">${text(strings.userIdHint)}</p>`,
+          ...userFormStart,
           '<p class="error" id="user_id-error" role="alert">Bad</p>',
           '<input id="user_id" name="user_id" type="text" autocomplete="username" autocapitalize="off" spellcheck="false" required autofocus aria-describedby="user_id-hint user_id-error" aria-invalid="true" value="">',
           '<fieldset>',
