@@ -371,8 +371,11 @@ function pageFailure(
   throw error;
 }
 
-/** Seconds as the largest whole unit that reads naturally: "in 45 seconds", "in 5 minutes", "in 2 hours". */
-function relativeTime(seconds: number): [number, Intl.RelativeTimeFormatUnit] {
+/**
+ * Seconds as the largest whole unit that reads naturally: "in 45 seconds", "in 5 minutes", "in 2
+ * hours". Rounded up, so the page never promises an earlier time than Retry-After; at least 1.
+ */
+export function relativeTime(seconds: number): [number, Intl.RelativeTimeFormatUnit] {
   if (seconds < 90) return [Math.max(1, seconds), 'second'];
   if (seconds < 90 * 60) return [Math.ceil(seconds / 60), 'minute'];
   return [Math.ceil(seconds / 3600), 'hour'];

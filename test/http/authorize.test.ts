@@ -21,6 +21,9 @@ import {
   type TestService,
 } from '../support/harness';
 import { AUTHORIZE_PATH, csrfOf, LoginSession, type PageResponse } from '../support/login-flow';
+import { closedPort } from '../support/fault-servers';
+import { escapeHtml } from '../../lib/domain/markup';
+import { LOGIN_PAGES } from '../../lib/locales';
 
 const TOKEN = '/idp/v1/account/token';
 
@@ -658,6 +661,178 @@ describe('the request’s and the page’s edges', () => {
     const redirect = await session.post(malformed, 'verify', { code: ` ${await service.latestCode(user)} ` });
     expect(redirect.status).toBe(302);
     expect(redirect.location?.searchParams.get('code')).toEqual(expect.any(String));
+  });
+});
+
+describe('the page’s headers: where its forms may post, and the cookie', () => {
+  const formAction = (page: PageResponse) =>
+    (page.headers.get('content-security-policy') ?? '').split('; ').filter((directive) => directive.startsWith('form-action'));
+
+  it('lets step 1 (shown first or again), the error page and the expired page post only to the endpoint, and step 2 also end at the client’s origin (CSP form-action)', async () => {
+    const session = new LoginSession(service);
+    const first = await session.start();
+    expect(formAction(first)).toEqual(["form-action 'self'"]);
+    expect(formAction(await new LoginSession(service).start({ client_id: 'nobody' }))).toEqual(["form-action 'self'"]);
+    const again = await session.post(first, 'send', { user_id: 'not an address' });
+    expect(again.status).toBe(400);
+    expect(formAction(again)).toEqual(["form-action 'self'"]);
+    const second = await session.post(again, 'send', { user_id: uniqueEmail('csp') });
+    // The code form's success is a redirect to the client, and browsers apply form-action to it.
+    expect(formAction(second)).toEqual(["form-action 'self' http://localhost:3000"]);
+    const retried = await session.post(second, 'verify', { code: 'abc' });
+    expect(formAction(retried)).toEqual(["form-action 'self' http://localhost:3000"]);
+    const expired = await new LoginSession(service).post(first, 'send', { user_id: uniqueEmail('csp') });
+    expect(expired.status).toBe(400);
+    expect(formAction(expired)).toEqual(["form-action 'self'"]);
+    expect(expired.headers.get('set-cookie')).toMatch(/^idp_login=;.*Max-Age=0/);
+  });
+
+  it('leaves the transaction cookie alone on an error redirect of the request, and clears it on the redirect with the code', async () => {
+    const refused = await new LoginSession(service).start({ response_type: 'token' });
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    const granted = await new LoginSession(service).signIn(uniqueEmail('cleared'));
+    expect(granted.status).toBe(302);
+    expect(granted.headers.get('set-cookie')).toMatch(/^idp_login=;.*Max-Age=0/);
+  });
+});
+
+describe('the page’s channels, failures and configuration changes', () => {
+  /** Numbers whose SMS and voice deliveries the capture refuses while listed. */
+  const failing = new Set<string>();
+  let variants: TestService;
+  beforeAll(async () => {
+    variants = await startTestService({
+      capture: { failFor: (to) => failing.has(to) },
+      config: (config) => {
+        const { voice: _voice, ...withoutVoice } = config.environments[0]!;
+        return {
+          ...config,
+          environments: [...config.environments, { ...withoutVoice, id: 'no-voice' }],
+          clients: [
+            ...config.clients.map((entry) => (entry.id === 'local-web' ? { ...entry, environments: ['local', 'no-voice'] } : entry)),
+            { ...config.clients[0]!, id: 'local-no-voice', channels: ['email', 'sms'] },
+          ],
+        };
+      },
+    });
+  });
+  afterAll(async () => variants.stop());
+
+  const offersVoice = (page: PageResponse) => page.html.includes('name="channel" value="voice"');
+  const shows = (page: PageResponse, text: string) => expect(page.html).toContain(`>${escapeHtml(text)}</p>`);
+
+  it('offers a voice call only where the client may call and the environment has voice', async () => {
+    expect(offersVoice(await new LoginSession(variants).start())).toBe(true);
+    expect(offersVoice(await new LoginSession(variants, 'local-no-voice').start())).toBe(false);
+    expect(offersVoice(await new LoginSession(variants).start({ env_id: 'no-voice' }))).toBe(false);
+  });
+
+  it.each([
+    ['a client that may not call', 'local-no-voice', {}],
+    ['an environment without voice', 'local-web', { env_id: 'no-voice' }],
+  ])('refuses a forged voice call for %s: step 1 again, nothing counted, nothing sent', async (_name, clientId, extra) => {
+    const session = new LoginSession(variants, clientId);
+    const first = await session.start(extra);
+    const phone = uniquePhone();
+    variants.dynamodb.reset();
+    const refused = await session.post(first, 'send', { user_id: phone, channel: 'voice' }, { offered: false });
+    expect(refused.status).toBe(400);
+    shows(refused, LOGIN_PAGES['en-US'].invalidUserId);
+    expect(refused.html).toContain(`value="${phone}"`);
+    expect(variants.dynamodb.operations()).toEqual([]);
+    expect(await variants.outbox(phone)).toEqual([]);
+    // The same number by SMS goes through.
+    expect((await session.post(refused, 'send', { user_id: phone })).status).toBe(200);
+  });
+
+  it('says a delivery failed (502) on step 1, and on a resend keeps step 2, whose delivered code still works', async () => {
+    const phone = uniquePhone();
+    const session = new LoginSession(variants);
+    failing.add(phone);
+    const failed = await session.post(await session.start(), 'send', { user_id: phone });
+    expect(failed.status).toBe(502);
+    shows(failed, LOGIN_PAGES['en-US'].deliveryFailed);
+    expect(failed.html).toContain(`value="${phone}"`);
+    expect(failed.headers.get('retry-after')).toBeNull();
+
+    failing.delete(phone);
+    const sent = await session.post(failed, 'send', { user_id: phone });
+    expect(sent.status).toBe(200);
+    const code = await variants.latestCode(phone);
+    failing.add(phone);
+    const resendFailed = await session.post(sent, 'resend');
+    failing.delete(phone);
+    expect(resendFailed.status).toBe(502);
+    shows(resendFailed, LOGIN_PAGES['en-US'].deliveryFailed);
+    expect(resendFailed.html).toContain('<input id="code"');
+    expect((await session.post(resendFailed, 'verify', { code })).status).toBe(302);
+  });
+
+  it('says the service is unavailable (503, Retry-After) when storage does not answer, on a send and on a code check', async () => {
+    const down = await startTestService({ dynamodbEndpoint: await closedPort() });
+    try {
+      const session = new LoginSession(down);
+      const first = await session.start({ ui_locales: 'de-DE' });
+      expect(first.status).toBe(200);
+      const refused = await session.post(first, 'send', { user_id: uniqueEmail('nodb-page') });
+      expect({ status: refused.status, retryAfter: refused.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '1' });
+      shows(refused, LOGIN_PAGES['de-DE'].unavailable);
+      expect(refused.html).toContain('name="user_id"');
+
+      // Step 2 of a transaction begun while storage answered (the same secrets open its cookie).
+      const earlier = new LoginSession(variants);
+      const sent = await earlier.post(await earlier.start(), 'send', { user_id: uniqueEmail('nodb-check') });
+      const moved = new LoginSession(down);
+      moved.transactionCookie = earlier.transactionCookie;
+      down.clock.set(variants.clock.now());
+      const check = await moved.post(sent, 'verify', { code: '123456' });
+      expect({ status: check.status, retryAfter: check.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '1' });
+      shows(check, LOGIN_PAGES['en-US'].unavailable);
+      expect(check.html).toContain('<input id="code"');
+    } finally {
+      await down.stop();
+    }
+  });
+
+  it('shows the expired page, counting nothing, for a transaction whose environment or client the configuration no longer has', async () => {
+    const inEnvironment = new LoginSession(variants);
+    const environmentPage = await inEnvironment.start({ env_id: 'no-voice' });
+    const ofClient = new LoginSession(variants, 'local-no-voice');
+    const clientPage = await ofClient.start();
+    // A later deployment of the stack, over the same table and secrets, without either.
+    const later = await startTestService({ tableName: variants.services.tableName });
+    try {
+      later.clock.set(variants.clock.now());
+      for (const [session, page] of [
+        [inEnvironment, environmentPage],
+        [ofClient, clientPage],
+      ] as const) {
+        const moved = new LoginSession(later, session.clientId);
+        moved.transactionCookie = session.transactionCookie;
+        later.dynamodb.reset();
+        const answer = await moved.post(page, 'send', { user_id: uniqueEmail('moved') });
+        expect({ status: answer.status, expired: answer.html.includes(escapeHtml(LOGIN_PAGES['en-US'].expired)) }).toEqual({
+          status: 400,
+          expired: true,
+        });
+        expect(later.dynamodb.operations()).toEqual([]);
+      }
+    } finally {
+      await later.stop();
+    }
+  });
+
+  it('takes at most 320 characters of what was typed, and asks again for a form without the field', async () => {
+    const session = new LoginSession(variants);
+    const first = await session.start();
+    const long = await session.post(first, 'send', { user_id: 'x'.repeat(1000) });
+    expect(long.status).toBe(400);
+    expect(long.html).toContain(`value="${'x'.repeat(320)}"`);
+    expect(long.html).not.toContain('x'.repeat(321));
+    const missing = await session.post(long, 'send', {});
+    expect(missing.status).toBe(400);
+    shows(missing, LOGIN_PAGES['en-US'].invalidUserId);
   });
 });
 

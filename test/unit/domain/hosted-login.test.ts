@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildServiceConfig, parseStageConfig, type ClientConfig } from '../../../lib/config';
 import { AUTHORIZATION_CODE_PATTERN, authorizationCodeHash, mintAuthorizationCode } from '../../../lib/domain/authorization-codes';
-import { maskDestination, pickLocale, redirectWith } from '../../../lib/domain/authorize';
+import { maskDestination, pickLocale, redirectWith, relativeTime } from '../../../lib/domain/authorize';
 import { deriveHmacKeys } from '../../../lib/domain/hmac-keys';
 import { atHash } from '../../../lib/domain/id-tokens';
 import { renderLoginPage, STYLE_HASH, STYLESHEET } from '../../../lib/domain/login-page';
@@ -200,6 +200,23 @@ describe('the masked destination', () => {
   it('shows a phone’s country code and last four digits', () => {
     expect(maskDestination({ authType: 'sms', value: '+14155552671' })).toBe('+1 ••• 2671');
     expect(maskDestination({ authType: 'sms', value: '+4930123456789' })).toBe('+49 ••• 6789');
+  });
+});
+
+describe('the retry time the page shows', () => {
+  it('says seconds below 90 s, minutes below 90 min, hours from there, rounded up and never less than 1', () => {
+    const cases: Array<[number, ReturnType<typeof relativeTime>]> = [
+      [0, [1, 'second']],
+      [1, [1, 'second']],
+      [89, [89, 'second']],
+      [90, [2, 'minute']],
+      [91, [2, 'minute']],
+      [121, [3, 'minute']],
+      [5399, [90, 'minute']],
+      [5400, [2, 'hour']],
+      [7201, [3, 'hour']],
+    ];
+    expect(cases.map(([seconds]) => [seconds, relativeTime(seconds)])).toEqual(cases);
   });
 });
 
