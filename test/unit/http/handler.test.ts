@@ -2,7 +2,8 @@
  * The shared middleware stack (lib/http/handler.ts) around a stub handler: what every route's
  * response gets whatever the handler does.
  */
-import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { logger } from '../../../lib/log';
 import { apiHandler, TIMEOUT_MARGIN_MS } from '../../../lib/http/handler';
 import { STRICT_TRANSPORT_SECURITY } from '../../../lib/http/security-headers';
 import { apiEvent, lambdaContext } from '../../support/api-event';
@@ -102,5 +103,37 @@ describe('errors that are not ours but carry middy’s HTTP contract (statusCode
     const since = capturedLogs().length;
     await throwing('a string' as unknown as Error)(apiEvent(), lambdaContext());
     expect(loggedBugs(since)).toEqual([{ name: 'string' }]);
+  });
+});
+
+describe('the logs of a request', () => {
+  /** A route that logs one line, and the lines it logged (parsed) per call. */
+  const logging = route(() => {
+    logger.info('handled');
+    return ok();
+  });
+  const linesOf = async (event: ReturnType<typeof apiEvent>, context: ReturnType<typeof lambdaContext>) => {
+    const since = capturedLogs().length;
+    await logging(event, context);
+    return capturedLogs()
+      .slice(since)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter(({ message }) => message === 'handled');
+  };
+
+  it('carry API Gateway’s request id as the correlation id and the Lambda request id, and none of them into the next request', async () => {
+    const first = await linesOf(apiEvent({ requestContext: { requestId: 'gateway-1' } as APIGatewayProxyEvent['requestContext'] }), {
+      ...lambdaContext(),
+      awsRequestId: 'lambda-1',
+    });
+    expect(first).toEqual([expect.objectContaining({ correlation_id: 'gateway-1', function_request_id: 'lambda-1' })]);
+    const second = await linesOf(apiEvent({ requestContext: { requestId: 'gateway-2' } as APIGatewayProxyEvent['requestContext'] }), {
+      ...lambdaContext(),
+      awsRequestId: 'lambda-2',
+    });
+    expect(second).toEqual([expect.objectContaining({ correlation_id: 'gateway-2', function_request_id: 'lambda-2' })]);
+    // An event without a request id (a direct invocation) has none, not the last request's.
+    const third = await linesOf(apiEvent({ requestContext: {} as APIGatewayProxyEvent['requestContext'] }), lambdaContext());
+    expect(third).toEqual([expect.not.objectContaining({ correlation_id: expect.anything() })]);
   });
 });
