@@ -122,7 +122,7 @@ function parseForm(text: string): RequestFields {
   const fields: RequestFields = {};
   for (const [name, value] of new URLSearchParams(text)) {
     // A fixed text: the name is the client's input, and descriptions never echo input.
-    if (Object.hasOwn(fields, name)) throw new InvalidRequestError('A parameter is repeated (RFC 6749 §3.2 allows each once).');
+    if (Object.hasOwn(fields, name)) throw new InvalidRequestError('A parameter is repeated (RFC 6749 section 3.2 allows each once).');
     fields[name] = value;
   }
   return fields;

@@ -3,6 +3,7 @@
  * response gets whatever the handler does.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { TemporarilyUnavailableError } from '../../../lib/errors';
 import { logger } from '../../../lib/log';
 import { apiHandler, TIMEOUT_MARGIN_MS } from '../../../lib/http/handler';
 import { STRICT_TRANSPORT_SECURITY } from '../../../lib/http/security-headers';
@@ -22,6 +23,18 @@ describe('a function about to time out', () => {
     expect(result.statusCode).toBe(503);
     expect(JSON.parse(result.body)).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
     expect(result.headers).toMatchObject({ 'Retry-After': '1', 'Cache-Control': 'no-store' });
+  });
+
+  it('logs why it answered 503: the function was about to time out', async () => {
+    const since = capturedLogs().length;
+    await route(() => new Promise<APIGatewayProxyResult>(() => undefined))(apiEvent(), lambdaContext(TIMEOUT_MARGIN_MS + 100));
+    const failed = capturedLogs()
+      .slice(since)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter(({ message }) => message === 'request failed');
+    expect(failed).toEqual([
+      expect.objectContaining({ error: 'temporarily_unavailable', status: 503, detail: 'the function was about to time out' }),
+    ]);
   });
 
   it('leaves a handler that finishes in time alone', async () => {
@@ -97,6 +110,35 @@ describe('errors that are not ours but carry middy’s HTTP contract (statusCode
     // Nothing of the frames below it, anywhere in the line.
     const lowerFrame = (bug.stack as string).split('\n')[2]?.trim() as string;
     expect(capturedLogs().slice(since).join('\n')).not.toContain(lowerFrame);
+  });
+
+  it('logs a bug’s frame, not text of its message that reads like one, and no frame when the stack has none', async () => {
+    const since = capturedLogs().length;
+    const misleading = new Error('failed at step 2');
+    await throwing(misleading)(apiEvent(), lambdaContext());
+    const frameless = Object.assign(new RangeError('no frames'), { stack: undefined });
+    await throwing(frameless)(apiEvent(), lambdaContext());
+    const topFrame = (misleading.stack as string).split('\n')[1]?.trim().replace(/^at /, '');
+    expect(loggedBugs(since)).toEqual([
+      { name: 'Error', message: 'failed at step 2', at: topFrame },
+      { name: 'RangeError', message: 'no frames' },
+    ]);
+  });
+
+  it('logs the kind of what caused a 5xx of ours (never its message), and no cause when there was none', async () => {
+    const since = capturedLogs().length;
+    await throwing(new TemporarilyUnavailableError({ detail: 'storage', cause: new TypeError('secret detail') }))(
+      apiEvent(),
+      lambdaContext(),
+    );
+    await throwing(new TemporarilyUnavailableError({ detail: 'storage' }))(apiEvent(), lambdaContext());
+    const lines = capturedLogs().slice(since);
+    const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter(({ message }) => message === 'request failed');
+    expect(failed.map(({ detail, cause }) => ({ detail, cause }))).toEqual([
+      { detail: 'storage', cause: { name: 'TypeError' } },
+      { detail: 'storage', cause: undefined },
+    ]);
+    expect(lines.join('\n')).not.toContain('secret detail');
   });
 
   it('logs what was thrown when it is not an Error: its type', async () => {

@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { IdpError } from '../../../lib/errors';
-import { parseBody, type ParsedEvent } from '../../../lib/http/request';
+import { parseBody, queryParameter, type ParsedEvent } from '../../../lib/http/request';
 
 const REPEATED = { error: 'invalid_request', error_description: 'A JSON member name is repeated (RFC 7493 section 2.3 allows each once).' };
 const NOT_WELL_FORMED = { error: 'invalid_request', error_description: 'The request contains text that is not well-formed Unicode.' };
@@ -76,5 +76,74 @@ describe('parseBody: text', () => {
   it('still refuses a byte order mark as JSON (RFC 8259 §8.1), base64 or not', () => {
     expect(parse('\ufeff{}')).toMatchObject({ status: 400, error_description: 'The request body is not valid JSON.' });
     expect(parse('\ufeff{}', { base64: true })).toMatchObject({ status: 400, error_description: 'The request body is not valid JSON.' });
+  });
+});
+
+/** Runs a parseBody's `before` step on `event`; returns the fields, or the error's status and JSON. */
+function run(middleware: ReturnType<typeof parseBody>, event: Partial<APIGatewayProxyEvent>): unknown {
+  const request = { event } as middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
+  try {
+    void middleware.before?.(request);
+  } catch (error) {
+    if (error instanceof IdpError) return { status: error.statusCode, ...error.toJSON() };
+    throw error;
+  }
+  return (event as ParsedEvent).fields;
+}
+
+describe('parseBody: what each refusal says', () => {
+  it('names every media type the route takes (415), the size limit (413) and the repeated form parameter (400)', () => {
+    const post = (headers: Record<string, string>, body: string) => ({ httpMethod: 'POST', headers, body, isBase64Encoded: false });
+    expect(run(parseBody(['json', 'form']), post({ 'content-type': 'text/plain' }, 'x'))).toEqual({
+      status: 415,
+      error: 'invalid_request',
+      error_description: 'Content-Type must be application/json or application/x-www-form-urlencoded.',
+    });
+    expect(run(parseBody(['form']), post({ 'content-type': 'application/json' }, '{}'))).toEqual({
+      status: 415,
+      error: 'invalid_request',
+      error_description: 'Content-Type must be application/x-www-form-urlencoded.',
+    });
+    expect(run(parseBody(['json'], 10), post({ 'content-type': 'application/json' }, '{"a":"bcd"}'))).toEqual({
+      status: 413,
+      error: 'invalid_request',
+      error_description: 'The request body must not exceed 10 bytes.',
+    });
+    expect(run(parseBody(['form']), post({ 'content-type': 'application/x-www-form-urlencoded' }, 'a=1&a=2'))).toEqual({
+      status: 400,
+      error: 'invalid_request',
+      error_description: 'A parameter is repeated (RFC 6749 section 3.2 allows each once).',
+    });
+  });
+});
+
+describe('parseBody: a body the route makes optional (UserInfo’s POST, OIDC Core §5.3.1)', () => {
+  const optional = parseBody(['form'], undefined, { optional: true });
+
+  it('takes a POST with neither content nor Content-Type as empty, headers or none (a direct invocation has none)', () => {
+    expect(run(optional, { httpMethod: 'POST', headers: {}, body: null })).toEqual({});
+    expect(run(optional, { httpMethod: 'POST', headers: null as unknown as APIGatewayProxyEvent['headers'], body: '' })).toEqual({});
+  });
+
+  it('still refuses content without a Content-Type, and an empty body of a type the route does not take (415, RFC 9110 §15.5.16)', () => {
+    expect(run(optional, { httpMethod: 'POST', headers: {}, body: 'access_token=x' })).toMatchObject({ status: 415 });
+    expect(run(optional, { httpMethod: 'POST', headers: { 'content-type': 'text/plain' }, body: '' })).toMatchObject({ status: 415 });
+  });
+
+  it('is not optional where the route does not say so', () => {
+    expect(run(parseBody(['form']), { httpMethod: 'POST', headers: {}, body: '' })).toMatchObject({ status: 415 });
+  });
+});
+
+describe('queryParameter', () => {
+  const query = (parameters: Record<string, string> | null) => ({ queryStringParameters: parameters }) as unknown as APIGatewayProxyEvent;
+
+  it('is the value, or undefined when the query, the parameter or its value is missing (an empty value counts as absent)', () => {
+    expect(queryParameter(query({ env_id: 'second' }), 'env_id')).toBe('second');
+    expect(queryParameter(query({ env_id: '' }), 'env_id')).toBeUndefined();
+    expect(queryParameter(query({ other: 'x' }), 'env_id')).toBeUndefined();
+    expect(queryParameter(query(null), 'env_id')).toBeUndefined();
+    // A hand-made event (a direct invocation) may hold null where API Gateway would leave the name out.
+    expect(queryParameter(query({ env_id: null as unknown as string }), 'env_id')).toBeUndefined();
   });
 });
