@@ -651,13 +651,17 @@ describe('the request’s and the page’s edges', () => {
     expect((await service.outbox(phone)).map((message) => message.channel)).toEqual(['voice', 'voice']);
   });
 
-  it('takes a code with spaces around it, and asks for 6 digits when given anything else', async () => {
+  it('takes a code with spaces around it, and asks for 6 digits when given anything else or nothing', async () => {
     const user = uniqueEmail('code-shape');
     const session = new LoginSession(service);
     const page = await session.post(await session.start(), 'send', { user_id: user });
     const malformed = await session.post(page, 'verify', { code: 'abc' });
     expect(malformed.status).toBe(400);
     expect(malformed.html).toContain('Enter the 6 digits of the code.');
+    // A forged form without the field is asked the same.
+    const missing = await session.post(malformed, 'verify', {});
+    expect(missing.status).toBe(400);
+    expect(missing.html).toContain('Enter the 6 digits of the code.');
     const redirect = await session.post(malformed, 'verify', { code: ` ${await service.latestCode(user)} ` });
     expect(redirect.status).toBe(302);
     expect(redirect.location?.searchParams.get('code')).toEqual(expect.any(String));
@@ -801,7 +805,14 @@ describe('the page’s channels, failures and configuration changes', () => {
     const ofClient = new LoginSession(variants, 'local-no-voice');
     const clientPage = await ofClient.start();
     // A later deployment of the stack, over the same table and secrets, without either.
-    const later = await startTestService({ tableName: variants.services.tableName });
+    // Its default environment now speaks German.
+    const later = await startTestService({
+      tableName: variants.services.tableName,
+      config: (config) => ({
+        ...config,
+        environments: config.environments.map((environment) => ({ ...environment, defaultLocale: 'de-DE' as const })),
+      }),
+    });
     try {
       later.clock.set(variants.clock.now());
       for (const [session, page] of [
@@ -812,12 +823,22 @@ describe('the page’s channels, failures and configuration changes', () => {
         moved.transactionCookie = session.transactionCookie;
         later.dynamodb.reset();
         const answer = await moved.post(page, 'send', { user_id: uniqueEmail('moved') });
+        // In the transaction's language, not the default environment's.
         expect({ status: answer.status, expired: answer.html.includes(escapeHtml(LOGIN_PAGES['en-US'].expired)) }).toEqual({
           status: 400,
           expired: true,
         });
+        expect(answer.html).toContain('<html lang="en-US">');
         expect(later.dynamodb.operations()).toEqual([]);
       }
+      // Without a transaction, and on a new request, the page speaks the default environment's language.
+      const fresh = new LoginSession(later);
+      const first = await fresh.start();
+      expect(first.html).toContain('<html lang="de-DE">');
+      fresh.transactionCookie = undefined;
+      const expired = await fresh.post(first, 'send', { user_id: uniqueEmail('moved') });
+      expect(expired.html).toContain('<html lang="de-DE">');
+      expect(expired.html).toContain(escapeHtml(LOGIN_PAGES['de-DE'].expired));
     } finally {
       await later.stop();
     }
@@ -833,6 +854,7 @@ describe('the page’s channels, failures and configuration changes', () => {
     const missing = await session.post(long, 'send', {});
     expect(missing.status).toBe(400);
     shows(missing, LOGIN_PAGES['en-US'].invalidUserId);
+    expect(missing.html).toMatch(/<input id="user_id"[^>]* value="">/);
   });
 });
 

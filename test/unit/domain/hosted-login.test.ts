@@ -149,6 +149,14 @@ describe('the transaction cookie', () => {
 });
 
 describe('the page’s locale', () => {
+  it('skips a tag it cannot read, even one of a language it speaks, for the next', () => {
+    expect(pickLocale('de-!! fr', undefined, config)).toBe('fr-FR');
+  });
+
+  it('takes the weight only from a q parameter (RFC 9110 §12.4.2), not from one that merely contains q=', () => {
+    expect(pickLocale(undefined, 'fr;x-q=0, de;q=0.5', config)).toBe('fr-FR');
+  });
+
   it('takes the first supported ui_locales tag (OIDC Core §3.1.2.1)', () => {
     expect(pickLocale('tlh de-CH fr', 'es', config)).toBe('de-DE');
   });
