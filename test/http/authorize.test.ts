@@ -787,8 +787,7 @@ describe('the page’s channels, failures and configuration changes', () => {
       // Step 2 of a transaction begun while storage answered (the same secrets open its cookie).
       const earlier = new LoginSession(variants);
       const sent = await earlier.post(await earlier.start(), 'send', { user_id: uniqueEmail('nodb-check') });
-      const moved = new LoginSession(down);
-      moved.transactionCookie = earlier.transactionCookie;
+      const moved = earlier.continuedAt(down);
       down.clock.set(variants.clock.now());
       const check = await moved.post(sent, 'verify', { code: '123456' });
       expect({ status: check.status, retryAfter: check.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '1' });
@@ -819,8 +818,7 @@ describe('the page’s channels, failures and configuration changes', () => {
         [inEnvironment, environmentPage],
         [ofClient, clientPage],
       ] as const) {
-        const moved = new LoginSession(later, session.clientId);
-        moved.transactionCookie = session.transactionCookie;
+        const moved = session.continuedAt(later);
         later.dynamodb.reset();
         const answer = await moved.post(page, 'send', { user_id: uniqueEmail('moved') });
         // In the transaction's language, not the default environment's.

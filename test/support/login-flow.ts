@@ -92,6 +92,16 @@ export class LoginSession {
     return this.post(second, 'verify', { code: await this.service.latestCode(userId) });
   }
 
+  /**
+   * The same browser going on against another service (another deployment of the stack over the
+   * same table and secrets): a session there whose jar holds this one's transaction cookie.
+   */
+  continuedAt(service: Pick<TestService, 'url' | 'latestCode'>): LoginSession {
+    const continued = new LoginSession(service, this.clientId, this.options);
+    continued.cookie = this.cookie;
+    return continued;
+  }
+
   /** The transaction cookie as the jar holds it (for tampering tests). */
   get transactionCookie(): string | undefined {
     return this.cookie;

@@ -6,21 +6,25 @@ import { parseBody, queryParameter, type ParsedEvent } from '../../../lib/http/r
 const REPEATED = { error: 'invalid_request', error_description: 'A JSON member name is repeated (RFC 7493 section 2.3 allows each once).' };
 const NOT_WELL_FORMED = { error: 'invalid_request', error_description: 'The request contains text that is not well-formed Unicode.' };
 
-/** Runs parseBody's `before` step on a body; returns the fields, or the error's status and JSON. */
-function parse(body: string, options: { contentType?: string; base64?: boolean } = {}): unknown {
-  const event = {
-    headers: { 'content-type': options.contentType ?? 'application/json' },
-    body: options.base64 === true ? Buffer.from(body, 'utf8').toString('base64') : body,
-    isBase64Encoded: options.base64 === true,
-  } as unknown as APIGatewayProxyEvent;
+/** Runs a parseBody's `before` step on `event`; returns the fields, or the error's status and JSON. */
+function run(middleware: ReturnType<typeof parseBody>, event: Partial<APIGatewayProxyEvent>): unknown {
   const request = { event } as middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
   try {
-    void parseBody(['json', 'form']).before?.(request);
+    void middleware.before?.(request);
   } catch (error) {
     if (error instanceof IdpError) return { status: error.statusCode, ...error.toJSON() };
     throw error;
   }
   return (event as ParsedEvent).fields;
+}
+
+/** Runs the JSON-or-form parseBody on a body; returns the fields, or the error's status and JSON. */
+function parse(body: string, options: { contentType?: string; base64?: boolean } = {}): unknown {
+  return run(parseBody(['json', 'form']), {
+    headers: { 'content-type': options.contentType ?? 'application/json' },
+    body: options.base64 === true ? Buffer.from(body, 'utf8').toString('base64') : body,
+    isBase64Encoded: options.base64 === true,
+  });
 }
 
 describe('parseBody: JSON member names given twice', () => {
@@ -78,18 +82,6 @@ describe('parseBody: text', () => {
     expect(parse('\ufeff{}', { base64: true })).toMatchObject({ status: 400, error_description: 'The request body is not valid JSON.' });
   });
 });
-
-/** Runs a parseBody's `before` step on `event`; returns the fields, or the error's status and JSON. */
-function run(middleware: ReturnType<typeof parseBody>, event: Partial<APIGatewayProxyEvent>): unknown {
-  const request = { event } as middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
-  try {
-    void middleware.before?.(request);
-  } catch (error) {
-    if (error instanceof IdpError) return { status: error.statusCode, ...error.toJSON() };
-    throw error;
-  }
-  return (event as ParsedEvent).fields;
-}
 
 describe('parseBody: what each refusal says', () => {
   it('names every media type the route takes (415), the size limit (413) and the repeated form parameter (400)', () => {
