@@ -251,6 +251,7 @@ export const OPERATIONS: readonly Operation[] = [
             revokedAt: undefined,
             revokedReason: undefined,
             keepUntil: keepUntilOf(lifetimes, times),
+            recentRotations: [],
           },
           undefined,
         );

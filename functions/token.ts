@@ -8,7 +8,7 @@ import { tokenDeps } from '../lib/deps/token';
 import { requestToken, type TokenEndpointDeps } from '../lib/domain/token-endpoint';
 import { apiHandler } from '../lib/http/handler';
 import { issuerOf } from '../lib/http/issuer';
-import { queryParameter } from '../lib/http/request';
+import { header, queryParameter } from '../lib/http/request';
 import { jsonResponse, TOKEN_RESPONSE_HEADERS } from '../lib/http/responses';
 
 export function createHandler(deps: () => TokenEndpointDeps & IssuerDeps) {
@@ -17,6 +17,7 @@ export function createHandler(deps: () => TokenEndpointDeps & IssuerDeps) {
     const response = await requestToken(resolved, {
       environmentId: queryParameter(event, 'env_id'),
       fields: event.fields,
+      authorization: header(event, 'authorization'),
       issuer: issuerOf(resolved.issuer, event),
     });
     return jsonResponse(200, response, { ...TOKEN_RESPONSE_HEADERS });

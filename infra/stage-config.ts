@@ -55,10 +55,25 @@ export const deploymentSchema = z.strictObject({
   /** An AWS WAF web ACL on the API stage; absent: none. */
   waf: z.optional(
     z.strictObject({
-      /** Per-IP rate limits, each on one API path: at most `limit` requests per IP in the evaluation window, then 429. */
-      perIpRateLimits: z._default(z.array(z.strictObject({ path: z.string().check(z.regex(/^\//)), limit: int(10, 2_000_000_000) })), [
-        { path: '/idp/v1/otp/send', limit: 100 },
-      ]),
+      /**
+       * Per-IP rate limits, each on one API path (and, with `method`, only that method's requests):
+       * at most `limit` requests per IP in the evaluation window, then 429. The default covers both
+       * ways to have a code sent: otp/send, and the hosted login page's form posts (each sends a
+       * code or checks one; its GET costs no DynamoDB request and sends nothing).
+       */
+      perIpRateLimits: z._default(
+        z.array(
+          z.strictObject({
+            path: z.string().check(z.regex(/^\//)),
+            method: z.optional(z.enum(['GET', 'POST'])),
+            limit: int(10, 2_000_000_000),
+          }),
+        ),
+        [
+          { path: '/idp/v1/otp/send', limit: 100 },
+          { path: '/idp/v1/account/authorize', method: 'POST', limit: 100 },
+        ],
+      ),
       /** The window the rate limits count over, in seconds (WAF offers these four). */
       evaluationWindowSeconds: z._default(z.literal([60, 120, 300, 600]), 300),
       /** Also block addresses on AWS's IP reputation list (the managed rule group AWSManagedRulesAmazonIpReputationList). */

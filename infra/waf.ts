@@ -1,8 +1,8 @@
 /**
- * The optional AWS WAF web ACL on the API stage: per-IP rate limits on chosen paths (otp/send by
- * default: every send costs money and a message, and the service's own limit is per recipient,
- * so one address spraying many recipients is only stopped here), and optionally AWS's IP
- * reputation list. A blocked rate answers 429 in the service's error shape.
+ * The optional AWS WAF web ACL on the API stage: per-IP rate limits on chosen paths (by default
+ * otp/send and the hosted login page's form posts, the two ways to have a code sent: every send
+ * costs a message, and the service's own limits count per recipient and, per source, sends only),
+ * and optionally AWS's IP reputation list. A blocked rate answers 429 in the service's error shape.
  */
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
@@ -22,6 +22,31 @@ export function pathPattern(path: string): string {
   return `${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/?$`;
 }
 
+/** The requests a rate limit counts: those to `path`, and with `method`, only that method's. */
+function scopeDown(path: string, method: string | undefined): CfnWebACL.StatementProperty {
+  const onPath: CfnWebACL.StatementProperty = {
+    regexMatchStatement: {
+      fieldToMatch: { uriPath: {} },
+      regexString: pathPattern(path),
+      // Decode, then collapse `//` and `./` so spelling variants of the path are counted too.
+      textTransformations: [
+        { priority: 0, type: 'URL_DECODE' },
+        { priority: 1, type: 'NORMALIZE_PATH' },
+      ],
+    },
+  };
+  if (method === undefined) return onPath;
+  const withMethod: CfnWebACL.StatementProperty = {
+    byteMatchStatement: {
+      fieldToMatch: { method: {} },
+      positionalConstraint: 'EXACTLY',
+      searchString: method,
+      textTransformations: [{ priority: 0, type: 'NONE' }],
+    },
+  };
+  return { andStatement: { statements: [onPath, withMethod] } };
+}
+
 export class ServiceWaf extends Construct {
   readonly webAcl: CfnWebACL;
 
@@ -36,7 +61,7 @@ export class ServiceWaf extends Construct {
       sampledRequestsEnabled: false,
     });
 
-    const rules: CfnWebACL.RuleProperty[] = props.waf.perIpRateLimits.map(({ path, limit }, index) => ({
+    const rules: CfnWebACL.RuleProperty[] = props.waf.perIpRateLimits.map(({ path, method, limit }, index) => ({
       name: `per-ip-rate-${index}`,
       priority: index,
       action: {
@@ -53,17 +78,7 @@ export class ServiceWaf extends Construct {
           limit,
           evaluationWindowSec: props.waf.evaluationWindowSeconds,
           aggregateKeyType: 'IP',
-          scopeDownStatement: {
-            regexMatchStatement: {
-              fieldToMatch: { uriPath: {} },
-              regexString: pathPattern(path),
-              // Decode, then collapse `//` and `./` so spelling variants of the path are counted too.
-              textTransformations: [
-                { priority: 0, type: 'URL_DECODE' },
-                { priority: 1, type: 'NORMALIZE_PATH' },
-              ],
-            },
-          },
+          scopeDownStatement: scopeDown(path, method),
         },
       },
       visibilityConfig: visibility(`per-ip-rate-${index}`),

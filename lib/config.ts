@@ -43,6 +43,20 @@ const ATTEMPT_LIMIT_DEFAULTS = Object.freeze({ maxAttempts: 5, windowSeconds: 60
 const REFRESH_DEFAULTS = Object.freeze({ idleSeconds: 30 * 86_400, absoluteSeconds: 90 * 86_400, reuseIntervalSeconds: 0 });
 
 /**
+ * The most rotations a family's limit can count: the family item keeps the times of this many
+ * (lib/adapters/dynamodb/refresh-token-store.ts), whatever the configured limit, so changing the
+ * limit never misreads an item written under another.
+ */
+export const MAX_REFRESH_WINDOW = 20;
+
+/**
+ * A refresh family's own limit (docs/decisions/009-refresh-token-families.md): an app refreshes
+ * once per access token lifetime, a few times at once with several tabs; 10 a minute is far above
+ * that and far below a client stuck in a loop.
+ */
+const REFRESH_LIMIT_DEFAULTS = Object.freeze({ maxRefreshes: 10, windowSeconds: 60 });
+
+/**
  * NIST SP 800-63B §5.2.2: at most 100 consecutive failed attempts on one account. The per-minute
  * limit alone lets a patient attacker make 7,200 guesses a day; this cap bounds them per rolling run.
  */
@@ -77,6 +91,14 @@ const windowSchema = <T extends { maxSends: number; windowSeconds: number }>(def
 
 /** The per-source-IP guard's defaults: 10 SMS or voice sends per hour from one IP (or IPv6 /64). */
 const SEND_PER_IP = Object.freeze({ maxSends: 10, windowSeconds: 3600 });
+/**
+ * The per-source-IP guard of email sends: 30 an hour from one IP (or IPv6 /64). Email costs nothing
+ * per message, but a flood of it is email bombing and the bounces and complaints that get the SES
+ * account paused (then every email login is down): docs/decisions/010-hosted-login-abuse.md.
+ */
+const EMAIL_PER_IP = Object.freeze({ maxSends: 30, windowSeconds: 3600 });
+/** Codes one hosted login transaction may send (docs/decisions/010-hosted-login-abuse.md). */
+const SENDS_PER_TRANSACTION = 5;
 /**
  * The per-destination-prefix guard's defaults: 20 sends an hour to one block of numbers, a block
  * being the country calling code and the first 6 digits of the national number (a NANP exchange,
@@ -154,6 +176,19 @@ const environmentSchema = z.strictObject({
        */
       sendPerIp: z._default(z.strictObject(windowSchema(SEND_PER_IP)), () => ({ ...SEND_PER_IP })),
       /**
+       * Email sends per source IP (an IPv6 address counts by its /64), in a sliding window (default
+       * 30 per hour), on otp/send and the hosted login page alike; refused with 429 and Retry-After.
+       * A client that authenticates its sends with an API key is not counted (its servers send for
+       * all its users), as for SMS. The IP is API Gateway's `requestContext.identity.sourceIp`.
+       */
+      emailPerIp: z._default(z.strictObject(windowSchema(EMAIL_PER_IP)), () => ({ ...EMAIL_PER_IP })),
+      /**
+       * Codes one hosted login transaction may send, whatever the channel and recipient (default
+       * 5: the first, a resend or two, a corrected address); the next one ends the transaction (the
+       * user starts again from the app). The per-source guards bound what many transactions send.
+       */
+      sendsPerTransaction: z._default(int(1, 50), SENDS_PER_TRANSACTION),
+      /**
        * SMS and voice sends to one block of numbers, in a sliding window (default 20 per hour): the
        * same country calling code and the same first `digits` digits of the national number. SMS
        * pumping rotates through a range of numbers, so the per-recipient limit never trips; this does.
@@ -184,6 +219,8 @@ const environmentSchema = z.strictObject({
       send: { ...ATTEMPT_LIMIT_DEFAULTS },
       failures: { ...FAILURE_CAP_DEFAULTS },
       sendPerIp: { ...SEND_PER_IP },
+      emailPerIp: { ...EMAIL_PER_IP },
+      sendsPerTransaction: SENDS_PER_TRANSACTION,
       sendPerPrefix: { ...SEND_PER_PREFIX },
       dailyPhoneBudget: { ...DAILY_PHONE_BUDGET },
     }),
@@ -233,6 +270,14 @@ const clientSchema = z.strictObject({
   allowCustomMessage: z._default(z.boolean(), false),
   /** Whether `otp/send` requires `Authorization: Bearer <api key>` from this client. */
   sendRequiresApiKey: z._default(z.boolean(), false),
+  /**
+   * Whether the client may use the hosted login page (the authorization endpoint). Absent: yes,
+   * unless `sendRequiresApiKey`: a client whose codes only its own servers may request cannot
+   * have them requested by anyone through the page (which sends without its key), so it is
+   * refused there with an error page, and `true` beside `sendRequiresApiKey` is a configuration
+   * error. A client with API keys that uses the page must present one at the token endpoint.
+   */
+  hostedLogin: z.optional(z.boolean()),
   /** SHA-256 (hex) of each API key; several so a key can be rotated without downtime. */
   apiKeySha256: z._default(z.array(sha256Hex), (): string[] => []),
   /** Whether this client's API keys may call the introspection endpoint (RFC 7662). */
@@ -258,6 +303,20 @@ const clientSchema = z.strictObject({
        * second presentation is reuse.
        */
       reuseIntervalSeconds: z._default(int(0, 60), REFRESH_DEFAULTS.reuseIntervalSeconds),
+      /**
+       * The family's own limit: at most `maxRefreshes` rotations in any sliding window of
+       * `windowSeconds` (default 10 a minute); one more is answered 429 with Retry-After, and the
+       * token it presented stays live. Refreshes present an unguessable token, so they neither
+       * count into nor are refused by the user's attempt limit or failure cap (those protect the
+       * guessable one-time codes): an app's refreshes never lock its user out.
+       */
+      limit: z._default(
+        z.strictObject({
+          maxRefreshes: z._default(int(1, MAX_REFRESH_WINDOW), REFRESH_LIMIT_DEFAULTS.maxRefreshes),
+          windowSeconds: z._default(int(1, 3600), REFRESH_LIMIT_DEFAULTS.windowSeconds),
+        }),
+        () => ({ ...REFRESH_LIMIT_DEFAULTS }),
+      ),
     }),
   ),
 });
@@ -349,6 +408,13 @@ export function checkStageReferences(
         message: 'the idle lifetime cannot be longer than the absolute one',
       });
     }
+    if (client.sendRequiresApiKey && client.hostedLogin === true) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'hostedLogin'],
+        message: 'a client whose codes only its servers may request (sendRequiresApiKey) cannot use the hosted login page',
+      });
+    }
     if ((client.sendRequiresApiKey || client.mayIntrospect) && client.apiKeySha256.length === 0) {
       ctx.addIssue({
         code: 'custom',
@@ -380,6 +446,11 @@ export type FailureCapConfig = EnvironmentConfig['limits']['failures'];
 export type SendWindowConfig = EnvironmentConfig['limits']['sendPerIp'];
 export type PrefixWindowConfig = EnvironmentConfig['limits']['sendPerPrefix'];
 export type DailyBudgetConfig = EnvironmentConfig['limits']['dailyPhoneBudget'];
+
+/** Whether `client` may use the hosted login page (`hostedLogin`, by default unless it requires an API key to send). */
+export function usesHostedLogin(client: ClientConfig): boolean {
+  return client.hostedLogin ?? !client.sendRequiresApiKey;
+}
 
 /** Parses and validates a stage configuration, throwing one readable message listing every problem. */
 export function parseStageConfig(raw: unknown, source = 'configuration'): StageConfig {

@@ -206,6 +206,15 @@ export class DestinationNotAllowedError extends IdpError {
   }
 }
 
+/** What a 429 counted, and how its description says so. */
+const TOO_MANY = {
+  attempts: 'Too many attempts.',
+  phone_sends: 'Too many codes by SMS or voice call were requested.',
+  email_sends: 'Too many codes by email were requested.',
+  refreshes: 'This refresh token was refreshed too often.',
+} as const;
+export type TooManyRequestsLimit = keyof typeof TOO_MANY;
+
 /**
  * 429: the attempt limit was reached (`Retry-After` says when the block lifts, RFC 9110 §10.2.3),
  * or a fraud guard's window of SMS and voice sends (per source IP, per block of numbers) is full
@@ -214,14 +223,14 @@ export class DestinationNotAllowedError extends IdpError {
 export class TooManyRequestsError extends IdpError {
   readonly error = 'too_many_requests';
   readonly statusCode = 429;
-  /** What was counted: the user's attempts, or the SMS and voice sends a fraud guard counts. */
-  readonly limit: 'attempts' | 'phone_sends';
+  /** What was counted: the user's attempts, the SMS and voice sends a fraud guard counts, or a refresh token family's rotations. */
+  readonly limit: TooManyRequestsLimit;
   constructor(
     readonly retryAfterSeconds: number,
-    options: { limit?: 'attempts' | 'phone_sends'; detail?: string } = {},
+    options: { limit?: TooManyRequestsLimit; detail?: string } = {},
   ) {
     const limit = options.limit ?? 'attempts';
-    const what = limit === 'attempts' ? 'Too many attempts.' : 'Too many codes by SMS or voice call were requested.';
+    const what = TOO_MANY[limit];
     super(`${what} Try again in ${retryAfterSeconds} seconds.`, {
       detail: options.detail,
       headers: { 'Retry-After': String(retryAfterSeconds) },

@@ -12,11 +12,6 @@ export const LOG_EVENTS = {
    * (`reason: failure_cap`). Fields: operation (send | token), environment, user, reason, blockStarted.
    */
   attemptRefused: 'attempt refused',
-  /**
-   * The exchange of a hosted-login authorization code met a full attempt window: completed (its
-   * code check on the page was counted), but not recorded. Fields: operation, environment, user.
-   */
-  attemptNotRecorded: 'attempt not recorded',
   /** A user's run of consecutive failed exchanges reached the cap: the token endpoint refuses them until the run's window passes. Fields: environment, user, failures. */
   failureCapReached: 'failure cap reached',
   /** A failed send's code could not be discarded (its 502 stands). Fields: environment, client, error. */
@@ -30,6 +25,11 @@ export const LOG_EVENTS = {
    * and a count by guard and country.
    */
   phoneSendRefused: 'phone send refused',
+  /**
+   * An email send was refused by its source's window (docs/decisions/010-hosted-login-abuse.md):
+   * 429. Fields: environment, guard (ip), source (the network's log handle). Metric: a count.
+   */
+  emailSendRefused: 'email send refused',
   /**
    * An SMS or voice send spent one message of the day's budget. Fields: environment, channel,
    * country, usedPercent (how full the shard of the container's last lease was when leased, leased

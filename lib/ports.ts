@@ -68,12 +68,6 @@ export type AttemptDecision =
 export interface AttemptLimiter {
   recordAttempt(key: AttemptKey, limit: LimitConfig, now: number, cap?: FailureCapConfig): Promise<AttemptDecision>;
   /**
-   * Records an attempt where the window has room, and otherwise records nothing: never refuses,
-   * never starts a block. For a request that must complete once an earlier, counted attempt has
-   * earned it (the exchange of a hosted-login authorization code). Returns whether it was recorded.
-   */
-  noteAttempt(key: AttemptKey, limit: LimitConfig, now: number): Promise<boolean>;
-  /**
    * Counts one failed exchange into the user's current run (or starts a new one); returns the run.
    * `known` is the run as this request's attempt saw it: a hint for which write to try first, so
    * that a failure after a run's window has passed is one write, not a refused one and a second.
@@ -86,9 +80,12 @@ export interface AttemptLimiter {
 // ---------------------------------------------------------------------------------------------
 // Fraud guards on SMS and voice sends (docs/decisions/008-sms-fraud-guards.md)
 
-/** Whose sends a guard's window counts: a source network or a destination prefix, per environment. */
+/**
+ * Whose sends a guard's window counts, per environment: a source network's SMS and voice sends
+ * (`ip`) or email sends (`email_ip`), or a destination prefix's.
+ */
 export interface SendWindowKey {
-  readonly guard: 'ip' | 'prefix';
+  readonly guard: 'ip' | 'email_ip' | 'prefix';
   readonly environmentId: string;
   /** HMAC of the network or the prefix (lib/domain/hmac-keys.ts `guardKeyOf`): never the value in clear. */
   readonly subjectKey: string;
@@ -320,6 +317,11 @@ export interface RefreshFamily {
   readonly currentHash: string;
   /** Keyed hash of the token the last rotation spent (the reuse interval's), if any. */
   readonly previousHash: string | undefined;
+  /**
+   * Times (ms) of the family's last rotations, oldest first, for its own limit: as many as the
+   * item keeps (`MAX_REFRESH_WINDOW`, 0 for a slot not yet used), none before the first rotation.
+   */
+  readonly recentRotations: readonly number[];
   /** When the family was revoked, ms, and why; undefined while it lives. */
   readonly revokedAt: number | undefined;
   readonly revokedReason: RevocationReason | undefined;
@@ -339,6 +341,8 @@ export interface Rotation {
   readonly startedAfter: number;
   /** The family's new `keepUntil`. */
   readonly keepUntil: number;
+  /** The family's own limit: fewer than `maxRefreshes` rotations may have been made after `windowStart` (ms). */
+  readonly limit: { readonly maxRefreshes: number; readonly windowStart: number };
 }
 
 /** `rotated`, or not, with the family as the refused write found it (undefined: no such family). */
@@ -350,9 +354,9 @@ export interface RefreshTokenStore {
   /** The family, read strongly consistent; undefined when there is none. */
   find(familyKey: string): Promise<RefreshFamily | undefined>;
   /**
-   * Rotates the family if `presentedHash` is its live token, it is not revoked and neither
-   * lifetime has run out: one conditional write (with the opaque access token, a transaction), so
-   * of concurrent rotations of one token exactly one succeeds.
+   * Rotates the family if `presentedHash` is its live token, it is not revoked, neither lifetime
+   * has run out and its own limit has room: one conditional write (with the opaque access token, a
+   * transaction), so of concurrent rotations of one token exactly one succeeds.
    */
   rotate(rotation: Rotation, accessToken: OpaqueTokenRecord | undefined): Promise<RotationResult>;
   /**

@@ -41,16 +41,6 @@ export async function countAttempt(
 }
 
 /**
- * Counts an attempt that must not be refused (see AttemptLimiter.noteAttempt): recorded while the
- * user's window has room; past the limit it is neither recorded nor refused, and starts no block.
- */
-export async function noteAttempt(deps: AttemptDeps, environment: EnvironmentConfig, userKey: string, now: number): Promise<void> {
-  const recorded = await deps.limiter.noteAttempt(keyOf('token', environment, userKey), environment.limits.token, now);
-  if (!recorded)
-    deps.log.info(LOG_EVENTS.attemptNotRecorded, { operation: 'token', environment: environment.id, user: logHandleOf(userKey) });
-}
-
-/**
  * Counts a failed exchange into the user's run (`known`: the run as the request's attempt saw it);
  * the failure that reaches the cap is logged (and so counted as a metric).
  */

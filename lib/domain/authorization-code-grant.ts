@@ -4,36 +4,37 @@
  * `code_verifier`. No `user_id`: the code names its user.
  *
  * Steps, top to bottom:
- *   1. the parameters (invalid_request), the client (invalid_client);
+ *   1. the parameters (invalid_request); the client (RFC 6749 §3.2.1): a public client names
+ *      itself with `client_id`, a client with API keys authenticates with one (HTTP Basic, or a
+ *      Bearer key: lib/domain/client-authentication.ts), else 401 invalid_client. A client whose
+ *      codes only its own servers may request never gets here (the authorization endpoint refuses
+ *      it), and one with keys that uses the page cannot be impersonated with its client id alone;
  *   2. the code: consumed by one conditional write if it exists and is unexpired (single use);
  *   3. its binding: the same client and redirect URI, and the verifier's S256 is its challenge
- *      (compared in constant time); anything else is `invalid_grant`, after counting the request
- *      against the per-user attempt limit of the code's user (the token endpoint's). The code is
- *      spent either way: a code presented with the wrong verifier is what an interceptor would do
- *      (RFC 7636 §1);
+ *      (compared in constant time); anything else is `invalid_grant`. The code is spent either
+ *      way: a code presented with the wrong verifier is what an interceptor would do (RFC 7636 §1);
  *   4. the tokens: an access token as the client's settings say, a refresh token (a new family)
  *      when the client has them, and an ID token with `openid`.
  *
- * A bound exchange is counted against the same limit (the rule: exchanges are token
- * endpoint requests for the code's user), but never refused by it: it completes a login whose code
- * check on the page was itself counted, and a 256-bit code is nothing to guess. Refused, a user who
- * needed the limit's 5 checks on the page got a redirect whose exchange was then the 6th attempt:
- * 429, the code spent, the user blocked, a login the page had just completed failed at the client
- * (regression test in test/http/authorize.test.ts). So it is recorded while the window has room,
- * and past the limit it is neither recorded nor refused, and starts no block (`noteAttempt`).
+ * The code is 256 random bits, minted only after a code check on the page that the user's attempt
+ * limit counted, and spent by its first presentation: an exchange neither counts into nor is
+ * refused by that limit or the failure cap (they protect guessable one-time codes). Counted, a user
+ * who needed the limit's 5 checks on the page got a redirect whose exchange was the 6th attempt:
+ * 429, the code spent, a login the page had just completed failed at the client (regression tests
+ * in test/http/authorize.test.ts).
  *
- * DynamoDB requests: 2 for a JWT client without refresh tokens (the code, the attempt), plus one
- * write for an opaque token's record, the family, or both (one transaction); 2 for a refusal of a code that exists (the code, the attempt), 3 when that starts a block.
+ * DynamoDB requests: 1 for a JWT client without refresh tokens (the code), plus one write for an
+ * opaque token's record, the family, or both (one transaction); 1 for any refusal of a code.
  */
 import '../zod';
 import * as z from 'zod/mini';
 import type { ServiceConfig } from '../config';
-import { InvalidClientError, InvalidGrantError, InvalidRequestError } from '../errors';
+import { InvalidGrantError, InvalidRequestError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
-import type { AttemptLimiter, AuthorizationCodeStore, Clock, Log } from '../ports';
+import type { AuthorizationCodeStore, Clock, Log } from '../ports';
 import type { Grant } from './access-tokens';
-import { countAttempt, noteAttempt } from './attempts';
 import { authorizationCodeHash } from './authorization-codes';
+import { authenticateClient } from './client-authentication';
 import { CODE_VERIFIER_PATTERN, digestsEqual, s256Challenge } from './codes';
 import { logHandleOf } from './hmac-keys';
 import { parseFields, textField } from './request-fields';
@@ -42,7 +43,6 @@ import { issueTokens, type IssueTokensDeps, type TokenResponse } from './token-r
 export interface AuthorizationCodeGrantDeps extends IssueTokensDeps {
   readonly config: ServiceConfig;
   readonly clock: Clock;
-  readonly limiter: AttemptLimiter;
   readonly authorizationCodes: AuthorizationCodeStore;
   readonly log: Log;
 }
@@ -59,6 +59,8 @@ export interface AuthorizationCodeRequest {
   /** `?env_id=` of the token request, if any: it must be the code's environment. */
   readonly environmentId: string | undefined;
   readonly fields: Record<string, unknown>;
+  /** The Authorization header, for a client with API keys (RFC 6749 §2.3.1). */
+  readonly authorization: string | undefined;
   readonly issuer: string;
 }
 
@@ -71,8 +73,7 @@ export async function exchangeAuthorizationCode(
   if (!CODE_VERIFIER_PATTERN.test(fields.code_verifier)) {
     throw new InvalidRequestError('code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 §4.1).');
   }
-  const client = deps.config.client(fields.client_id);
-  if (client === undefined) throw new InvalidClientError('Unknown client.');
+  const client = authenticateClient(deps.config, request.authorization, fields.client_id);
   const keys = await deps.hmacKeys();
   const now = deps.clock.now();
 
@@ -87,13 +88,7 @@ export async function exchangeAuthorizationCode(
     (request.environmentId === undefined || request.environmentId === record.environmentId) &&
     environment !== undefined &&
     client.environments.includes(environment.id);
-  if (!bound || environment === undefined) {
-    // A code of the user's presented by someone who cannot complete it counts against the user's limit.
-    if (environment !== undefined) await countAttempt(deps, 'token', environment, record.userKey, now);
-    return refuse(deps, { ...logFields, user: logHandleOf(record.userKey) }, 'binding');
-  }
-
-  await noteAttempt(deps, environment, record.userKey, now);
+  if (!bound || environment === undefined) return refuse(deps, { ...logFields, user: logHandleOf(record.userKey) }, 'binding');
 
   const grant: Grant = {
     issuer: request.issuer,

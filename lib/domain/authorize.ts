@@ -24,7 +24,7 @@
  * docs/decisions/008-sms-fraud-guards.md); checking a code, the token endpoint's (attempt, guess; a failure
  * count on a wrong code), plus the authorization code's PutItem on success.
  */
-import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
+import { usesHostedLogin, type ClientConfig, type EnvironmentConfig, type ServiceConfig } from '../config';
 import {
   DeliveryFailedError,
   DestinationNotAllowedError,
@@ -45,7 +45,15 @@ import { logHandleOf, subjectOf } from './hmac-keys';
 import { inferAuthType, normaliseUser, type UserIdentity } from './identity';
 import { countryCallingCodeOf, normalisePhone } from './phone-validation';
 import { resolveLocale } from './locale';
-import { csrfMatches, newCsrfToken, openTransaction, sealTransaction, type LoginTransaction } from './login-transaction';
+import {
+  csrfMatches,
+  largestFormOf,
+  MAX_SEALED_TRANSACTION_LENGTH,
+  newCsrfToken,
+  openTransaction,
+  sealTransaction,
+  type LoginTransaction,
+} from './login-transaction';
 import type { LoginPageModel } from './login-page';
 import { grantScope, scopesOf } from './scopes';
 import { beginSend, checkChannel, completeSend, type SendCodeDeps, type TimeLeft } from './send-code';
@@ -126,6 +134,12 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
     deps.log.info(LOG_EVENTS.authorizationRefused, { reason: 'client or redirect_uri', client: client?.id });
     return { kind: 'page', status: 400, page: { view: 'invalid', locale }, formTargets: [] };
   }
+  // A client whose codes only its own servers may request: the page would send them for anyone,
+  // without its key and uncounted per source (config.ts `hostedLogin`).
+  if (!usesHostedLogin(client)) {
+    deps.log.info(LOG_EVENTS.authorizationRefused, { reason: 'hosted login not allowed', client: client.id, environment: environment.id });
+    return { kind: 'page', status: 400, page: { view: 'invalid', locale }, formTargets: [] };
+  }
 
   const state = one('state');
   const fail = (error: string, description: string): AuthorizeOutcome => {
@@ -173,12 +187,18 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
     csrf: newCsrfToken(),
   };
   const keys = await deps.hmacKeys();
+  const now = deps.clock.now();
+  // A cookie past what browsers keep is dropped silently (the user would see "expired" at step 1):
+  // the transaction must fit as large as its flow makes it.
+  if ((await sealTransaction(keys, largestFormOf(transaction), now)).length > MAX_SEALED_TRANSACTION_LENGTH) {
+    return fail('invalid_request', 'The request is too large: its state, nonce, scope and other values must be shorter.');
+  }
   deps.log.info(LOG_EVENTS.authorizationStarted, { client: client.id, environment: environment.id });
   return {
     kind: 'page',
     status: 200,
     page: userPage(environment, client, transaction),
-    transaction: await sealTransaction(keys, transaction, deps.clock.now()),
+    transaction: await sealTransaction(keys, transaction, now),
     formTargets: [],
   };
 }
@@ -199,7 +219,13 @@ export async function continueAuthorization(deps: AuthorizeDeps, form: Authoriza
   const transaction = await openTransaction(keys, form.cookie, deps.clock.now());
   const environment = transaction === undefined ? undefined : deps.config.environment(transaction.environmentId);
   const client = transaction === undefined ? undefined : deps.config.client(transaction.clientId);
-  if (transaction === undefined || environment === undefined || client === undefined || !csrfMatches(transaction, form.fields.csrf)) {
+  if (
+    transaction === undefined ||
+    environment === undefined ||
+    client === undefined ||
+    !usesHostedLogin(client) ||
+    !csrfMatches(transaction, form.fields.csrf)
+  ) {
     deps.log.info(LOG_EVENTS.authorizationRefused, { reason: 'transaction or csrf' });
     const locale = transaction?.locale ?? deps.config.environment(undefined)?.defaultLocale ?? 'en-US';
     return { kind: 'page', status: 400, page: { view: 'expired', locale }, transaction: null, formTargets: [] };
@@ -264,7 +290,17 @@ async function sendFromPage(context: PageContext, rawUserId: unknown, rawChannel
 
 /** Sends a code through the same operation as otp/send, then shows step 2. */
 async function deliver(context: PageContext, user: UserIdentity, channel: Channel, resend: boolean): Promise<AuthorizeOutcome> {
-  const { deps, environment, client, transaction } = context;
+  const { deps, environment, client } = context;
+  const sends = (context.transaction.sends ?? 0) + 1;
+  // The transaction's own cap (docs/decisions/010-hosted-login-abuse.md): one transaction is not a
+  // way to mail many addresses; what many transactions send, the per-source guards bound.
+  if (sends > environment.limits.sendsPerTransaction) {
+    deps.log.info(LOG_EVENTS.authorizationRefused, { reason: 'sends per transaction', client: client.id, environment: environment.id });
+    // The transaction is over (the user starts again from the app): the expired page, as for one past its time.
+    return { kind: 'page', status: 400, page: { view: 'expired', locale: context.transaction.locale }, transaction: null, formTargets: [] };
+  }
+  // Every send request counts, whatever becomes of it.
+  const transaction: LoginTransaction = { ...context.transaction, sends };
   const strings = LOGIN_PAGES[transaction.locale];
   const next: LoginTransaction = { ...transaction, user: { authType: user.authType, value: user.value }, channel };
   try {
@@ -281,6 +317,8 @@ async function deliver(context: PageContext, user: UserIdentity, channel: Channe
       locale: transaction.locale,
       message: undefined,
       sourceIp: context.sourceIp,
+      // The page sends without any key, for whoever posts its form: always counted per source.
+      serverSide: false,
       timeLeft: context.timeLeft,
     });
   } catch (error) {

@@ -23,6 +23,23 @@ export const LOGIN_TRANSACTION_TTL_SECONDS = 600;
 /** The cookie's name and path: sent only to the authorization endpoint. */
 export const LOGIN_COOKIE = 'idp_login';
 
+/**
+ * The longest sealed transaction the page sets. RFC 6265 §6.1 asks browsers to keep cookies of at
+ * least 4,096 bytes, name, value and attributes together, and Chromium drops a longer one silently
+ * (the user then saw "expired"); the cookie's name (9), `=`, and its attributes (`Path` of the stage's
+ * authorize path, `HttpOnly`, `SameSite=Lax`, `Secure`: under 120 bytes with a stage name of 30)
+ * leave 3,900 for the value with room to spare.
+ */
+export const MAX_SEALED_TRANSACTION_LENGTH = 3900;
+
+/**
+ * The largest a transaction can grow in its flow: step 1 adds the user (an address of up to 320
+ * characters, the page's cap) and the channel, and every send its count.
+ */
+export function largestFormOf(transaction: LoginTransaction): LoginTransaction {
+  return { ...transaction, user: { authType: 'email', value: 'x'.repeat(320) }, channel: 'voice', sends: 99 };
+}
+
 const transactionSchema = z.strictObject({
   environmentId: z.string(),
   clientId: z.string(),
@@ -37,6 +54,8 @@ const transactionSchema = z.strictObject({
   /** Set by step 1: the normalised user and how the code travels. */
   user: z.optional(z.strictObject({ authType: z.enum(['email', 'sms']), value: z.string() })),
   channel: z.optional(z.enum(CHANNELS)),
+  /** Codes this transaction has sent (its own cap: `limits.sendsPerTransaction`). */
+  sends: z.optional(z.int().check(z.gte(1))),
 });
 
 export type LoginTransaction = z.infer<typeof transactionSchema>;

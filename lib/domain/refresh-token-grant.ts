@@ -4,48 +4,62 @@
  * token presented again revokes its whole family. The design, and why it is race-safe:
  * docs/decisions/009-refresh-token-families.md.
  *
+ * A refresh presents an unguessable token, not a one-time code: it neither counts into nor is
+ * refused by the user's attempt limit or failure cap (those protect the six digits; counting
+ * refreshes let anyone who knows an address make the victim's app refreshes answer 429, and an
+ * app's own burst of refreshes lock its user out of the hosted page). A family has a limit of
+ * its own instead, kept in its item and checked by the rotation's write (step 7).
+ *
  * Steps, top to bottom:
  *   1. the parameters (invalid_request); the client, public, with refresh tokens (invalid_client,
  *      unauthorized_client); `env_id` if given (invalid_request when unknown);
- *   2. the family the token names, read by key. An unknown token is `invalid_grant` and counts
- *      nothing (there is no user to count against), after the same requests a known token's
- *      refusal makes: a write that finds no family and changes nothing;
- *   3. the attempt, counted for the family's user (the token endpoint's per-user limit): 429;
- *   4. the binding (the family's client and environment) and its life: not revoked, neither the
+ *   2. the family the token names, read by key. An unknown token is `invalid_grant`, after the one
+ *      read a known token's refusal makes too;
+ *   3. the binding (the family's client and environment) and its life: not revoked, neither the
  *      idle nor the absolute lifetime run out; else `invalid_grant`;
- *   5. which token it is: the live one (rotate it), the one the last rotation spent within the
+ *   4. which token it is: the live one (rotate it), the one the last rotation spent within the
  *      reuse interval (its successor again), or any other of the family: reuse, which revokes the
  *      family, whatever else the request says;
- *   6. the scope: the original, or narrower (invalid_scope otherwise), checked before any write;
- *   7. the rotation: one conditional write (a transaction with an opaque access token's record);
- *      of concurrent rotations of one token exactly one passes, and the others learn from the
- *      refused write that the token was spent (reuse, or the reuse interval's retry);
+ *   5. the scope: the original, or narrower (invalid_scope otherwise), checked before any write;
+ *   6. the family's own limit (`refreshTokens.limit`): a full window is 429 with Retry-After, and
+ *      the token stays live;
+ *   7. the rotation: one conditional write (a transaction with an opaque access token's record)
+ *      that holds the token, the lifetimes and the limit; of concurrent rotations of one token
+ *      exactly one passes, and the others learn from the refused write that the token was spent
+ *      (reuse, or the reuse interval's retry);
  *   8. the tokens: an access token and an ID token (with `openid`) keeping the original login's
  *      `auth_time`, `amr` and `sub`, and the successor.
  *
- * DynamoDB requests: a refresh 3 (the read, the attempt, the rotation; an opaque access token
- * rides in the rotation's transaction); a reuse 3 (the read, the attempt, the revocation); an
- * unknown token 2 (the read, the write that finds nothing); a retry within the reuse interval 2,
- * 3 for an opaque token. A request that loses a race for one token to a concurrent one learns it
- * from its refused rotation and pays one write more (the revocation, or the reuse interval's
- * opaque token).
+ * DynamoDB requests: a refresh 2 (the read, the rotation; an opaque access token rides in the
+ * rotation's transaction); a reuse 2 (the read, the revocation); an unknown token, any other
+ * refusal and a refusal by the limit 1 (the read); a retry within the reuse interval 1, 2 for an
+ * opaque token. A request that loses a race for one token to a concurrent one learns it from its
+ * refused rotation and pays one write more (the revocation, or the reuse interval's opaque token).
  */
 import '../zod';
 import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
-import { InvalidClientError, InvalidGrantError, InvalidScopeError, TemporarilyUnavailableError, UnauthorizedClientError } from '../errors';
+import {
+  InvalidClientError,
+  InvalidGrantError,
+  InvalidScopeError,
+  TemporarilyUnavailableError,
+  TooManyRequestsError,
+  UnauthorizedClientError,
+} from '../errors';
 import { LOG_EVENTS } from '../log-events';
-import type { AttemptLimiter, Clock, Log, RefreshFamily } from '../ports';
+import type { Clock, Log, RefreshFamily } from '../ports';
 import { claimsWithin, type Grant } from './access-tokens';
-import { countAttempt } from './attempts';
 import { logHandleOf } from './hmac-keys';
 import {
   decoyFamilyId,
   familyHandleOf,
   familyKeyOf,
+  isReuseIntervalRetry,
   keepUntilOf,
   parseRefreshToken,
   refreshLifetimesOf,
+  refreshLimitRetryAfter,
   refreshTokenHash,
   refreshTokenOf,
   successorOf,
@@ -60,7 +74,6 @@ import { mintAccessToken, respond, type IssueTokensDeps, type TokenResponse } fr
 export interface RefreshTokenGrantDeps extends IssueTokensDeps {
   readonly config: ServiceConfig;
   readonly clock: Clock;
-  readonly limiter: AttemptLimiter;
   readonly log: Log;
 }
 
@@ -96,15 +109,9 @@ export async function refreshTokens(deps: RefreshTokenGrantDeps, request: Refres
   const logFields = { client: client.id, grant: 'refresh_token', family: familyHandleOf(familyKey) };
 
   const family = await deps.refreshTokens.find(familyKey);
-  if (family === undefined) {
-    // The write a known token's refusal costs (its attempt), here one that finds no family and
-    // changes nothing: an unknown token takes as long as a known one, and counts against no one.
-    await deps.refreshTokens.revoke(familyKey, 'reuse', now);
-    return refuse(deps, logFields, 'not_found');
-  }
+  if (family === undefined) return refuse(deps, logFields, 'not_found');
   const environment = deps.config.environment(family.environmentId);
   const userFields = { ...logFields, environment: family.environmentId, user: logHandleOf(family.userKey) };
-  if (environment !== undefined) await countAttempt(deps, 'token', environment, family.userKey, now);
   if (!isBound(family, client, environment, request.environmentId)) return refuse(deps, userFields, 'binding');
   if (family.revokedAt !== undefined) return refuse(deps, userFields, 'revoked');
   if (now >= usableUntil(lifetimes, family)) {
@@ -133,6 +140,7 @@ export async function refreshTokens(deps: RefreshTokenGrantDeps, request: Refres
     familyKey,
   };
   const successor = successorOf(keys, presented);
+  if (role === 'live') checkLimit(deps, family, lifetimes, now, userFields);
   const minted = await mintAccessToken(deps, grant);
 
   if (role === 'live') {
@@ -145,6 +153,7 @@ export async function refreshTokens(deps: RefreshTokenGrantDeps, request: Refres
         issuedAfter: now - lifetimes.idleMs,
         startedAfter: now - lifetimes.absoluteMs,
         keepUntil: keepUntilOf(lifetimes, { createdAt: family.createdAt, rotatedAt: now }),
+        limit: { maxRefreshes: lifetimes.limit.maxRefreshes, windowStart: now - lifetimes.limit.windowMs },
       },
       minted.opaqueRecord,
     );
@@ -154,10 +163,11 @@ export async function refreshTokens(deps: RefreshTokenGrantDeps, request: Refres
       const changed = result.family;
       if (changed === undefined || changed.revokedAt !== undefined) return refuse(deps, userFields, 'revoked');
       const roleNow = roleOf(changed, presentedHash, lifetimes, now);
-      // Still live: no write changed the family. Its lifetime conditions cannot have refused it (the
-      // read passed the same ones with the same clock), so a concurrent transaction on the family
-      // cancelled this one and did not land either (TransactionConflict). The token is still good:
-      // 503, whose retry rotates it, where invalid_grant would make the client drop a live token.
+      // Still live: no write changed the family. Neither its lifetime conditions nor its limit can
+      // have refused it (the read passed the same ones with the same clock, and only a rotation,
+      // which would have spent this token, adds to the window), so a concurrent transaction on the
+      // family cancelled this one and did not land either (TransactionConflict). The token is still
+      // good: 503, whose retry rotates it, where invalid_grant would make the client drop a live token.
       if (roleNow === 'live') throw new TemporarilyUnavailableError({ detail: 'rotation cancelled by a concurrent transaction' });
       if (roleNow === 'spent') return revokeForReuse(deps, changed, now, userFields);
       if (minted.opaqueRecord !== undefined) await deps.tokens.save(minted.opaqueRecord);
@@ -180,8 +190,22 @@ export async function refreshTokens(deps: RefreshTokenGrantDeps, request: Refres
  */
 function roleOf(family: RefreshFamily, presentedHash: string, lifetimes: RefreshLifetimes, now: number): 'live' | 'retry' | 'spent' {
   if (presentedHash === family.currentHash) return 'live';
-  if (presentedHash === family.previousHash && now < family.rotatedAt + lifetimes.reuseIntervalMs) return 'retry';
+  if (presentedHash === family.previousHash && isReuseIntervalRetry(family.rotatedAt, lifetimes.reuseIntervalMs, now)) return 'retry';
   return 'spent';
+}
+
+/** The family's own limit: 429 with Retry-After when its window is full; nothing is written. */
+function checkLimit(
+  deps: RefreshTokenGrantDeps,
+  family: RefreshFamily,
+  lifetimes: RefreshLifetimes,
+  now: number,
+  logFields: Record<string, unknown>,
+): void {
+  const retryAfter = refreshLimitRetryAfter(family.recentRotations, lifetimes.limit, now);
+  if (retryAfter === undefined) return;
+  deps.log.info(LOG_EVENTS.grantRefused, { ...logFields, reason: 'family_limit', retryAfterSeconds: retryAfter });
+  throw new TooManyRequestsError(retryAfter, { limit: 'refreshes' });
 }
 
 /** The family's client presents the token, in its environment (which the client may still use). */

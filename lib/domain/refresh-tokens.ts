@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { ClientConfig } from '../config';
 import type { RefreshFamily } from '../ports';
 import { hmac, type HmacKeys } from './hmac-keys';
+import { retryAfterSeconds } from './limits';
 
 /** A refresh token: the family id (16 bytes) and the secret (32 bytes), base64url, joined by a dot. */
 export const REFRESH_TOKEN_PATTERN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
@@ -75,11 +76,13 @@ export function familyHandleOf(familyKey: string): string {
   return familyKey.slice(0, 12);
 }
 
-/** A client's refresh token settings: its lifetimes and reuse interval, in ms. */
+/** A client's refresh token settings: its lifetimes, reuse interval and a family's own limit, in ms. */
 export interface RefreshLifetimes {
   readonly idleMs: number;
   readonly absoluteMs: number;
   readonly reuseIntervalMs: number;
+  /** At most `maxRefreshes` rotations of one family in any sliding window of `windowMs`. */
+  readonly limit: { readonly maxRefreshes: number; readonly windowMs: number };
 }
 
 /** The lifetimes of `client`'s refresh tokens, or undefined when it has none. */
@@ -90,7 +93,33 @@ export function refreshLifetimesOf(client: ClientConfig): RefreshLifetimes | und
     idleMs: settings.idleSeconds * 1000,
     absoluteMs: settings.absoluteSeconds * 1000,
     reuseIntervalMs: settings.reuseIntervalSeconds * 1000,
+    limit: { maxRefreshes: settings.limit.maxRefreshes, windowMs: settings.limit.windowSeconds * 1000 },
   };
+}
+
+/**
+ * Whether the family's own limit lets it rotate at `now`: undefined when it has room, else the
+ * whole seconds until it does (Retry-After, never more than the window). `recent` is the family's
+ * window, oldest first; the limit is full when its `maxRefreshes`-th newest rotation is still in
+ * the window. The rotation's conditional write enforces the same rule under concurrency.
+ * @example refreshLimitRetryAfter([…, 1_000, 2_000], { maxRefreshes: 2, windowMs: 60_000 }, 31_000) // 30
+ */
+export function refreshLimitRetryAfter(recent: readonly number[], limit: RefreshLifetimes['limit'], now: number): number | undefined {
+  const nthNewest = recent[recent.length - limit.maxRefreshes];
+  if (nthNewest === undefined || nthNewest <= now - limit.windowMs) return undefined;
+  return retryAfterSeconds(nthNewest + limit.windowMs, now, limit.windowMs / 1000);
+}
+
+/**
+ * Whether a spent token presented at `now` is the reuse interval's retry of the rotation that spent
+ * it (rotated at `rotatedAt`): within `reuseIntervalMs` after that rotation. Time is measured from
+ * the rotation's own time, and a presentation whose clock reads earlier than the rotation (it read
+ * its clock before the rotation that beat it was written) counts as made at the rotation: so with
+ * no interval (0, the default) a spent token is never a retry, whatever the clocks say, and the
+ * loser of a race is reuse (regression: it read `now < rotatedAt + 0` and got the winner's successor).
+ */
+export function isReuseIntervalRetry(rotatedAt: number, reuseIntervalMs: number, now: number): boolean {
+  return Math.max(0, now - rotatedAt) < reuseIntervalMs;
 }
 
 /** Until when (ms) a family's live token may be used: the earlier of its idle and its absolute deadline. */

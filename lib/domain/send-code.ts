@@ -49,6 +49,7 @@ import { digestCode, generateCode, S256_CHALLENGE_PATTERN } from './codes';
 import { logHandleOf, userKeyOf, type HmacKeys } from './hmac-keys';
 import type { Channel } from '../vocabulary';
 import { mailboxOf, normaliseUser, type UserIdentity } from './identity';
+import { guardEmailSend } from './email-guards';
 import { guardPhoneSend } from './phone-guards';
 import { normalisePhone } from './phone-validation';
 import { enumField, optionalTextField, parseFields, textField } from './request-fields';
@@ -135,7 +136,12 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
   const attempt = await beginSend(deps, environment, user);
 
   const client = clientIn(deps.config, environment, fields.client_id);
-  if (client.sendRequiresApiKey) requireApiKey(client, request.authorization);
+  let serverSide = false;
+  if (client.sendRequiresApiKey) {
+    requireApiKey(client, request.authorization);
+    // The request proved it comes from the client's servers: what `serverSide` means, never a setting alone.
+    serverSide = true;
+  }
   checkRedirectUri(client, fields.redirect_uri);
   checkChannel(client, environment, channel);
   const codeChallenge = codeChallengeOf(fields);
@@ -154,6 +160,7 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
     locale,
     message: fields.message,
     sourceIp: request.sourceIp,
+    serverSide,
     timeLeft: request.timeLeft,
   });
 }
@@ -188,9 +195,16 @@ export interface CodeToSend {
   readonly message: string | undefined;
   /**
    * The source IP as API Gateway saw the connection (`requestContext.identity.sourceIp`), for the
-   * per-source guard of SMS and voice sends; never a client-supplied header.
+   * per-source guards; never a client-supplied header.
    */
   readonly sourceIp: string | undefined;
+  /**
+   * True only when this request presented the client's API key (otp/send for a client that
+   * requires one): the send comes from the client's servers, whose address is not its users', so
+   * it is not counted per source. Never derived from the client's settings: the hosted login page
+   * sends without any key, always counted per source (docs/security.md, the third review).
+   */
+  readonly serverSide: boolean;
   /** The function's deadline (`SendCodeRequest.timeLeft`); absent: none. */
   readonly timeLeft?: TimeLeft | undefined;
 }
@@ -204,10 +218,18 @@ export interface CodeToSend {
 export async function completeSend(deps: SendCodeDeps, attempt: CountedSend, send: CodeToSend): Promise<SendCodeResponse> {
   const { keys, userKey, now } = attempt;
   const { environment, client, user, channel } = send;
-  if (channel !== 'email') {
-    // A client with an API key calls from its own servers: its address is not its users'.
-    const serverSide = client.sendRequiresApiKey;
-    await guardPhoneSend(deps, { environment, channel, phone: user.value, sourceIp: send.sourceIp, serverSide, keys, now });
+  if (channel === 'email') {
+    if (!send.serverSide) await guardEmailSend(deps, { environment, sourceIp: send.sourceIp, keys, now });
+  } else {
+    await guardPhoneSend(deps, {
+      environment,
+      channel,
+      phone: user.value,
+      sourceIp: send.sourceIp,
+      serverSide: send.serverSide,
+      keys,
+      now,
+    });
   }
 
   // A stored code must get its delivery, and a failed delivery the restore of the previous code:

@@ -23,6 +23,8 @@ export interface TokenEndpointDeps extends ExchangeCodeDeps, AuthorizationCodeGr
 export interface TokenRequest {
   readonly environmentId: string | undefined;
   readonly fields: Record<string, unknown>;
+  /** The Authorization header: a client with API keys authenticates with it (RFC 6749 §2.3.1). */
+  readonly authorization: string | undefined;
   /** The `iss` of the tokens: the service's issuer URL. */
   readonly issuer: string;
 }

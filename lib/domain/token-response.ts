@@ -94,6 +94,7 @@ export async function issueTokens(
     revokedAt: undefined,
     revokedReason: undefined,
     keepUntil: keepUntilOf(lifetimes, times),
+    recentRotations: [],
   };
   await deps.refreshTokens.start(family, minted.opaqueRecord);
   return respond(deps, bound, minted, refreshTokenOf(first), { ...logFields, family: familyHandleOf(familyKey) });

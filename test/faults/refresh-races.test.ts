@@ -110,6 +110,30 @@ describe.each([
   });
 });
 
+describe.each([
+  ['a single update', 'local-web'],
+  ['a transaction with the opaque access token', 'local-opaque'],
+])('regression: the loser of a race with no reuse interval, its clock read before the winner’s rotation (%s, %s)', (_form, clientId) => {
+  it('is reuse, never the winner’s successor: exactly one request gets tokens and the family is revoked', async () => {
+    // Each request reads its clock once, first: the loser read it before the winner did, so its
+    // `now` is earlier than the rotation the winner wrote (it was `now < rotatedAt + 0`: a "retry").
+    const token = await login(clientId);
+    let winner: TestResponse | undefined;
+    proxy.interleave(isRotation, async () => {
+      service.clock.advance(5);
+      winner = await refresh(token, clientId);
+    });
+
+    const { result, entries } = await logsOf(() => refresh(token, clientId));
+
+    expect(winner?.status).toBe(200);
+    expect({ status: result.status, body: result.body }).toEqual({ status: 400, body: REFUSED });
+    expect(entries('token issued')).toEqual([expect.not.objectContaining({ reuseInterval: expect.anything() })]);
+    expect(entries('refresh token reused')).toEqual([expect.objectContaining({ client: clientId, generation: 1 })]);
+    expect((await refresh(winner?.body.refresh_token, clientId)).body).toEqual(REFUSED);
+  });
+});
+
 it('gives a request that lost the race within the reuse interval the winner’s successor, logged as the interval’s retry', async () => {
   const token = await login('local-rs256');
   let winner: TestResponse | undefined;

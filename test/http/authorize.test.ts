@@ -27,10 +27,18 @@ import { LOGIN_PAGES } from '../../lib/locales';
 
 const TOKEN = '/idp/v1/account/token';
 
+/** A JWT client without refresh tokens that uses the page (local-backend requires an API key to send, so the page refuses it). */
+const PAGE_JWT_CLIENT = 'page-jwt';
+
 let service: TestService;
 let jwks: { keys: JWK[] };
 beforeAll(async () => {
-  service = await startTestService();
+  service = await startTestService({
+    config: (config) => {
+      const web = config.clients.find((client) => client.id === 'local-web')!;
+      return { ...config, clients: [...config.clients, { ...web, id: PAGE_JWT_CLIENT, refreshTokens: undefined }] };
+    },
+  });
   jwks = (await service.get('/.well-known/jwks.json')).body as { keys: JWK[] };
 });
 afterAll(async () => service.stop());
@@ -199,8 +207,8 @@ describe('the whole flow: page, authorization code, tokens', () => {
       // local-web is issued refresh tokens (test/http/refresh.test.ts).
       refresh_token: expect.stringMatching(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/),
     });
-    // The code consumed, the attempt counted, the refresh token family started.
-    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem', 'PutItem']);
+    // The code consumed, the refresh token family started (an exchange counts no attempt).
+    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'PutItem']);
 
     const idToken = await jwtVerify(tokens.id_token as string, createLocalJWKSet(jwks), {
       issuer: service.url,
@@ -315,7 +323,12 @@ describe('the authorization code', () => {
       // (§ is outside error_description's character set, RFC 6749 §5.2.)
       { error: 'invalid_request', error_description: 'code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 4.1).' },
     ],
-    ['an unknown client', { client_id: 'nobody' }, 401, { error: 'invalid_client', error_description: 'Unknown client.' }],
+    [
+      'an unknown client',
+      { client_id: 'nobody' },
+      401,
+      { error: 'invalid_client', error_description: 'Unknown client: name it with client_id, or authenticate.' },
+    ],
   ])('is not spent by a request with %s, refused before the code is looked at', async (_name, extra, status, body) => {
     const session = new LoginSession(service);
     const code = await codeOf(session);
@@ -414,7 +427,8 @@ describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () =
     expect(service.dynamodb.operations()).toEqual([]);
     const second = await session.post(first, 'send', { user_id: user });
     expect(second.status).toBe(200);
-    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem']);
+    // otp/send's for a client without an API key: the attempt, the source's email window, the code.
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
     const code = await service.latestCode(user);
     service.dynamodb.reset();
     const wrong = await session.post(second, 'verify', { code: code === '000000' ? '000001' : '000000' });
@@ -436,11 +450,11 @@ describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () =
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
   });
 
-  it('exchanges an authorization code in 2 requests for a JWT client (the attempt, the code’s consumption), 3 with refresh tokens or an opaque token (one write: the family, the token, or both in one transaction)', async () => {
+  it('exchanges an authorization code in 1 request for a JWT client (the code’s consumption), 2 with refresh tokens or an opaque token (one write: the family, the token, or both in one transaction)', async () => {
     for (const [clientId, expected] of [
-      ['local-backend', ['DeleteItem', 'UpdateItem']],
-      ['local-web', ['DeleteItem', 'UpdateItem', 'PutItem']],
-      ['local-opaque', ['DeleteItem', 'UpdateItem', 'TransactWriteItems']],
+      [PAGE_JWT_CLIENT, ['DeleteItem']],
+      ['local-web', ['DeleteItem', 'PutItem']],
+      ['local-opaque', ['DeleteItem', 'TransactWriteItems']],
     ] as const) {
       const session = new LoginSession(service, clientId);
       const redirect = await session.signIn(uniqueEmail(`exchange-budget-${clientId}`));
@@ -504,50 +518,37 @@ describe('step 2’s rules: the token endpoint’s, on the page', () => {
     const exchanged = await service.postForm(TOKEN, exchangeForm(session, redirect.location?.searchParams.get('code') ?? ''));
     expect(exchanged.status).toBe(200);
     if (typeof exchanged.body.access_token === 'string') rememberSecret(exchanged.body.access_token);
-    // The attempt's one conditional write found the window full: nothing recorded, no block started,
-    // and the log says so (the user by their log handle only).
-    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'UpdateItem', 'PutItem']);
-    const handle = logHandleOf(userKeyOf(await service.deps.hmacKeys(), { authType: 'email', value: user }));
-    expect(logEntries(capturedLogs().slice(since), 'attempt not recorded')).toEqual([
-      expect.objectContaining({ level: 'INFO', operation: 'token', environment: 'local', user: handle }),
-    ]);
+    // The exchange neither counts into nor is refused by the user's limit: the code, the family.
+    expect(service.dynamodb.operations()).toEqual(['DeleteItem', 'PutItem']);
+    expect(logEntries(capturedLogs().slice(since), 'attempt refused')).toEqual([]);
     // The limit still holds for the page: a sixth check in the minute is refused.
     const again = new LoginSession(service);
     const next = await again.post(await again.start(), 'send', { user_id: user });
     expect((await again.post(next, 'verify', { code: await service.latestCode(user) })).status).toBe(429);
   });
 
-  it('counts a bound exchange against its user’s limit while the window has room (these are token endpoint requests for the user)', async () => {
-    const limited = await startTestService({ config: withLimits({ token: { maxAttempts: 2 } }) });
+  it('regression: neither a bound nor a refused exchange counts into its user’s limit (an unguessable code: counting it let exchanges lock the user out of the page)', async () => {
+    const limited = await startTestService({ config: withLimits({ token: { maxAttempts: 3 } }) });
     try {
+      const user = uniqueEmail('uncounted-exchange');
       const session = new LoginSession(limited);
-      const user = uniqueEmail('counted-exchange');
-      const redirect = await session.signIn(user);
-      const since = capturedLogs().length;
+      const redirect = await session.signIn(user); // the page's check: 1 of 3
       const exchanged = await limited.postForm(TOKEN, exchangeForm(session, redirect.location?.searchParams.get('code') ?? ''));
       expect(exchanged.status).toBe(200);
-      expect(logEntries(capturedLogs().slice(since), 'attempt not recorded')).toEqual([]);
-      if (typeof exchanged.body.access_token === 'string') rememberSecret(exchanged.body.access_token);
-      // The page's check and the exchange: 2 of 2. Uncounted, this check would be the second and pass.
-      const again = new LoginSession(limited);
-      const next = await again.post(await again.start(), 'send', { user_id: user });
-      expect((await again.post(next, 'verify', { code: await limited.latestCode(user) })).status).toBe(429);
-    } finally {
-      await limited.stop();
-    }
-  });
-
-  it('counts a refused exchange of an existing code against its user’s limit (a code presented without its verifier’s match)', async () => {
-    const limited = await startTestService({ config: withLimits({ token: { maxAttempts: 1 } }) });
-    try {
-      const session = new LoginSession(limited);
-      const user = uniqueEmail('unbound');
-      const redirect = await session.signIn(user);
-      const code = redirect.location?.searchParams.get('code') ?? '';
-      const refused = await limited.postForm(TOKEN, exchangeForm(session, code, { code_verifier: 'x'.repeat(43) }));
-      // The page's check was the user's 1 attempt of the minute; the unbound exchange is the second.
-      expect(refused.status).toBe(429);
-      expect(refused.body).toMatchObject({ error: 'too_many_requests' });
+      for (const name of ['access_token', 'id_token', 'refresh_token']) rememberSecret(exchanged.body[name]);
+      const unbound = new LoginSession(limited);
+      const unboundRedirect = await unbound.signIn(user); // 2 of 3
+      const refused = await limited.postForm(TOKEN, {
+        ...exchangeForm(unbound, unboundRedirect.location?.searchParams.get('code') ?? ''),
+        code_verifier: 'x'.repeat(43),
+      });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 400,
+        body: { error: 'invalid_grant', error_description: 'The code is invalid, expired, or was already used.' },
+      });
+      // Had the exchanges counted, the refused one would have been 429 and this third check too.
+      const third = new LoginSession(limited);
+      expect((await third.signIn(user)).status).toBe(302);
     } finally {
       await limited.stop();
     }

@@ -252,10 +252,16 @@ describe('sending a code', () => {
     expect(second).not.toBe(first);
   });
 
-  it('makes two DynamoDB requests, both writes by key: the attempt and the code', async () => {
+  it('makes three DynamoDB requests, all writes by key: the attempt, the source’s email window and the code; two for a client’s servers (its API key)', async () => {
     const user = uniqueEmail('budget');
     service.dynamodb.reset();
     expect((await service.post(SEND, emailSend(user))).status).toBe(200);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+    service.dynamodb.reset();
+    const byServer = await service.post(SEND, emailSend(uniqueEmail('budget'), { client_id: 'local-backend' }), {
+      headers: { Authorization: `Bearer ${LOCAL_API_KEY}` },
+    });
+    expect(byServer.status).toBe(200);
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem']);
   });
 

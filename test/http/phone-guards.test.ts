@@ -336,8 +336,8 @@ describe('DynamoDB requests of each path, counted on the wire', () => {
     return service.dynamodb.operations();
   }
 
-  it('email: the attempt and the code, as before the guards', async () => {
-    expect(await requestsOf(() => service.post(SEND_PATH, sendBody(uniqueEmail('wire'))), 200)).toEqual([UPDATE, UPDATE]);
+  it('email: the attempt, the source’s email window and the code (docs/decisions/010-hosted-login-abuse.md)', async () => {
+    expect(await requestsOf(() => service.post(SEND_PATH, sendBody(uniqueEmail('wire'))), 200)).toEqual([UPDATE, UPDATE, UPDATE]);
   });
 
   /** An SMS send from an address and to a block of numbers of its own (the windows here allow one each). */
@@ -509,7 +509,7 @@ describe('the hosted login page: its SMS and voice sends pass the same guards, a
     shows(refused, LOGIN_PAGES['fr-FR'].tooManySends(retryIn));
     expect(refused.html).toContain('Réessayez dans 50 minutes ou utilisez une adresse e-mail.');
 
-    // 127.0.5.4 has its own window; email is not counted at all.
+    // 127.0.5.4 has its own window; email is counted in a window of its own.
     expect((await sendFromPage(uniquePhone(), { from: '127.0.5.4' })).status).toBe(200);
     expect((await sendFromPage(uniqueEmail('page'), { from: '127.0.5.3' })).status).toBe(200);
   });

@@ -1,6 +1,6 @@
 /**
  * Refresh tokens (RFC 6749 §6) with rotation and reuse detection (RFC 9700 §4.14.2, OAuth 2.1
- * §4.3.1), and their lifetimes, scope, attempt limit, concurrency and request budget, over HTTP
+ * §4.3.1), and their lifetimes, scope, limits, concurrency and request budget, over HTTP
  * through the local runtime against DynamoDB Local (docs/decisions/009-refresh-token-families.md).
  * Revocation (RFC 7009) is test/http/revoke.test.ts.
  */
@@ -287,6 +287,27 @@ describe('reuse detection (RFC 9700 §4.14.2)', () => {
     expect((await refresh(service, first.body.refresh_token)).body).toEqual(REFUSED);
   });
 
+  it('regression: of two simultaneous refreshes of one token, each on its own clock, exactly one gets tokens and the family ends revoked (40 races per client; both got the same successor in 7 of 40)', async () => {
+    const realTime = await startTestService({ dynamodbRequestTimeoutMs: 10_000 });
+    realTime.clock.runInRealTime();
+    try {
+      for (const clientId of ['local-web', 'local-opaque']) {
+        const outcomes: string[] = [];
+        for (let race = 0; race < 40; race += 1) {
+          const first = await login(realTime, clientId);
+          const pair = await Promise.all([0, 1].map(() => refresh(realTime, first.body.refresh_token, clientId)));
+          const granted = pair.filter((response) => response.status === 200);
+          const successorRefused =
+            granted.length === 1 && (await refresh(realTime, granted[0]?.body.refresh_token, clientId)).status === 400;
+          outcomes.push(`${granted.length} granted, family ${successorRefused ? 'revoked' : 'live'}`);
+        }
+        expect({ clientId, outcomes: [...new Set(outcomes)] }).toEqual({ clientId, outcomes: ['1 granted, family revoked'] });
+      }
+    } finally {
+      await realTime.stop();
+    }
+  });
+
   it('lets exactly one of 20 concurrent refreshes of one token succeed; the others are reuse, so the family is revoked', async () => {
     for (const clientId of ['local-web', 'local-opaque']) {
       const first = await login(service, clientId);
@@ -332,10 +353,10 @@ describe('the reuse interval (reuseIntervalSeconds: a retry that lost its respon
     expect((await refresh(service, second.body.refresh_token)).status).toBe(200);
   });
 
-  it('answers a retry in 2 DynamoDB requests (the read, the attempt): nothing to rotate; 3 for an opaque token (+ its record)', async () => {
+  it('answers a retry in 1 DynamoDB request (the read): nothing to rotate; 2 for an opaque token (+ its record)', async () => {
     for (const [clientId, expected] of [
-      ['local-web', ['GetItem', 'UpdateItem']],
-      ['local-opaque', ['GetItem', 'UpdateItem', 'PutItem']],
+      ['local-web', ['GetItem']],
+      ['local-opaque', ['GetItem', 'PutItem']],
     ] as const) {
       const first = await login(service, clientId);
       await refresh(service, first.body.refresh_token, clientId);
@@ -460,28 +481,115 @@ describe('scope (RFC 6749 §6: narrower, never wider)', () => {
   });
 });
 
-describe('the per-user attempt limit, with the default numbers (5 per 60 s, a 300 s block)', () => {
+describe('limits: the family’s own, never the user’s (a refresh presents an unguessable token, not a one-time code)', () => {
   let service: TestService;
   beforeAll(async () => {
+    // The defaults: 5 attempts per user per 60 s (a 300 s block), 10 refreshes per family per 60 s.
     service = await startTestService();
   });
   afterAll(async () => service.stop());
 
-  it('counts refreshes for the token’s user with their code exchanges: the 6th request in a minute is 429, and the token is not spent by it', async () => {
-    const first = await login(service); // attempt 1: the code exchange
+  it('regression: a burst of refreshes never counts into the user’s limit (the 4th refresh in a minute was 429, and the app’s user was locked out of the page)', async () => {
+    const user = uniqueEmail('refresh-burst');
+    const first = await login(service, 'local-web', user); // attempt 1 of 5: the code exchange
     let current = first.body.refresh_token;
-    for (let attempt = 2; attempt <= 5; attempt += 1) {
+    for (let index = 0; index < 9; index += 1) {
       const next = await refresh(service, current);
-      expect(next.status).toBe(200);
+      expect({ index, status: next.status }).toEqual({ index, status: 200 });
       current = next.body.refresh_token;
     }
-    const refused = await refresh(service, current);
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBe('300');
-    expect(refused.body).toEqual({ error: 'too_many_requests', error_description: expect.any(String) });
+    // Four more code exchanges in the same minute: attempts 2 to 5 of the user's 5.
+    for (let index = 0; index < 4; index += 1) expect((await login(service, 'local-web', user)).status).toBe(200);
+  });
 
-    service.clock.advanceSeconds(300);
-    expect((await refresh(service, current)).status).toBe(200);
+  it('regression: a stranger who blocks the user’s code logins cannot cut off their sessions (refreshes are neither refused by the block nor by the failure cap)', async () => {
+    const capped = await startTestService({ config: withLimits({ failures: { maxConsecutive: 3 } }) });
+    try {
+      const user = uniqueEmail('victim');
+      const first = await login(capped, 'local-web', user);
+      // Six wrong codes in a minute: the 6th starts the user's 300 s block; 3 failures reach the cap.
+      for (let index = 0; index < 6; index += 1) {
+        await capped.post(TOKEN, {
+          grant_type: 'authorization_code',
+          code: '000000',
+          client_id: 'local-web',
+          redirect_uri: REDIRECT_URI,
+          user_id: user,
+        });
+      }
+      expect(
+        (
+          await capped.post(TOKEN, {
+            grant_type: 'authorization_code',
+            code: '000000',
+            client_id: 'local-web',
+            redirect_uri: REDIRECT_URI,
+            user_id: user,
+          })
+        ).status,
+      ).toBe(429);
+      const refreshed = await refresh(capped, first.body.refresh_token);
+      expect(refreshed.status).toBe(200);
+      capped.clock.advanceSeconds(301);
+      // The block has lifted; the failure cap (its 24 h run) still refuses code exchanges, never refreshes.
+      expect((await refresh(capped, refreshed.body.refresh_token)).status).toBe(200);
+    } finally {
+      await capped.stop();
+    }
+  });
+
+  it('refuses the 11th rotation of one family within 60 s with 429 and Retry-After, without spending the token; after the window it rotates', async () => {
+    const first = await login(service);
+    let current = first.body.refresh_token;
+    for (let index = 0; index < 10; index += 1) {
+      service.clock.advanceSeconds(1); // rotations at +1 s … +10 s
+      const next = await refresh(service, current);
+      expect({ index, status: next.status }).toEqual({ index, status: 200 });
+      current = next.body.refresh_token;
+    }
+    service.clock.advanceSeconds(20); // +30 s: the oldest of the 10 (at +1 s) leaves the window at +61 s
+    const since = capturedLogs().length;
+    const refused = await refresh(service, current);
+    expect({ status: refused.status, body: refused.body, retryAfter: refused.headers.get('retry-after') }).toEqual({
+      status: 429,
+      body: { error: 'too_many_requests', error_description: 'This refresh token was refreshed too often. Try again in 31 seconds.' },
+      retryAfter: '31',
+    });
+    expect(logEntries(capturedLogs().slice(since), 'grant refused')).toEqual([
+      expect.objectContaining({ grant: 'refresh_token', reason: 'family_limit', retryAfterSeconds: 31 }),
+    ]);
+    service.clock.advanceSeconds(30); // +60 s: still in the window, by a millisecond's rule (half-open)
+    expect((await refresh(service, current)).status).toBe(429);
+    service.clock.advance(1000); // +61 s
+    const rotated = await refresh(service, current);
+    expect(rotated.status).toBe(200);
+    // The refused presentations spent nothing: the token they presented was live until now, and is spent now.
+    expect((await refresh(service, rotated.body.refresh_token)).status).toBe(429);
+  });
+
+  it('holds the family’s limit per client setting (refreshTokens.limit)', async () => {
+    const strict = await startTestService({
+      config: (config) => ({
+        ...config,
+        clients: config.clients.map((entry) =>
+          entry.id === 'local-web'
+            ? { ...entry, refreshTokens: { ...entry.refreshTokens!, limit: { maxRefreshes: 2, windowSeconds: 5 } } }
+            : entry,
+        ),
+      }),
+    });
+    try {
+      const first = await login(strict);
+      const second = await refresh(strict, first.body.refresh_token);
+      const third = await refresh(strict, second.body.refresh_token);
+      expect([second.status, third.status]).toEqual([200, 200]);
+      const refused = await refresh(strict, third.body.refresh_token);
+      expect({ status: refused.status, retryAfter: refused.headers.get('retry-after') }).toEqual({ status: 429, retryAfter: '5' });
+      strict.clock.advanceSeconds(5);
+      expect((await refresh(strict, third.body.refresh_token)).status).toBe(200);
+    } finally {
+      await strict.stop();
+    }
   });
 
   it('counts an unknown token against no one: it writes nothing that takes effect', async () => {
@@ -515,7 +623,7 @@ describe('DynamoDB requests per refresh', () => {
     return [...service.dynamodb.operations()];
   }
 
-  it('refreshes in 3: the family read, the attempt, the rotation (for an opaque token, one transaction with the token)', async () => {
+  it('refreshes in 2: the family read, the rotation (for an opaque token, one transaction with the token)', async () => {
     for (const [clientId, rotation] of [
       ['local-web', 'UpdateItem'],
       ['local-rs256', 'UpdateItem'],
@@ -523,24 +631,24 @@ describe('DynamoDB requests per refresh', () => {
     ] as const) {
       const first = await login(service, clientId);
       const operations = await operationsOf(() => refresh(service, first.body.refresh_token, clientId), 200);
-      expect({ clientId, operations }).toEqual({ clientId, operations: ['GetItem', 'UpdateItem', rotation] });
+      expect({ clientId, operations }).toEqual({ clientId, operations: ['GetItem', rotation] });
       // Strongly consistent (DynamoDB Local always is; DynamoDB only when asked): a rotation or a
       // revocation counts from the moment it is written, so a spent token is never read as live.
       expect(service.dynamodb.requests()[0]?.body.ConsistentRead).toBe(true);
     }
   });
 
-  it('detects a reuse in 3: the read, the attempt, the family’s revocation', async () => {
+  it('detects a reuse in 2: the read, the family’s revocation', async () => {
     const first = await login(service);
     await refresh(service, first.body.refresh_token);
-    expect(await operationsOf(() => refresh(service, first.body.refresh_token), 400)).toEqual(['GetItem', 'UpdateItem', 'UpdateItem']);
+    expect(await operationsOf(() => refresh(service, first.body.refresh_token), 400)).toEqual(['GetItem', 'UpdateItem']);
   });
 
   it('gives an unknown token the requests a known one’s refusal makes, so timing does not tell whether a family exists', async () => {
     const revoked = await login(service);
     await service.postForm('/idp/v1/account/revoke', { token: revoked.body.refresh_token as string, client_id: 'local-web' });
     const known = await operationsOf(() => refresh(service, revoked.body.refresh_token), 400);
-    expect(known).toEqual(['GetItem', 'UpdateItem']);
+    expect(known).toEqual(['GetItem']);
     expect(await operationsOf(() => refresh(service, `${'C'.repeat(22)}.${'D'.repeat(43)}`), 400)).toEqual(known);
     expect(await operationsOf(() => refresh(service, 'not-a-refresh-token'), 400)).toEqual(known);
   });

@@ -25,4 +25,13 @@ export class FakeClock implements Clock {
   set(ms: number): void {
     this.current = ms;
   }
+  /**
+   * From now on the clock moves with real time (from where it stands): for the few tests of races
+   * whose outcome depends on each request reading its own time, as containers do on AWS.
+   */
+  runInRealTime(): void {
+    const start = this.current;
+    const realStart = Date.now();
+    this.now = () => start + (Date.now() - realStart);
+  }
 }

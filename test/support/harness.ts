@@ -115,6 +115,9 @@ export interface TestResponse {
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  // The configuration first: a test of a refused one starts nothing that would outlive it.
+  const stage = (options.config ?? ((config) => config))(localStageConfig());
+  const config = buildServiceConfig(parseStageConfig(stage));
   const real = requiredEnv('TEST_DYNAMODB_ENDPOINT');
   // The service talks to DynamoDB through a counting proxy, unless a test points it elsewhere;
   // the table is always created on the real one.
@@ -126,10 +129,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     tableName: options.tableName ?? `identity-test-${randomUUID()}`,
     secretsDir: options.secretsDir ?? resolve(__dirname, `../../.local/test-secrets`),
   });
-  const stage = (options.config ?? ((config) => config))(localStageConfig());
   const clock = new FakeClock();
   const deps = createDeps({
-    config: buildServiceConfig(parseStageConfig(stage)),
+    config,
     tableName: services.tableName,
     secrets: options.secrets ?? new FileSecretSource(services.secretsDir),
     clock,
@@ -298,7 +300,8 @@ export function logEntries(lines: readonly string[], message: string): Array<Rec
 
 /**
  * A service whose limits are adjusted for every environment (`token`, `send`, `failures`, `code`,
- * and the fraud guards' `sendPerIp`, `sendPerPrefix`, `dailyPhoneBudget`).
+ * the page's `sendsPerTransaction`, and the send guards' `sendPerIp`, `emailPerIp`,
+ * `sendPerPrefix`, `dailyPhoneBudget`).
  */
 export function withLimits(adjust: {
   token?: object;
@@ -306,6 +309,8 @@ export function withLimits(adjust: {
   failures?: object;
   code?: object;
   sendPerIp?: object;
+  emailPerIp?: object;
+  sendsPerTransaction?: number;
   sendPerPrefix?: object;
   dailyPhoneBudget?: object;
 }): (config: StageConfig) => StageConfig {
@@ -319,6 +324,8 @@ export function withLimits(adjust: {
         send: { ...environment.limits.send, ...adjust.send },
         failures: { ...environment.limits.failures, ...adjust.failures },
         sendPerIp: { ...environment.limits.sendPerIp, ...adjust.sendPerIp },
+        emailPerIp: { ...environment.limits.emailPerIp, ...adjust.emailPerIp },
+        sendsPerTransaction: adjust.sendsPerTransaction ?? environment.limits.sendsPerTransaction,
         sendPerPrefix: { ...environment.limits.sendPerPrefix, ...adjust.sendPerPrefix },
         dailyPhoneBudget: { ...environment.limits.dailyPhoneBudget, ...adjust.dailyPhoneBudget },
       },

@@ -7,6 +7,7 @@ import {
   buildServiceConfig,
   loadServiceConfig,
   parseStageConfig,
+  usesHostedLogin,
   type LimitConfig,
   type StageConfig,
 } from '../../lib/config';
@@ -90,9 +91,14 @@ function unfrozenPaths(value: unknown, path = '$'): string[] {
 const ATTEMPT_LIMIT_DEFAULTS: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
 /** NIST SP 800-63B §5.2.2: at most 100 consecutive failures, here over a rolling day. */
 const FAILURE_CAP = { maxConsecutive: 100, windowSeconds: 86_400 };
-/** The SMS fraud guards' defaults (docs/decisions/008-sms-fraud-guards.md). */
+/**
+ * The send guards' defaults: SMS fraud (docs/decisions/008-sms-fraud-guards.md), email per source
+ * and per login transaction (docs/decisions/010-hosted-login-abuse.md).
+ */
 const GUARD_DEFAULTS = {
   sendPerIp: { maxSends: 10, windowSeconds: 3600 },
+  emailPerIp: { maxSends: 30, windowSeconds: 3600 },
+  sendsPerTransaction: 5,
   sendPerPrefix: { digits: 6, maxSends: 20, windowSeconds: 3600 },
   dailyPhoneBudget: { maxMessages: 1000 },
 };
@@ -150,14 +156,23 @@ describe('config/local.json', () => {
 
   it('issues refresh tokens to local-web, local-rs256 and local-opaque (30 days idle, 90 days in all, no reuse interval), not to local-backend', () => {
     const refresh = Object.fromEntries(config.clients.map((client) => [client.id, client.refreshTokens]));
-    const on = { idleSeconds: 30 * 86_400, absoluteSeconds: 90 * 86_400, reuseIntervalSeconds: 0 };
+    const on = {
+      idleSeconds: 30 * 86_400,
+      absoluteSeconds: 90 * 86_400,
+      reuseIntervalSeconds: 0,
+      limit: { maxRefreshes: 10, windowSeconds: 60 },
+    };
     expect(refresh).toEqual({ 'local-web': on, 'local-rs256': on, 'local-opaque': on, 'local-backend': undefined });
   });
 
   it('keeps the default limits (5 per 60 s, 300 s block) and code settings (300 s, 3 tries)', () => {
     const local = config.environments[0]!;
-    // Every local request comes from a loopback address: 100 an hour per IP, not the default 10.
-    expect(local.limits).toEqual({ ...DEFAULT_LIMITS, sendPerIp: { maxSends: 100, windowSeconds: 3600 } });
+    // Every local request comes from a loopback address: 100 an hour per IP, not the defaults 10 and 30.
+    expect(local.limits).toEqual({
+      ...DEFAULT_LIMITS,
+      sendPerIp: { maxSends: 100, windowSeconds: 3600 },
+      emailPerIp: { maxSends: 100, windowSeconds: 3600 },
+    });
     expect(local.code).toEqual({ ttlSeconds: 300, maxTries: 3 });
   });
 
@@ -165,6 +180,26 @@ describe('config/local.json', () => {
     expect(config.environments[0]!.sms.allowedCountries).toEqual(
       expect.arrayContaining(['US', 'CA', 'GB', 'DE', 'FR', 'ES', 'PT', 'BR', 'NL', 'IT', 'IN', 'AU']),
     );
+  });
+});
+
+describe('hostedLogin', () => {
+  it('defaults to the page for every client but one whose codes only its servers may request, and refuses to give it the page', () => {
+    const raw = minimal();
+    const base = raw.clients[0]!;
+    raw.clients = [
+      base,
+      { ...base, id: 'server', sendRequiresApiKey: true, apiKeySha256: ['a'.repeat(64)] },
+      { ...base, id: 'no-page', hostedLogin: false },
+    ];
+    const parsed = parseStageConfig(raw).clients;
+    expect(parsed.map((client) => [client.id, usesHostedLogin(client)])).toEqual([
+      [base.id, true],
+      ['server', false],
+      ['no-page', false],
+    ]);
+    raw.clients[1] = { ...raw.clients[1]!, hostedLogin: true };
+    expect(() => parseStageConfig(raw)).toThrow(/cannot use the hosted login page[\s\S]*clients\[1\]\.hostedLogin/);
   });
 });
 
@@ -195,14 +230,25 @@ describe('parseStageConfig defaults', () => {
 
   it('takes the fraud guards per environment, filling in what a partial one omits, within bounds', () => {
     const raw = minimal();
-    raw.environments[0]!.limits = { sendPerIp: { maxSends: 3 }, sendPerPrefix: { digits: 4 }, dailyPhoneBudget: {} };
+    raw.environments[0]!.limits = {
+      sendPerIp: { maxSends: 3 },
+      emailPerIp: { windowSeconds: 600 },
+      sendsPerTransaction: 2,
+      sendPerPrefix: { digits: 4 },
+      dailyPhoneBudget: {},
+    };
     expect(parseStageConfig(raw).environments[0]!.limits).toEqual({
       ...DEFAULT_LIMITS,
       sendPerIp: { maxSends: 3, windowSeconds: 3600 },
+      emailPerIp: { maxSends: 30, windowSeconds: 600 },
+      sendsPerTransaction: 2,
       sendPerPrefix: { digits: 4, maxSends: 20, windowSeconds: 3600 },
     });
     for (const [limits, path] of [
       [{ sendPerIp: { maxSends: 101 } }, /limits\.sendPerIp\.maxSends/],
+      [{ emailPerIp: { maxSends: 101 } }, /limits\.emailPerIp\.maxSends/],
+      [{ sendsPerTransaction: 0 }, /limits\.sendsPerTransaction/],
+      [{ sendsPerTransaction: 51 }, /limits\.sendsPerTransaction/],
       [{ sendPerPrefix: { maxSends: 0 } }, /limits\.sendPerPrefix\.maxSends/],
       [{ sendPerPrefix: { digits: 0 } }, /limits\.sendPerPrefix\.digits/],
       [{ sendPerIp: { windowSeconds: 86_401 } }, /limits\.sendPerIp\.windowSeconds/],

@@ -74,11 +74,6 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
     return this.startBlock(pk, limit, now, cap);
   }
 
-  async noteAttempt(key: AttemptKey, limit: LimitConfig, now: number): Promise<boolean> {
-    // The same single conditional write as an attempt; a full window or a block leaves it unwritten.
-    return (await this.tryProcess(attemptItemKey(key), limit, now, undefined)).processed;
-  }
-
   async recordFailure(key: AttemptKey, cap: FailureCapConfig, now: number, known?: FailureRun): Promise<FailureRun> {
     const pk = attemptItemKey(key);
     const runStart = now - cap.windowSeconds * 1000;

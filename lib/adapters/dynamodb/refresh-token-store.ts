@@ -1,10 +1,15 @@
 /**
  * Refresh token families in DynamoDB (docs/decisions/009-refresh-token-families.md): one item per
  * family, `refresh#<family key>`, holding the keyed hashes of its live token and of the one the
- * last rotation spent, its generation, and the login it came from. Tokens are never stored.
+ * last rotation spent, its generation, the login it came from, and the times of its last
+ * rotations (`r0` oldest … `r{MAX_REFRESH_WINDOW-1}` newest: the family's own limit, a sliding
+ * window as the fraud guards' are, sliding-window.ts). Tokens are never stored.
  *
  * A rotation is one conditional UpdateItem: "the presented token is the live one, the family is
- * not revoked, and neither lifetime has run out", then the successor becomes live. DynamoDB
+ * not revoked, neither lifetime has run out, and its limit has room", then the successor becomes
+ * live and the rotation's time enters the window. The item always keeps the most slots any limit
+ * can count, and the condition reads the one the configured limit names, so a changed limit never
+ * misreads a family written under another. DynamoDB
  * serialises writes to one item, so of concurrent rotations of one token exactly one passes the
  * condition; each refused one gets the item as it found it (ReturnValuesOnConditionCheckFailure),
  * which tells the domain the token was spent, without a read. With an opaque access token the
@@ -18,7 +23,9 @@ import '../../zod';
 import * as z from 'zod/mini';
 import type { OpaqueTokenRecord, RefreshFamily, RefreshTokenStore, Rotation, RotationResult, RevocationReason } from '../../ports';
 import { CHANNELS } from '../../vocabulary';
+import { MAX_REFRESH_WINDOW } from '../../config';
 import { itemOfFailure, storageFailure } from './client';
+import { slotShifts } from './sliding-window';
 import { TABLE_DEFINITION } from './table';
 import { tokenItemOf } from './token-store';
 
@@ -27,6 +34,10 @@ export function familyItemKey(familyKey: string): string {
 }
 
 const REVOCATION_REASONS = ['reuse', 'revoked'] as const satisfies readonly RevocationReason[];
+
+/** A slot of the family's window of rotations (no placeholder needed: none is a reserved word). */
+const rotationSlot = (index: number) => `r${index}`;
+const ROTATION_SLOTS = Array.from({ length: MAX_REFRESH_WINDOW }, (_, index) => rotationSlot(index));
 
 /** A family item as stored; every one read back is parsed, so a corrupt item is an error, never a grant. */
 const familyItemSchema = z.object({
@@ -48,6 +59,9 @@ const familyItemSchema = z.object({
   revoked_reason: z.optional(z.enum(REVOCATION_REASONS)),
   [TABLE_DEFINITION.timeToLiveAttribute]: z.int(),
 });
+
+/** The window's slots, read in order: all of them once the family has rotated, none before. */
+const rotationSlotsSchema = z.union([z.tuple([]), z.array(z.number()).check(z.length(MAX_REFRESH_WINDOW))]);
 
 export class DynamoDbRefreshTokenStore implements RefreshTokenStore {
   constructor(
@@ -99,14 +113,14 @@ export class DynamoDbRefreshTokenStore implements RefreshTokenStore {
   }
 
   async rotate(rotation: Rotation, accessToken: OpaqueTokenRecord | undefined): Promise<RotationResult> {
+    const limitSlot = rotationSlot(MAX_REFRESH_WINDOW - rotation.limit.maxRefreshes);
     const update = {
       TableName: this.tableName,
       Key: { pk: familyItemKey(rotation.familyKey) },
-      UpdateExpression:
-        'SET #current = :successor, #previous = :presented, #generation = #generation + :one, #rotated_at = :now, #expires_at = :keep',
-      // Every lifetime is checked here too, by the application's clock (TTL deletes lazily).
-      ConditionExpression:
-        '#current = :presented AND attribute_not_exists(#revoked_at) AND #rotated_at > :issued_after AND #created_at > :started_after',
+      UpdateExpression: `SET #current = :successor, #previous = :presented, #generation = #generation + :one, #rotated_at = :now, #expires_at = :keep, ${slotShifts(MAX_REFRESH_WINDOW, rotationSlot).join(', ')}`,
+      // Every lifetime is checked here too, by the application's clock (TTL deletes lazily), and
+      // the limit: the maxRefreshes-th newest rotation is empty or out of the window.
+      ConditionExpression: `#current = :presented AND attribute_not_exists(#revoked_at) AND #rotated_at > :issued_after AND #created_at > :started_after AND (attribute_not_exists(${limitSlot}) OR ${limitSlot} <= :window_start)`,
       ExpressionAttributeNames: {
         '#current': 'current',
         '#previous': 'previous',
@@ -124,6 +138,8 @@ export class DynamoDbRefreshTokenStore implements RefreshTokenStore {
         ':keep': rotation.keepUntil,
         ':issued_after': rotation.issuedAfter,
         ':started_after': rotation.startedAfter,
+        ':window_start': rotation.limit.windowStart,
+        ':zero': 0,
       },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
     };
@@ -182,6 +198,8 @@ export class DynamoDbRefreshTokenStore implements RefreshTokenStore {
 function familyOf(familyKey: string, item: Record<string, unknown>): RefreshFamily {
   const parsed = familyItemSchema.safeParse(item);
   if (!parsed.success) throw new Error(`A malformed refresh token family item: ${z.prettifyError(parsed.error)}`);
+  const slots = rotationSlotsSchema.safeParse(ROTATION_SLOTS.filter((name) => name in item).map((name) => item[name]));
+  if (!slots.success) throw new Error(`A malformed refresh token family item: ${z.prettifyError(slots.error)}`);
   const stored = parsed.data;
   return {
     familyKey,
@@ -201,5 +219,6 @@ function familyOf(familyKey: string, item: Record<string, unknown>): RefreshFami
     revokedAt: stored.revoked_at,
     revokedReason: stored.revoked_reason,
     keepUntil: stored[TABLE_DEFINITION.timeToLiveAttribute],
+    recentRotations: slots.data,
   };
 }

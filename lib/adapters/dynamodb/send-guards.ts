@@ -35,6 +35,7 @@ import { LEASE_RATE_WINDOW_MS, leaseSizeOf, MAX_LEASE, nextUtcDayStart, shardCap
 import { retryAfterSeconds } from '../../domain/limits';
 import type { BudgetDecision, SendGuards, SendWindowKey, WindowDecision } from '../../ports';
 import { itemOfFailure, storageFailure } from './client';
+import { slotShifts } from './sliding-window';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
 
 const SENT = 'sent';
@@ -77,11 +78,7 @@ export function budgetShardItemKey(environmentId: string, day: string, shard: nu
  * well inside DynamoDB's 4 KB limit on expressions.
  */
 export function windowUpdateExpression(maxSends: number): string {
-  const shifts = Array.from(
-    { length: maxSends },
-    (_, index) => `${slot(index)} = ${index < maxSends - 1 ? `if_not_exists(${slot(index + 1)}, :zero)` : ':now'}`,
-  );
-  return `SET ${shifts.join(', ')}, #e = :expires`;
+  return `SET ${slotShifts(maxSends, slot).join(', ')}, #e = :expires`;
 }
 
 export class DynamoDbSendGuards implements SendGuards {

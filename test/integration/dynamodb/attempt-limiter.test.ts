@@ -357,32 +357,6 @@ describe('the failure cap (NIST SP 800-63B §5.2.2): consecutive failed exchange
   });
 });
 
-describe('noteAttempt: counted while the window has room, never refused, never a block', () => {
-  it('records into the window like an attempt, so the next attempts see it', async () => {
-    const key = newKey();
-    await attempts(key, [0, 1, 2, 3].map(at));
-    expect(await limiter.noteAttempt(key, DEFAULT_LIMIT, at(4))).toBe(true);
-    expect((await attempts(key, [at(5)]))[0]).toEqual({ allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' });
-  });
-
-  it('past the limit records nothing and starts no block, in one UpdateItem', async () => {
-    const key = newKey();
-    await attempts(key, [0, 1, 2, 3, 4].map(at));
-    table.proxy.reset();
-    expect(await limiter.noteAttempt(key, DEFAULT_LIMIT, at(5))).toBe(false);
-    expect(table.proxy.operations()).toEqual(['UpdateItem']);
-    // No block: once the oldest attempt slides out of the window, the next attempt is processed.
-    expect((await attempts(key, [at(60)]))[0]).toEqual({ allowed: true });
-  });
-
-  it('during a block records nothing and does not extend it', async () => {
-    const key = newKey();
-    await attempts(key, [0, 1, 2, 3, 4, 5].map(at));
-    expect(await limiter.noteAttempt(key, DEFAULT_LIMIT, at(100))).toBe(false);
-    expect((await attempts(key, [at(305)]))[0]).toEqual({ allowed: true });
-  });
-});
-
 describe('storage failures: a 503 that names the step, never a decision (a proxy fails the write a test names)', () => {
   const CAP = { maxConsecutive: 3, windowSeconds: 3600 };
   const isAttempt = ({ body }: DynamoDbRequest) => body.UpdateExpression?.startsWith('SET #s0 = ') === true;

@@ -69,7 +69,14 @@ describe('the keyed hashes stored items are found by', () => {
 
 describe('refreshLifetimesOf', () => {
   it('turns the configuration’s seconds into milliseconds, the reuse interval too', () => {
-    const client = { refreshTokens: { idleSeconds: 60, absoluteSeconds: 3600, reuseIntervalSeconds: 2 } } as ClientConfig;
-    expect(refreshLifetimesOf(client)).toEqual({ idleMs: 60_000, absoluteMs: 3_600_000, reuseIntervalMs: 2000 });
+    const client = {
+      refreshTokens: { idleSeconds: 60, absoluteSeconds: 3600, reuseIntervalSeconds: 2, limit: { maxRefreshes: 4, windowSeconds: 30 } },
+    } as ClientConfig;
+    expect(refreshLifetimesOf(client)).toEqual({
+      idleMs: 60_000,
+      absoluteMs: 3_600_000,
+      reuseIntervalMs: 2000,
+      limit: { maxRefreshes: 4, windowMs: 30_000 },
+    });
   });
 });

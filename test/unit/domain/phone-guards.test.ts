@@ -34,6 +34,7 @@ class FakeGuards implements SendGuards {
   constructor(
     private readonly answers: {
       ip?: WindowDecision;
+      email_ip?: WindowDecision;
       prefix?: WindowDecision;
       budget?: BudgetDecision;
       knownSpent?: boolean;

@@ -118,7 +118,12 @@ describe('lifetimes', () => {
   const lifetimes = refreshLifetimesOf(client('local-web'));
 
   it('are the client’s settings in ms, and none for a client without refresh tokens', () => {
-    expect(lifetimes).toEqual({ idleMs: 30 * DAY_MS, absoluteMs: 90 * DAY_MS, reuseIntervalMs: 0 });
+    expect(lifetimes).toEqual({
+      idleMs: 30 * DAY_MS,
+      absoluteMs: 90 * DAY_MS,
+      reuseIntervalMs: 0,
+      limit: { maxRefreshes: 10, windowMs: 60_000 },
+    });
     expect(refreshLifetimesOf(client('local-backend'))).toBeUndefined();
   });
 
