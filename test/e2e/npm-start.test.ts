@@ -71,8 +71,15 @@ describe('npm start', () => {
     started = await startNpmStart();
     api = `http://127.0.0.1:${started.ports.PORT}`;
   }, 90_000);
-  afterAll(() => {
-    if (started.child.exitCode === null) started.child.kill('SIGKILL');
+  afterAll(async () => {
+    // Stopped as Ctrl-C stops it when the Ctrl-C test did not run (jest -t): a SIGKILL reached only
+    // tsx's own process and left local/start.ts and its Java running (and jest waiting on their pipes).
+    if (started.child.exitCode !== null || started.child.signalCode !== null) return;
+    const exited = new Promise((resolveExit) => started.child.once('exit', resolveExit));
+    const timer = setTimeout(() => started.child.kill('SIGKILL'), 10_000);
+    started.child.kill('SIGINT');
+    await exited;
+    clearTimeout(timer);
   });
 
   it('says it is starting DynamoDB Local before the slow part, and when it is ready', () => {
