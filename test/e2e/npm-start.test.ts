@@ -1,8 +1,8 @@
 /**
  * `npm start` as a newcomer runs it: the real entry point (local/start.ts) in its own process, on
  * free ports, with the real handler exports. It must serve the README's examples, show each
- * message in the outbox (email also in the SES viewer), log nothing personal, stop everything
- * on Ctrl-C, and say in one line how to install Java when it is missing.
+ * message in the outbox (email also in the SES viewer), log nothing personal, listen on loopback
+ * only, stop everything on Ctrl-C, and say in one line how to install Java when it is missing.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { basicAuth, createIdentityClient, FORM } from '../../client';
 import { checkedFetch, contractMiddleware } from '../support/contract-recorder';
 import { logLeaks, rememberSecret } from '../support/log-capture';
 import { codeIn } from '../support/harness';
+import { HAS_SOCKET_TABLE, listeningAddresses } from '../support/socket-table';
 
 const ROOT = resolve(__dirname, '../..');
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -70,8 +71,15 @@ describe('npm start', () => {
     started = await startNpmStart();
     api = `http://127.0.0.1:${started.ports.PORT}`;
   }, 90_000);
-  afterAll(() => {
-    if (started.child.exitCode === null) started.child.kill('SIGKILL');
+  afterAll(async () => {
+    // Stopped as Ctrl-C stops it when the Ctrl-C test did not run (jest -t): a SIGKILL reached only
+    // tsx's own process and left local/start.ts and its Java running (and jest waiting on their pipes).
+    if (started.child.exitCode !== null || started.child.signalCode !== null) return;
+    const exited = new Promise((resolveExit) => started.child.once('exit', resolveExit));
+    const timer = setTimeout(() => started.child.kill('SIGKILL'), 10_000);
+    started.child.kill('SIGINT');
+    await exited;
+    clearTimeout(timer);
   });
 
   it('says it is starting DynamoDB Local before the slow part, and when it is ready', () => {
@@ -92,6 +100,22 @@ describe('npm start', () => {
     expect(started.output()).toContain(`${api}/__dev/outbox?user_id=`);
     expect(started.output()).toContain(`SES email viewer http://127.0.0.1:${started.ports.SES_PORT}`);
   });
+
+  // Regression (security review): DynamoDB Local listened on every interface, where anyone on the
+  // network could read and change the table with the published local credentials. Read from the
+  // socket table, never by connecting from another address.
+  (HAS_SOCKET_TABLE ? it : it.skip)(
+    'listens on 127.0.0.1 only: DynamoDB Local, SES, the capture and the API, none on every interface',
+    () => {
+      const listening = Object.fromEntries(Object.entries(started.ports).map(([name, port]) => [name, listeningAddresses(port)]));
+      expect(listening).toEqual({
+        PORT: ['127.0.0.1'],
+        DYNAMODB_PORT: ['127.0.0.1'],
+        SES_PORT: ['127.0.0.1'],
+        CAPTURE_PORT: ['127.0.0.1'],
+      });
+    },
+  );
 
   // Every answer of the API is checked against docs/openapi.json (test/support/contract-recorder.ts).
   const post = (body: unknown, headers: Record<string, string> = {}) =>
