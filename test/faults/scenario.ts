@@ -7,8 +7,11 @@
  */
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { randomBytes } from 'node:crypto';
+import { callBudgetMs, type ClientLimits } from '../../lib/adapters/aws';
 import { SecretsManagerSecretSource } from '../../lib/adapters/secrets/secrets-manager-source';
 import { initialKeySet, publicKeySet } from '../../lib/domain/signing-keys';
+import { TIMEOUT_MARGIN_MS } from '../../lib/http/handler';
+import { API_TIMEOUT_SECONDS } from '../../lib/routes';
 import { LOCAL_AWS } from '../../local/dynamodb';
 import {
   REDIRECT_URI,
@@ -97,6 +100,39 @@ export function exchange(service: TestService, userId: string, code: string): Pr
     user_id: userId,
     code,
   });
+}
+
+/**
+ * When a request waits on a client whose timeout is not enforced, the only thing that ends the
+ * wait is the handler's early 503 (lib/http/handler.ts), this long after the request began: the
+ * function's timeout less the handler's margin, 19.5 s. A hung request takes at least this long,
+ * however fast or slow the machine.
+ */
+export const FUNCTION_DEADLINE_MS = API_TIMEOUT_SECONDS * 1000 - TIMEOUT_MARGIN_MS;
+
+/**
+ * The longest the rest of a request (everything but its calls to the broken dependency: the
+ * healthy dependencies, the local HTTP hops, a fresh container's first request, waiting for a
+ * core) was seen to take on a loaded 2-core machine: an SMS send whose SNS refused the connection
+ * at once, with two CPU-bound processes beside the suite (in the two CI failures, SES "never
+ * answers" sends took 3.05 s and 3.3 s beyond SES's 3 s request timeout). `timeBoundMs` must leave
+ * it twice this.
+ */
+export const LOADED_REST_MS = 3800;
+
+/**
+ * The longest a request that meets a broken dependency may take: halfway between what its
+ * `calls` to that dependency may take (each its client's `callBudgetMs`, lib/adapters/aws.ts) and
+ * `FUNCTION_DEADLINE_MS`, what it takes when a timeout is not enforced. The two outcomes the fault
+ * tests tell apart get the same room: the rest of the request may take up to half the gap (7.75 s
+ * for a call to SES, SNS, SMS-voice or Secrets Manager, 8 s for DynamoDB: twice `LOADED_REST_MS`
+ * and more) before a passing case fails, and a hung request misses the bound by as much. Derived
+ * from the settings, so a change of budget moves the bound with it; a budget that left the rest
+ * less than twice `LOADED_REST_MS` fails the fault files' own check first.
+ * @example timeBoundMs(1, DELIVERY_CLIENT_SETTINGS) // (4000 + 19500) / 2 = 11750
+ */
+export function timeBoundMs(calls: number, settings: ClientLimits): number {
+  return (calls * callBudgetMs(settings) + FUNCTION_DEADLINE_MS) / 2;
 }
 
 /** Runs `act` and says how long it took, in ms. */

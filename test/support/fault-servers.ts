@@ -8,7 +8,8 @@
  * - `startWireProxy(target)`: an HTTP proxy in front of a real stand-in that records every request
  *   as it crossed the wire (to see exactly what an SDK sent) and can hold the stand-in's answer back
  *   for a while: the stand-in has done the work (stored the item, captured the message), the caller
- *   hears of it only later, or never if it stops waiting first.
+ *   hears of it only later, or never if it stops waiting first. Or it answers in the stand-in's
+ *   place (`answer`): a provider's refusal that the stand-in never gives.
  */
 import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
@@ -73,6 +74,19 @@ export interface WireProxyOptions {
    * even if the caller has given up meanwhile: a provider that works through a backlog.
    */
   readonly forwardAfterMs?: number;
+  /**
+   * The proxy's own answer to a request, instead of forwarding it (undefined: forward): a provider
+   * that refuses, in its protocol's shape, with what the request said (a refusal that quotes the
+   * recipient, as SES's and SNS's do). The request is recorded either way.
+   */
+  readonly answer?: (request: RecordedRequest) => ProxyAnswer | undefined;
+}
+
+/** An answer the proxy gives itself. */
+export interface ProxyAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
 }
 
 export interface WireProxy {
@@ -115,6 +129,12 @@ export async function startWireProxy(target: string, options: WireProxyOptions =
         body: body.toString('utf8'),
       };
       recorded.push(request);
+      const own = options.answer?.(request);
+      if (own !== undefined) {
+        outgoing.writeHead(own.status, { ...own.headers, 'Content-Length': String(Buffer.byteLength(own.body)) });
+        outgoing.end(own.body);
+        return;
+      }
       const reply = (status: number, headers: IncomingHttpHeaders, answer: Buffer): void => {
         if (outgoing.destroyed) return;
         outgoing.writeHead(status, headers);

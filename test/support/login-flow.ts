@@ -67,19 +67,24 @@ export class LoginSession {
    * as a browser would: only a form the page has, with a submit button for `action` and an input
    * for each field, whose method and target are the endpoint's (so a test drives the page as it is
    * rendered, not the endpoint around it). `offered: false` posts what the page does not offer
-   * (a stale page, a forged post).
+   * (a stale page, a forged post); `csrf: false` leaves the CSRF field out altogether (a forged
+   * post that does not even try); `headers` are added to the request's.
    */
   async post(
     page: PageResponse,
     action: string,
     fields: Record<string, string> = {},
-    { offered = true }: { readonly offered?: boolean } = {},
+    {
+      offered = true,
+      csrf = true,
+      headers = {},
+    }: { readonly offered?: boolean; readonly csrf?: boolean; readonly headers?: Record<string, string> } = {},
   ): Promise<PageResponse> {
     if (offered) requireOffered(page.html, action, Object.keys(fields));
-    const body = new URLSearchParams({ csrf: csrfOf(page.html), action, ...fields });
+    const body = new URLSearchParams({ ...(csrf ? { csrf: csrfOf(page.html) } : {}), action, ...fields });
     return this.request(`${this.service.url}${AUTHORIZE_PATH}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' },
       body: body.toString(),
     });
   }

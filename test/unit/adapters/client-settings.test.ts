@@ -4,6 +4,9 @@
  * bounds against servers that refuse, hang and answer late.
  */
 import { type DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { PinpointSMSVoiceV2Client } from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import { SESClient } from '@aws-sdk/client-ses';
+import { SNSClient } from '@aws-sdk/client-sns';
 import {
   callBudgetMs,
   DELIVERY_CLIENT_SETTINGS,
@@ -13,6 +16,7 @@ import {
   type ClientLimits,
 } from '../../../lib/adapters/aws';
 import { createDynamoDbClient } from '../../../lib/adapters/dynamodb/client';
+import { deliveryAdapters } from '../../../lib/deps/delivery';
 import { TIMEOUT_MARGIN_MS } from '../../../lib/http/handler';
 import { API_TIMEOUT, ROTATION_TIMEOUT } from '../../../infra/functions';
 
@@ -104,3 +108,83 @@ describe('the DynamoDB client the functions make', () => {
     });
   });
 });
+
+/** An SDK client as these tests read it back: its resolved attempts and its request handler's settings. */
+interface SdkClient {
+  readonly config: { maxAttempts(): Promise<number>; readonly requestHandler: unknown };
+  readonly send: (...args: unknown[]) => Promise<unknown>;
+}
+
+/**
+ * The handler settings `client` sends with (resolved by its first request). Read from the client
+ * the adapter built, not from the settings it was given: a factory that dropped or overrode them
+ * would build a client without them and still pass the settings tests above.
+ */
+function handlerSettingsOf(client: SdkClient): Record<string, unknown> {
+  return (client.config.requestHandler as { httpHandlerConfigs(): Record<string, unknown> }).httpHandlerConfigs();
+}
+
+describe('the delivery clients the functions make (regression guard: an adapter that built its client without the settings passed every test)', () => {
+  // Port 1 refuses at once: each send fails before any answer, so its adapter also builds a fresh client.
+  const closed = { endpoint: 'http://127.0.0.1:1', region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } };
+  const adapters = deliveryAdapters({ ses: closed, sns: closed, smsVoice: closed });
+  const senders: Array<[string, object, () => Promise<void>]> = [
+    [
+      'SES',
+      SESClient.prototype,
+      () => adapters.email.sendEmail({ to: 'a@example.com', from: 'no-reply@example.com', subject: 'Code', text: 'x', html: 'x' }),
+    ],
+    ['SNS', SNSClient.prototype, () => adapters.sms.sendSms({ to: '+14155550123', text: 'x' })],
+    [
+      'SMS-voice',
+      PinpointSMSVoiceV2Client.prototype,
+      () =>
+        adapters.voice.sendVoiceMessage({
+          to: '+14155550123',
+          ssml: '<speak>x</speak>',
+          voiceId: 'JOANNA',
+          originationIdentity: '+12025550100',
+        }),
+    ],
+  ];
+
+  afterEach(() => jest.restoreAllMocks());
+
+  /** Every client of `prototype`'s class that sends, in order (the call goes through unchanged). */
+  function clientsSending(prototype: object): SdkClient[] {
+    const clients: SdkClient[] = [];
+    const target = prototype as SdkClient;
+    const send = target.send;
+    jest.spyOn(target, 'send').mockImplementation(function (this: SdkClient, ...args: unknown[]) {
+      clients.push(this);
+      return send.apply(this, args);
+    });
+    return clients;
+  }
+
+  it.each(senders)(
+    '%s: the delivery timeouts, a request timeout that fails the request, one attempt; the fresh client after a failure too',
+    async (_name, prototype, sendOne) => {
+      const clients = clientsSending(prototype);
+
+      const failures = [await sendOne().catch((error: unknown) => error), await sendOne().catch((error: unknown) => error)];
+
+      // One attempt each: a refused connection is retryable, so a second attempt would show here.
+      expect(failures.map((failure) => ({ name: (failure as Error).name, attempts: attemptsOf(failure) }))).toEqual([
+        { name: 'DeliveryFailedError', attempts: 1 },
+        { name: 'DeliveryFailedError', attempts: 1 },
+      ]);
+      expect(clients).toHaveLength(2);
+      expect(clients[1]).not.toBe(clients[0]);
+      for (const client of clients) {
+        expect(await client.config.maxAttempts()).toBe(1);
+        expect(handlerSettingsOf(client)).toMatchObject({ ...DELIVERY_CLIENT_SETTINGS.requestHandler, throwOnRequestTimeout: true });
+      }
+    },
+  );
+});
+
+/** The attempts the SDK made for the call a DeliveryFailedError wraps. */
+function attemptsOf(failure: unknown): number | undefined {
+  return ((failure as { cause?: { $metadata?: { attempts?: number } } }).cause?.$metadata ?? {}).attempts;
+}
