@@ -806,7 +806,7 @@ export interface operations {
     sendCode: {
         parameters: {
             query?: {
-                /** @description The environment (tenant). Absent or empty: the default one. An unknown one is `400 invalid_request`. */
+                /** @description The environment (tenant). Absent or empty: the default one. An unknown one, or one given more than once (RFC 6749 section 3.1), is `400 invalid_request`. */
                 env_id?: string;
             };
             header?: never;
@@ -832,7 +832,7 @@ export interface operations {
             /**
              * @description - `invalid_request`: text that is not well-formed Unicode anywhere in the request: path, query, headers or body (RFC 7493 section 2.1).
              *     - `invalid_request`: a body that is not UTF-8, is not valid JSON or not a JSON object, or repeats a form parameter (RFC 6749 section 3.2) or a JSON member name (RFC 7493 section 2.3).
-             *     - `invalid_request`: a missing or malformed field (the description names it), an invalid email address or phone number, an unknown `env_id`, an unregistered `redirect_uri`, an unsupported `method`, voice in an environment without it, a `message` without `%code%` or too long, a bad PKCE challenge.
+             *     - `invalid_request`: a missing or malformed field (the description names it), an invalid email address or phone number, an unknown or repeated `env_id`, an unregistered `redirect_uri`, an unsupported `method`, voice in an environment without it, a `message` without `%code%` or too long, a bad PKCE challenge.
              *     - `unauthorized_client`: the client may not send by this channel, or may not set `message`.
              */
             400: {
@@ -981,7 +981,7 @@ export interface operations {
     requestToken: {
         parameters: {
             query?: {
-                /** @description The environment (tenant). Absent or empty: the default one. An unknown one is `400 invalid_request`. */
+                /** @description The environment (tenant). Absent or empty: the default one. An unknown one, or one given more than once (RFC 6749 section 3.1), is `400 invalid_request`. */
                 env_id?: string;
             };
             header?: never;
@@ -1009,7 +1009,7 @@ export interface operations {
             /**
              * @description - `invalid_request`: text that is not well-formed Unicode anywhere in the request: path, query, headers or body (RFC 7493 section 2.1).
              *     - `invalid_request`: a body that is not UTF-8, is not valid JSON or not a JSON object, or repeats a form parameter (RFC 6749 section 3.2) or a JSON member name (RFC 7493 section 2.3).
-             *     - `invalid_request`: a missing or malformed parameter (the description names it), an unknown `env_id`, a malformed `code_verifier`.
+             *     - `invalid_request`: a missing or malformed parameter (the description names it), an unknown or repeated `env_id`, a malformed `code_verifier`.
              *     - `unsupported_grant_type`: a `grant_type` other than 'authorization_code' and 'refresh_token'.
              *     - `invalid_grant`: the code is wrong, expired, used, replaced, bound to another client, redirect URI, user or environment, or its PKCE verifier does not match; the refresh token is unknown, expired (idle or absolute lifetime), revoked, already used (which revokes its family), or bound to another client or environment; the answer never says which.
              *     - `unauthorized_client`: `grant_type=refresh_token` from a client that is not issued refresh tokens.

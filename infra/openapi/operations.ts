@@ -83,7 +83,8 @@ export interface OperationSpec {
 }
 
 const ENV_ID: ParameterSpec = {
-  description: 'The environment (tenant). Absent or empty: the default one. An unknown one is `400 invalid_request`.',
+  description:
+    'The environment (tenant). Absent or empty: the default one. An unknown one, or one given more than once (RFC 6749 section 3.1), is `400 invalid_request`.',
 };
 
 /** The authorization request's parameters (the compiler asks for a line for each the endpoint knows). */
@@ -144,7 +145,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     errors: {
       400: {
         invalid_request:
-          'a missing or malformed field (the description names it), an invalid email address or phone number, an unknown `env_id`, an unregistered `redirect_uri`, an unsupported `method`, voice in an environment without it, a `message` without `%code%` or too long, a bad PKCE challenge',
+          'a missing or malformed field (the description names it), an invalid email address or phone number, an unknown or repeated `env_id`, an unregistered `redirect_uri`, an unsupported `method`, voice in an environment without it, a `message` without `%code%` or too long, a bad PKCE challenge',
         unauthorized_client: 'the client may not send by this channel, or may not set `message`',
       },
       401: {
@@ -179,7 +180,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     success: { schema: 'TokenResponse', description: 'The tokens (RFC 6749 section 5.1).', pragma: true },
     errors: {
       400: {
-        invalid_request: 'a missing or malformed parameter (the description names it), an unknown `env_id`, a malformed `code_verifier`',
+        invalid_request:
+          'a missing or malformed parameter (the description names it), an unknown or repeated `env_id`, a malformed `code_verifier`',
         unsupported_grant_type: "a `grant_type` other than 'authorization_code' and 'refresh_token'",
         invalid_grant:
           'the code is wrong, expired, used, replaced, bound to another client, redirect URI, user or environment, or its PKCE verifier does not match; the refresh token is unknown, expired (idle or absolute lifetime), revoked, already used (which revokes its family), or bound to another client or environment; the answer never says which',
