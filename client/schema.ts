@@ -867,7 +867,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `destination_not_allowed`: an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate and the like); the description never says which.
+             * @description - `destination_not_allowed`: an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, a kind of number that is never a person's phone (premium rate and the like), or one the environment refuses (`sms.refusedNumberTypes`: personal numbers and VoIP by default); the description never says which.
              *     - `access_denied`: the WAF blocked the request (stages with `deployment.waf`: the IP reputation list).
              */
             403: {
@@ -1407,7 +1407,7 @@ export interface operations {
             };
             /**
              * @description - `access_denied`: the WAF blocked the request (stages with `deployment.waf`: the IP reputation list).
-             *     - HTML: the page saying codes cannot be sent to this phone number (what still works, never why): an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate and the like); the description never says which.
+             *     - HTML: the page saying codes cannot be sent to this phone number (what still works, never why): an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, a kind of number that is never a person's phone (premium rate and the like), or one the environment refuses (`sms.refusedNumberTypes`: personal numbers and VoIP by default); the description never says which.
              */
             403: {
                 headers: {

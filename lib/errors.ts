@@ -195,7 +195,8 @@ export class InsufficientScopeError extends IdpError {
 
 /**
  * 403: an SMS or voice destination the environment does not allow: a country outside its
- * `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate, …).
+ * `sms.allowedCountries`, a kind of number that is never a person's phone (premium rate, …), or
+ * one the environment refuses (`sms.refusedNumberTypes`: personal numbers and VoIP by default).
  * The description does not say which: the detail (logs only) does.
  */
 export class DestinationNotAllowedError extends IdpError {

@@ -123,7 +123,7 @@ const PHONE_BUDGET_SPENT =
 
 /** The fraud guards' destination rule (403). */
 const DESTINATION_NOT_ALLOWED =
-  "an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate and the like); the description never says which";
+  "an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, a kind of number that is never a person's phone (premium rate and the like), or one the environment refuses (`sms.refusedNumberTypes`: personal numbers and VoIP by default); the description never says which";
 
 /** The attempt limit's 429, the same words wherever a user's attempts are counted. */
 const ATTEMPT_LIMIT =
