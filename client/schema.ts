@@ -920,12 +920,14 @@ export interface operations {
             };
             500: components["responses"]["InternalServerError"];
             /**
-             * @description - `delivery_failed`: the email, SMS or voice provider refused the message or did not answer in time; the code just stored is discarded and the previous one stays usable.
+             * @description - `delivery_failed`: the email, SMS or voice provider refused the message or did not answer in time; the code just stored is discarded and the previous one stays usable. `Retry-After: 15`: a retry is a new send with a new code, and counts against the send limit.
              *     - `server_error`: API Gateway's own failure: the function failed or answered malformed (502), could not be invoked (504), or the API is misconfigured (500).
              */
             502: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description Whole seconds to wait before trying again (RFC 9110 section 10.2.3). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1453,13 +1455,15 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
             /**
              * @description - `server_error`: API Gateway's own failure: the function failed or answered malformed (502), could not be invoked (504), or the API is misconfigured (500).
-             *     - HTML: the page saying the code could not be delivered.
+             *     - HTML: the page saying the code could not be delivered (`Retry-After: 15`).
              */
             502: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Nothing but the page's one stylesheet (by its hash); forms to this endpoint only; no framing. */
                     "Content-Security-Policy"?: string;
+                    /** @description Whole seconds to wait before trying again (RFC 9110 section 10.2.3). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -156,7 +156,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       429: { too_many_requests: `${ATTEMPT_LIMIT} Counted per recipient mailbox. Or ${PHONE_SEND_LIMIT}` },
       502: {
         delivery_failed:
-          'the email, SMS or voice provider refused the message or did not answer in time; the code just stored is discarded and the previous one stays usable',
+          'the email, SMS or voice provider refused the message or did not answer in time; the code just stored is discarded and the previous one stays usable. `Retry-After: 15`: a retry is a new send with a new code, and counts against the send limit',
       },
       503: {
         temporarily_unavailable: `${PHONE_BUDGET_SPENT}; or too little of the function's time is left to store, deliver and (should delivery fail) put back the previous code, and no code was stored (\`Retry-After: 1\`)`,
@@ -271,7 +271,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       400: 'a form problem shown on the page: an invalid email address or phone number, a wrong or dead code, or an expired transaction or CSRF mismatch (the "start again" page)',
       403: `the page saying codes cannot be sent to this phone number (what still works, never why): ${DESTINATION_NOT_ALLOWED}`,
       429: `the page with the attempt limit's message: ${ATTEMPT_LIMIT} Or, for an SMS or voice send, the fraud guards' message: ${PHONE_SEND_LIMIT}`,
-      502: 'the page saying the code could not be delivered',
+      502: 'the page saying the code could not be delivered (`Retry-After: 15`)',
       503: `the page saying the service is temporarily unavailable (\`Retry-After: 1\`), or that codes by SMS and voice call are unavailable: ${PHONE_BUDGET_SPENT}`,
     },
     redirect: "success: to the client's redirect URI with `code`, `state` and `iss`",

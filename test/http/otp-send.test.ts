@@ -312,12 +312,16 @@ describe('the attempt limit per recipient', () => {
 });
 
 describe('failures', () => {
-  it('answers 502 delivery_failed when the provider refuses, and leaves no live code', async () => {
+  it('answers 502 delivery_failed with Retry-After when the provider refuses, and leaves no live code', async () => {
     const keys = await service.deps.hmacKeys();
     const pk = codeItemKey(slotOf(userKeyOf(keys, { authType: 'sms', value: FAILING_PHONE })));
     const response = await service.post(SEND, smsSend(FAILING_PHONE));
-    expect(response.status).toBe(502);
-    expect(response.body).toEqual({ error: 'delivery_failed', error_description: 'The code could not be delivered. Try again later.' });
+    // Regression: the 502 had no Retry-After, where every 503 has one (lib/errors.ts DeliveryFailedError says why 15).
+    expect({ status: response.status, headers: serviceHeaders(response.headers), body: response.body }).toEqual({
+      status: 502,
+      headers: { ...JSON_HEADERS, 'x-content-type-options': 'nosniff', vary: 'Origin', 'retry-after': '15' },
+      body: { error: 'delivery_failed', error_description: 'The code could not be delivered. Try again later.' },
+    });
     expect(await liveCode(pk)).toBeUndefined();
   });
 
