@@ -355,7 +355,7 @@ export interface components {
             /** @constant */
             token_type: "Bearer";
             iss: string;
-            /** @description The pairwise subject: stable per user and environment, never the email address or phone number. */
+            /** @description The subject: stable per user and environment, the same for every client of the environment, never the email address or phone number. */
             sub: string;
             aud: string;
             client_id: string;
@@ -464,7 +464,7 @@ export interface components {
             /** @constant */
             authorization_response_iss_parameter_supported: true;
             subject_types_supported: [
-                "pairwise"
+                "public"
             ];
             id_token_signing_alg_values_supported: ("ES256" | "RS256")[];
             access_token_signing_alg_values_supported: ("ES256" | "RS256")[];

@@ -156,7 +156,7 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
     expect(await sub(third)).not.toBe(await sub(first));
   });
 
-  it('gives one user a different sub in each environment, so tenants cannot correlate users (pairwise)', async () => {
+  it('gives one user a different sub in each environment, so tenants cannot correlate users', async () => {
     const user = uniqueEmail('pairwise');
     const inLocal = await exchange(user, await sendCode(user));
     await service.post(`${SEND}?env_id=second`, { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
