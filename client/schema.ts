@@ -355,7 +355,7 @@ export interface components {
             /** @constant */
             token_type: "Bearer";
             iss: string;
-            /** @description The pairwise subject: stable per user and environment, never the email address or phone number. */
+            /** @description The subject: stable per user and environment, the same for every client of the environment, never the email address or phone number. */
             sub: string;
             aud: string;
             client_id: string;
@@ -464,7 +464,7 @@ export interface components {
             /** @constant */
             authorization_response_iss_parameter_supported: true;
             subject_types_supported: [
-                "pairwise"
+                "public"
             ];
             id_token_signing_alg_values_supported: ("ES256" | "RS256")[];
             access_token_signing_alg_values_supported: ("ES256" | "RS256")[];
@@ -806,7 +806,7 @@ export interface operations {
     sendCode: {
         parameters: {
             query?: {
-                /** @description The environment (tenant). Absent or empty: the default one. An unknown one is `400 invalid_request`. */
+                /** @description The environment (tenant). Absent or empty: the default one. An unknown one, or one given more than once (RFC 6749 section 3.1), is `400 invalid_request`. */
                 env_id?: string;
             };
             header?: never;
@@ -832,7 +832,7 @@ export interface operations {
             /**
              * @description - `invalid_request`: text that is not well-formed Unicode anywhere in the request: path, query, headers or body (RFC 7493 section 2.1).
              *     - `invalid_request`: a body that is not UTF-8, is not valid JSON or not a JSON object, or repeats a form parameter (RFC 6749 section 3.2) or a JSON member name (RFC 7493 section 2.3).
-             *     - `invalid_request`: a missing or malformed field (the description names it), an invalid email address or phone number, an unknown `env_id`, an unregistered `redirect_uri`, an unsupported `method`, voice in an environment without it, a `message` without `%code%` or too long, a bad PKCE challenge.
+             *     - `invalid_request`: a missing or malformed field (the description names it), an invalid email address or phone number, an unknown or repeated `env_id`, an unregistered `redirect_uri`, an unsupported `method`, voice in an environment without it, a `message` without `%code%` or too long, a bad PKCE challenge.
              *     - `unauthorized_client`: the client may not send by this channel, or may not set `message`.
              */
             400: {
@@ -867,7 +867,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `destination_not_allowed`: an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate and the like); the description never says which.
+             * @description - `destination_not_allowed`: an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, a kind of number that is never a person's phone (premium rate and the like), or one the environment refuses (`sms.refusedNumberTypes`: personal numbers and VoIP by default); the description never says which.
              *     - `access_denied`: the WAF blocked the request (stages with `deployment.waf`: the IP reputation list).
              */
             403: {
@@ -920,12 +920,14 @@ export interface operations {
             };
             500: components["responses"]["InternalServerError"];
             /**
-             * @description - `delivery_failed`: the email, SMS or voice provider refused the message or did not answer in time; the code just stored is discarded and the previous one stays usable.
+             * @description - `delivery_failed`: the email, SMS or voice provider refused the message or did not answer in time; the code just stored is discarded and the previous one stays usable. `Retry-After: 15`: a retry is a new send with a new code, and counts against the send limit.
              *     - `server_error`: API Gateway's own failure: the function failed or answered malformed (502), could not be invoked (504), or the API is misconfigured (500).
              */
             502: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description Whole seconds to wait before trying again (RFC 9110 section 10.2.3). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -981,7 +983,7 @@ export interface operations {
     requestToken: {
         parameters: {
             query?: {
-                /** @description The environment (tenant). Absent or empty: the default one. An unknown one is `400 invalid_request`. */
+                /** @description The environment (tenant). Absent or empty: the default one. An unknown one, or one given more than once (RFC 6749 section 3.1), is `400 invalid_request`. */
                 env_id?: string;
             };
             header?: never;
@@ -1009,7 +1011,7 @@ export interface operations {
             /**
              * @description - `invalid_request`: text that is not well-formed Unicode anywhere in the request: path, query, headers or body (RFC 7493 section 2.1).
              *     - `invalid_request`: a body that is not UTF-8, is not valid JSON or not a JSON object, or repeats a form parameter (RFC 6749 section 3.2) or a JSON member name (RFC 7493 section 2.3).
-             *     - `invalid_request`: a missing or malformed parameter (the description names it), an unknown `env_id`, a malformed `code_verifier`.
+             *     - `invalid_request`: a missing or malformed parameter (the description names it), an unknown or repeated `env_id`, a malformed `code_verifier`.
              *     - `unsupported_grant_type`: a `grant_type` other than 'authorization_code' and 'refresh_token'.
              *     - `invalid_grant`: the code is wrong, expired, used, replaced, bound to another client, redirect URI, user or environment, or its PKCE verifier does not match; the refresh token is unknown, expired (idle or absolute lifetime), revoked, already used (which revokes its family), or bound to another client or environment; the answer never says which.
              *     - `unauthorized_client`: `grant_type=refresh_token` from a client that is not issued refresh tokens.
@@ -1407,7 +1409,7 @@ export interface operations {
             };
             /**
              * @description - `access_denied`: the WAF blocked the request (stages with `deployment.waf`: the IP reputation list).
-             *     - HTML: the page saying codes cannot be sent to this phone number (what still works, never why): an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate and the like); the description never says which.
+             *     - HTML: the page saying codes cannot be sent to this phone number (what still works, never why): an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, a kind of number that is never a person's phone (premium rate and the like), or one the environment refuses (`sms.refusedNumberTypes`: personal numbers and VoIP by default); the description never says which.
              */
             403: {
                 headers: {
@@ -1453,13 +1455,15 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
             /**
              * @description - `server_error`: API Gateway's own failure: the function failed or answered malformed (502), could not be invoked (504), or the API is misconfigured (500).
-             *     - HTML: the page saying the code could not be delivered.
+             *     - HTML: the page saying the code could not be delivered (`Retry-After: 15`).
              */
             502: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     /** @description Nothing but the page's one stylesheet (by its hash); forms to this endpoint only; no framing. */
                     "Content-Security-Policy"?: string;
+                    /** @description Whole seconds to wait before trying again (RFC 9110 section 10.2.3). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -108,6 +108,26 @@ const SEND_PER_PREFIX = Object.freeze({ digits: 6, maxSends: 20, windowSeconds: 
 /** The daily budget's default: 1,000 SMS and voice messages per environment per UTC day. */
 const DAILY_PHONE_BUDGET = Object.freeze({ maxMessages: 1000 });
 
+/**
+ * The kinds of number an environment may refuse for SMS and voice codes even in a country it
+ * allows, by libphonenumber's `PhoneNumberType`: `PERSONAL_NUMBER` (personal numbering, "follow
+ * me" numbers that forward wherever their holder says: UK +44 70, ES +34 70x, DE +49 700) and
+ * `VOIP` (numbers of internet telephony services: UK +44 56, FR +33 9). Premium rate and the other
+ * kinds that are never a person's phone are refused everywhere, so they are not settings.
+ */
+export const REFUSABLE_NUMBER_TYPES = ['PERSONAL_NUMBER', 'VOIP'] as const;
+export type RefusableNumberType = (typeof REFUSABLE_NUMBER_TYPES)[number];
+
+/**
+ * `sms.refusedNumberTypes`' default: both. Revenue-share fraud (SMS pumping, toll fraud) asks for
+ * codes to numbers whose range holder is paid for each message or call that ends there and shares
+ * it with the attacker; personal and VoIP ranges are among its classics (blocks that are easy to
+ * obtain, reach no particular handset, and, for personal numbers, carry high termination rates).
+ * Few people sign in with one; an environment whose users do empties the list, or keeps one type
+ * (docs/decisions/008-sms-fraud-guards.md, "1. Allowed destinations").
+ */
+const REFUSED_NUMBER_TYPES: readonly RefusableNumberType[] = REFUSABLE_NUMBER_TYPES;
+
 /** An ISO 3166-1 alpha-2 code, as libphonenumber names the regions of phone numbers. */
 const phoneCountry = () => z.enum(PHONE_COUNTRIES, { error: 'an ISO 3166-1 alpha-2 country code (GB, not UK)' });
 
@@ -140,8 +160,14 @@ const environmentSchema = z.strictObject({
        * refused whatever this lists (docs/decisions/008-sms-fraud-guards.md).
        */
       allowedCountries: z._default(z.array(phoneCountry()), (): PhoneCountry[] => []),
+      /**
+       * Kinds of number refused in this environment whatever its countries (403
+       * `destination_not_allowed`): personal numbers and VoIP by default, two ranges revenue-share
+       * fraud uses (`REFUSED_NUMBER_TYPES`). Empty it, or list one, where your users have them.
+       */
+      refusedNumberTypes: z._default(z.array(z.enum(REFUSABLE_NUMBER_TYPES)), (): RefusableNumberType[] => [...REFUSED_NUMBER_TYPES]),
     }),
-    () => ({ allowedCountries: [] }),
+    () => ({ allowedCountries: [], refusedNumberTypes: [...REFUSED_NUMBER_TYPES] }),
   ),
   /** Voice calls (`method: "voice_with_otp"`); absent means voice is not offered in this environment. */
   voice: z.optional(

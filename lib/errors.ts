@@ -195,7 +195,8 @@ export class InsufficientScopeError extends IdpError {
 
 /**
  * 403: an SMS or voice destination the environment does not allow: a country outside its
- * `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate, …).
+ * `sms.allowedCountries`, a kind of number that is never a person's phone (premium rate, …), or
+ * one the environment refuses (`sms.refusedNumberTypes`: personal numbers and VoIP by default).
  * The description does not say which: the detail (logs only) does.
  */
 export class DestinationNotAllowedError extends IdpError {
@@ -239,12 +240,30 @@ export class TooManyRequestsError extends IdpError {
   }
 }
 
-/** 502: the message could not be handed to the email, SMS or voice provider. */
+/**
+ * `Retry-After` of a failed delivery, in seconds (test/unit/errors.test.ts holds the number). A
+ * retry is a new send with a new code, and counts against the recipient's send limit (5 in any
+ * 60 seconds by default, then a 300-second block: docs/decisions/001-attempt-limit.md). A client
+ * that retries at this pace sends at most 4 a minute, so it never starts the block, and leaves
+ * the user one send of their own; a provider's blip (a throttled request, a dropped connection)
+ * lasts seconds, so the retry usually finds it over; and a person waiting for a code is not kept
+ * waiting much longer than they would wait anyway.
+ */
+export const DELIVERY_RETRY_AFTER_SECONDS = 15;
+
+/**
+ * 502: the message could not be handed to the email, SMS or voice provider. `Retry-After` (RFC
+ * 9110 §10.2.3) as a 503's: when a new send is worth trying ({@link DELIVERY_RETRY_AFTER_SECONDS}).
+ */
 export class DeliveryFailedError extends IdpError {
   readonly error = 'delivery_failed';
   readonly statusCode = 502;
+  readonly retryAfterSeconds = DELIVERY_RETRY_AFTER_SECONDS;
   constructor(options: { detail?: string; cause?: unknown } = {}) {
-    super('The code could not be delivered. Try again later.', options);
+    super('The code could not be delivered. Try again later.', {
+      ...options,
+      headers: { 'Retry-After': String(DELIVERY_RETRY_AFTER_SECONDS) },
+    });
   }
 }
 
@@ -302,7 +321,9 @@ export class ForeignHttpError extends IdpError {
     super(exposed && message !== '' ? message : `The request failed (HTTP ${statusCode}).`, {
       cause,
       detail: `${(cause as Error).name}: ${statusCode}`,
+      // Every delivery_failed and temporarily_unavailable carries Retry-After, as ours do.
       ...(code === 'temporarily_unavailable' ? { headers: { 'Retry-After': '1' } } : {}),
+      ...(code === 'delivery_failed' ? { headers: { 'Retry-After': String(DELIVERY_RETRY_AFTER_SECONDS) } } : {}),
     });
     this.statusCode = statusCode;
     this.error = code;

@@ -226,7 +226,7 @@ export interface AuthorizationCodeRecord {
   readonly nonce: string | undefined;
   /** The granted scope. */
   readonly scope: string | undefined;
-  /** The user's key (for the token endpoint's per-user limit) and pairwise subject. */
+  /** The user's key (for the token endpoint's per-user limit) and subject (per environment). */
   readonly userKey: string;
   readonly subject: string;
   readonly channel: Channel;

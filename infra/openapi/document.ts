@@ -175,6 +175,7 @@ const HEADERS_OF_CODE: Readonly<Partial<Record<WireErrorCode, readonly HeaderNam
   invalid_token: ['WWW-Authenticate'],
   insufficient_scope: ['WWW-Authenticate'],
   too_many_requests: ['Retry-After'],
+  delivery_failed: ['Retry-After'],
   temporarily_unavailable: ['Retry-After'],
   method_not_allowed: ['Allow'],
 };
@@ -347,7 +348,7 @@ function responsesOf(variants: Variants): Record<string, Json> {
 
 /** The headers an HTML page of the login endpoint carries (lib/http/html.ts). */
 function pageHeaders(status: number): HeaderName[] {
-  return ['Content-Security-Policy', ...(status === 429 || status === 503 ? (['Retry-After'] as const) : [])];
+  return ['Content-Security-Policy', ...([429, 502, 503].includes(status) ? (['Retry-After'] as const) : [])];
 }
 
 function operationObject(spec: OperationSpec): Json {

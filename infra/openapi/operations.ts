@@ -83,7 +83,8 @@ export interface OperationSpec {
 }
 
 const ENV_ID: ParameterSpec = {
-  description: 'The environment (tenant). Absent or empty: the default one. An unknown one is `400 invalid_request`.',
+  description:
+    'The environment (tenant). Absent or empty: the default one. An unknown one, or one given more than once (RFC 6749 section 3.1), is `400 invalid_request`.',
 };
 
 /** The authorization request's parameters (the compiler asks for a line for each the endpoint knows). */
@@ -122,7 +123,7 @@ const PHONE_BUDGET_SPENT =
 
 /** The fraud guards' destination rule (403). */
 const DESTINATION_NOT_ALLOWED =
-  "an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, or a kind of number that is never a person's phone (premium rate and the like); the description never says which";
+  "an SMS or voice destination the environment does not allow: a country outside its `sms.allowedCountries`, a kind of number that is never a person's phone (premium rate and the like), or one the environment refuses (`sms.refusedNumberTypes`: personal numbers and VoIP by default); the description never says which";
 
 /** The attempt limit's 429, the same words wherever a user's attempts are counted. */
 const ATTEMPT_LIMIT =
@@ -144,7 +145,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     errors: {
       400: {
         invalid_request:
-          'a missing or malformed field (the description names it), an invalid email address or phone number, an unknown `env_id`, an unregistered `redirect_uri`, an unsupported `method`, voice in an environment without it, a `message` without `%code%` or too long, a bad PKCE challenge',
+          'a missing or malformed field (the description names it), an invalid email address or phone number, an unknown or repeated `env_id`, an unregistered `redirect_uri`, an unsupported `method`, voice in an environment without it, a `message` without `%code%` or too long, a bad PKCE challenge',
         unauthorized_client: 'the client may not send by this channel, or may not set `message`',
       },
       401: {
@@ -155,7 +156,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       429: { too_many_requests: `${ATTEMPT_LIMIT} Counted per recipient mailbox. Or ${PHONE_SEND_LIMIT}` },
       502: {
         delivery_failed:
-          'the email, SMS or voice provider refused the message or did not answer in time; the code just stored is discarded and the previous one stays usable',
+          'the email, SMS or voice provider refused the message or did not answer in time; the code just stored is discarded and the previous one stays usable. `Retry-After: 15`: a retry is a new send with a new code, and counts against the send limit',
       },
       503: {
         temporarily_unavailable: `${PHONE_BUDGET_SPENT}; or too little of the function's time is left to store, deliver and (should delivery fail) put back the previous code, and no code was stored (\`Retry-After: 1\`)`,
@@ -179,7 +180,8 @@ export const OPERATIONS: readonly OperationSpec[] = [
     success: { schema: 'TokenResponse', description: 'The tokens (RFC 6749 section 5.1).', pragma: true },
     errors: {
       400: {
-        invalid_request: 'a missing or malformed parameter (the description names it), an unknown `env_id`, a malformed `code_verifier`',
+        invalid_request:
+          'a missing or malformed parameter (the description names it), an unknown or repeated `env_id`, a malformed `code_verifier`',
         unsupported_grant_type: "a `grant_type` other than 'authorization_code' and 'refresh_token'",
         invalid_grant:
           'the code is wrong, expired, used, replaced, bound to another client, redirect URI, user or environment, or its PKCE verifier does not match; the refresh token is unknown, expired (idle or absolute lifetime), revoked, already used (which revokes its family), or bound to another client or environment; the answer never says which',
@@ -269,7 +271,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       400: 'a form problem shown on the page: an invalid email address or phone number, a wrong or dead code, or an expired transaction or CSRF mismatch (the "start again" page)',
       403: `the page saying codes cannot be sent to this phone number (what still works, never why): ${DESTINATION_NOT_ALLOWED}`,
       429: `the page with the attempt limit's message: ${ATTEMPT_LIMIT} Or, for an SMS or voice send, the fraud guards' message: ${PHONE_SEND_LIMIT}`,
-      502: 'the page saying the code could not be delivered',
+      502: 'the page saying the code could not be delivered (`Retry-After: 15`)',
       503: `the page saying the service is temporarily unavailable (\`Retry-After: 1\`), or that codes by SMS and voice call are unavailable: ${PHONE_BUDGET_SPENT}`,
     },
     redirect: "success: to the client's redirect URI with `code`, `state` and `iss`",

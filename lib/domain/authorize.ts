@@ -73,7 +73,7 @@ export type AuthorizeOutcome =
       readonly transaction?: string | null;
       /** Origins the page's forms may end up at (CSP `form-action`): the client's redirect URI after a code is checked. */
       readonly formTargets: readonly string[];
-      /** Retry-After, for a page that answers a limit. */
+      /** Retry-After, for a page that answers a limit, a failed delivery or an unavailable dependency. */
       readonly retryAfterSeconds?: number;
     }
   | { readonly kind: 'redirect'; readonly location: string; readonly clearTransaction: boolean };
@@ -398,7 +398,8 @@ function pageFailure(
     const message = error.limit === 'phone_sends' ? strings.tooManySends(retryIn) : strings.blocked(retryIn);
     return { status: 429, message, retryAfterSeconds: error.retryAfterSeconds };
   }
-  if (error instanceof DeliveryFailedError) return { status: 502, message: strings.deliveryFailed };
+  if (error instanceof DeliveryFailedError)
+    return { status: 502, message: strings.deliveryFailed, retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof TemporarilyUnavailableError) {
     const message = error.unavailable === 'phone_sends' ? strings.phoneUnavailable : strings.unavailable;
     return { status: 503, message, retryAfterSeconds: error.retryAfterSeconds };

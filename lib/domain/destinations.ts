@@ -47,6 +47,14 @@ export interface Destination {
 /** Why a destination is refused: its kind of number, or its country. */
 export type DestinationRefusal = 'number_type' | 'country';
 
+/** What an environment allows (its `sms` settings, lib/config.ts). */
+export interface DestinationRules {
+  /** ISO 3166-1 alpha-2 regions, as libphonenumber assigns numbers to them. */
+  readonly allowedCountries: readonly string[];
+  /** Kinds of number this environment refuses whatever their country (personal numbers, VoIP). */
+  readonly refusedNumberTypes: readonly NumberType[];
+}
+
 /**
  * The destination of an E.164 number that `normalisePhone` accepted.
  * @example destinationOf('+447624123456') // { country: 'IM', callingCode: '44', nationalNumber: '7624123456', type: 'MOBILE' }
@@ -63,14 +71,17 @@ export function destinationOf(e164: string): Destination {
 }
 
 /**
- * Whether codes may go to `destination` in an environment that allows `allowedCountries`: the
- * reason it may not, or undefined. The kind of number is checked first, so a premium-rate number
- * is refused as such even in an allowed country.
+ * Whether codes may go to `destination` in an environment with `rules`: the reason it may not, or
+ * undefined. The kind of number is checked first, so a premium-rate number (everywhere) or a
+ * personal number (where the environment refuses them) is refused as such even in an allowed
+ * country.
+ * @example destinationRefusal(destinationOf('+447012345678'), { allowedCountries: ['GB'], refusedNumberTypes: ['PERSONAL_NUMBER'] }) // 'number_type'
  */
-export function destinationRefusal(destination: Destination, allowedCountries: readonly string[]): DestinationRefusal | undefined {
+export function destinationRefusal(destination: Destination, rules: DestinationRules): DestinationRefusal | undefined {
   if (INTERNATIONAL_NETWORKS.has(destination.callingCode)) return 'number_type';
   if (destination.type !== undefined && NEVER_A_PERSON.has(destination.type)) return 'number_type';
-  if (!allowedCountries.includes(destination.country)) return 'country';
+  if (destination.type !== undefined && rules.refusedNumberTypes.includes(destination.type)) return 'number_type';
+  if (!rules.allowedCountries.includes(destination.country)) return 'country';
   return undefined;
 }
 

@@ -70,8 +70,9 @@ export function userKeyOf(keys: HmacKeys, user: UserIdentity): string {
 
 /**
  * The `sub` of a user's access tokens: opaque, stable, not the email or phone number, and
- * pairwise per environment (environments are tenants: two of them must not be able to correlate
- * their users by `sub`).
+ * different per environment (environments are tenants: two of them must not be able to correlate
+ * their users by `sub`). The same for every client of an environment: OIDC Core §8's `public`
+ * type, not `pairwise` (lib/domain/metadata.ts).
  */
 export function subjectOf(keys: HmacKeys, environmentId: string, user: UserIdentity): string {
   return hmac(keys.subject, [environmentId, user.authType, user.value]);

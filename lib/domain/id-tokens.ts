@@ -3,7 +3,7 @@
  * granted scope includes `openid`, signed like the client's access tokens (ES256 or RS256) with
  * the same keys, so the same JWKS verifies them.
  *
- * Claims: iss, sub (the same pairwise subject as the access token), aud (the client id), exp, iat,
+ * Claims: iss, sub (the same subject as the access token), aud (the client id), exp, iat,
  * auth_time, nonce (when the authorization request had one), amr, at_hash (§3.1.3.6: the left half
  * of the hash of the access token, with the hash of the signing algorithm), and the user's
  * address claims where the scope asks for them (§5.4).

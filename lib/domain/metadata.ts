@@ -64,7 +64,7 @@ export interface ServerMetadata {
   readonly response_modes_supported: readonly ['query'];
   readonly grant_types_supported: readonly (typeof GRANT_TYPES)[number][];
   readonly authorization_response_iss_parameter_supported: true;
-  readonly subject_types_supported: readonly ['pairwise'];
+  readonly subject_types_supported: readonly ['public'];
   readonly id_token_signing_alg_values_supported: readonly SigningAlgorithm[];
   readonly access_token_signing_alg_values_supported: readonly SigningAlgorithm[];
   readonly claims_supported: readonly (typeof CLAIMS_SUPPORTED)[number][];
@@ -98,8 +98,10 @@ function metadata(issuer: string, config: ServiceConfig): ServerMetadata {
     grant_types_supported: GRANT_TYPES.filter((grant) => grant !== 'refresh_token' || issuesRefreshTokens),
     // RFC 9207: the authorization response carries `iss`, so a client can tell which server answered.
     authorization_response_iss_parameter_supported: true,
-    // A user's `sub` differs per environment (lib/domain/hmac-keys.ts).
-    subject_types_supported: ['pairwise'],
+    // OIDC Core §8: `public` gives every client the same `sub`; `pairwise` a different one per
+    // sector identifier. A user's `sub` differs per environment but is the same for every client
+    // of one (lib/domain/hmac-keys.ts `subjectOf`): public, until subjects per sector are made.
+    subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [...SIGNING_ALGORITHMS],
     // No registered field names the access tokens' algorithms (RFC 9068 leaves it to the JWKS).
     access_token_signing_alg_values_supported: [...SIGNING_ALGORITHMS],

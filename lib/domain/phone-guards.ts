@@ -4,8 +4,9 @@
  * numbers whose operators pay the attacker per message, rotating through many numbers so that the
  * per-recipient limit never trips; each guard closes one way around it:
  *
- *   1. the destination: a country the environment allows, and a number that can be a person's
- *      (403 `destination_not_allowed`; no request);
+ *   1. the destination: a country the environment allows, a number that can be a person's, and
+ *      not of a kind the environment refuses (personal numbers and VoIP by default) (403
+ *      `destination_not_allowed`; no request);
  *   2. the source: at most N sends per source IP (an IPv6 /64) in a sliding window (429), for
  *      clients that call from their users' devices; a client that authenticates with an API key
  *      calls from its own servers, whose one address serves all its users, and is not counted
@@ -58,7 +59,8 @@ export interface PhoneSend {
 
 /**
  * Passes the send through every guard, or throws the refusal of the first that refuses it (each
- * refusal logged as `phone send refused`, with its guard and the destination's country).
+ * refusal logged as `phone send refused`, with its guard and the destination's country, and for
+ * a destination its reason and, for a refused kind of number, the kind).
  * @example await guardPhoneSend(deps, { environment, channel: 'sms', phone: '+14155552671', sourceIp: '192.0.2.1', serverSide: false, keys, now })
  */
 export async function guardPhoneSend(deps: PhoneGuardDeps, send: PhoneSend): Promise<void> {
@@ -74,9 +76,14 @@ export async function guardPhoneSend(deps: PhoneGuardDeps, send: PhoneSend): Pro
       ...fields,
     });
 
-  const refusal = destinationRefusal(destination, environment.sms.allowedCountries);
+  const refusal = destinationRefusal(destination, environment.sms);
   if (refusal !== undefined) {
-    refused('destination', { reason: refusal });
+    // The kind of number, when libphonenumber knows it: an operator tells a premium-rate sweep from
+    // users with personal or VoIP numbers (a setting of the environment: sms.refusedNumberTypes).
+    refused('destination', {
+      reason: refusal,
+      ...(refusal === 'number_type' && destination.type !== undefined ? { numberType: destination.type } : {}),
+    });
     throw new DestinationNotAllowedError({ detail: `destination ${refusal}` });
   }
 

@@ -5,7 +5,7 @@
  * The access token comes as a Bearer credential (RFC 6750 §2.1), or in a form-encoded POST body's
  * `access_token` (§2.2); never both (§2: "MUST NOT use more than one method"). It must be an active
  * token of this service whose scope includes `openid` (§5.3: UserInfo serves OpenID Connect
- * requests). The answer is `sub` (the token's pairwise subject, §5.3.2: "MUST always be returned")
+ * requests). The answer is `sub` (the token's subject, §5.3.2: "MUST always be returned")
  * and the address claims the token was granted (`email`, `phone`: §5.4); no database read for a
  * JWT, one for an opaque token.
  */

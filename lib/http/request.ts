@@ -133,8 +133,20 @@ export function header(event: APIGatewayProxyEvent, name: string): string | unde
   return event.headers?.[name] ?? undefined;
 }
 
-/** A single query parameter; an empty value counts as absent. */
+/** The fixed description of a repeated query parameter: the name is the client's input, and descriptions never echo input. */
+const REPEATED_QUERY_PARAMETER = 'A query parameter is repeated (RFC 6749 section 3.1 allows each once).';
+
+/**
+ * A single query parameter; an empty value counts as absent. Given more than once it is refused
+ * (400 `invalid_request`, RFC 6749 §3.1: "Request and response parameters MUST NOT be included
+ * more than once"), as the authorization endpoint refuses its own: API Gateway's
+ * `queryStringParameters` keeps only the last value, so `?env_id=a&env_id=b` would be read as `b`
+ * here while a WAF rule, a log or a proxy that reads the first sees `a`. The values are in
+ * `multiValueQueryStringParameters` (REST API, payload v1; the local runtime builds it too).
+ * Called before the endpoint's work, so a refused request counts no attempt.
+ */
 export function queryParameter(event: APIGatewayProxyEvent, name: string): string | undefined {
+  if ((event.multiValueQueryStringParameters?.[name]?.length ?? 0) > 1) throw new InvalidRequestError(REPEATED_QUERY_PARAMETER);
   const value = event.queryStringParameters?.[name];
   return value === undefined || value === null || value === '' ? undefined : value;
 }

@@ -13,6 +13,7 @@ import { capturedLogs, rememberSecret } from '../support/log-capture';
 import {
   logEntries,
   REDIRECT_URI,
+  serviceHeaders,
   startTestService,
   toTestResponse,
   uniqueEmail,
@@ -23,6 +24,7 @@ import {
 import { AUTHORIZE_PATH, csrfOf, LoginSession, type PageResponse } from '../support/login-flow';
 import { closedPort } from '../support/fault-servers';
 import { escapeHtml } from '../../lib/domain/markup';
+import { pagePolicy } from '../../lib/http/html';
 import { LOGIN_PAGES } from '../../lib/locales';
 
 const TOKEN = '/idp/v1/account/token';
@@ -759,7 +761,18 @@ describe('the page’s channels, failures and configuration changes', () => {
     expect(failed.status).toBe(502);
     shows(failed, LOGIN_PAGES['en-US'].deliveryFailed);
     expect(failed.html).toContain(`value="${phone}"`);
-    expect(failed.headers.get('retry-after')).toBeNull();
+    // Regression: the page's 502 had no Retry-After (otp/send's neither): the page's exact headers.
+    expect(serviceHeaders(failed.headers)).toEqual({
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      pragma: 'no-cache',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+      'content-security-policy': pagePolicy([]),
+      'retry-after': '15',
+      'set-cookie': expect.stringMatching(/^idp_login=[\w.-]+; Max-Age=600; Path=\/idp\/v1\/account\/authorize; HttpOnly; SameSite=Lax$/),
+    });
 
     failing.delete(phone);
     const sent = await session.post(failed, 'send', { user_id: phone });
@@ -769,6 +782,7 @@ describe('the page’s channels, failures and configuration changes', () => {
     const resendFailed = await session.post(sent, 'resend');
     failing.delete(phone);
     expect(resendFailed.status).toBe(502);
+    expect(resendFailed.headers.get('retry-after')).toBe('15');
     shows(resendFailed, LOGIN_PAGES['en-US'].deliveryFailed);
     expect(resendFailed.html).toContain('<input id="code"');
     expect((await session.post(resendFailed, 'verify', { code })).status).toBe(302);

@@ -4,6 +4,7 @@
  * and by client libraries nobody on the team wrote (openid-client, oauth4webapi).
  */
 import * as client from 'openid-client';
+import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { LOCAL_API_KEY, startTestService, uniqueEmail, type TestService } from '../support/harness';
 
@@ -66,8 +67,9 @@ function problemsOf(document: Record<string, unknown>): string[] {
   // OIDC Discovery §3: id_token_signing_alg_values_supported is REQUIRED and "The algorithm RS256 MUST be included."
   if (!(document.id_token_signing_alg_values_supported as string[] | undefined)?.includes('RS256'))
     problems.push('id_token_signing_alg_values_supported must include RS256');
-  // OIDC Discovery §3: subject_types_supported REQUIRED. Pairwise: a user's sub differs per environment.
-  if (JSON.stringify(document.subject_types_supported) !== '["pairwise"]') problems.push('subject_types_supported must be ["pairwise"]');
+  // OIDC Discovery §3: subject_types_supported REQUIRED; OIDC Core §8 defines the types. Public: every
+  // client of an environment gets the same sub (the test below), so it is not pairwise.
+  if (JSON.stringify(document.subject_types_supported) !== '["public"]') problems.push('subject_types_supported must be ["public"]');
   // RFC 9207 §3: the authorization response carries iss, and the metadata says so.
   if (document.authorization_response_iss_parameter_supported !== true) problems.push('authorization_response_iss_parameter_supported');
   // OIDC Discovery §3 defaults request_uri_parameter_supported to true; the service takes no request objects.
@@ -136,6 +138,27 @@ describe('the two metadata documents', () => {
     expect({ status: userinfo.status, challenge: userinfo.headers.get('www-authenticate') }).toEqual({
       status: 401,
       challenge: expect.stringMatching(/^Bearer /),
+    });
+  });
+});
+
+describe('subject_types_supported (regression: ["pairwise"], while every client of an environment gets one sub)', () => {
+  /** The `sub` of an access token (a JWT) for `user` from `clientId`. */
+  async function subjectFor(user: string, clientId: string): Promise<unknown> {
+    const token = (await service.signIn(user, { clientId })).body.access_token as string;
+    return decodeJwt(token).sub;
+  }
+
+  it('is ["public"] in both documents: one user has one sub for every client of an environment (OIDC Core §8)', async () => {
+    // OIDC Discovery 1.0 §3 requires the field. OIDC Core §8: "public" gives every client the same
+    // sub; "pairwise" a different one per sector identifier, which this service does not do.
+    const user = uniqueEmail('subject');
+    const [web, rs256] = [await subjectFor(user, 'local-web'), await subjectFor(user, 'local-rs256')];
+    expect(web).toEqual(expect.any(String));
+    expect(rs256).toBe(web);
+    expect({ rfc8414: rfc8414.subject_types_supported, oidc: oidc.subject_types_supported }).toEqual({
+      rfc8414: ['public'],
+      oidc: ['public'],
     });
   });
 });

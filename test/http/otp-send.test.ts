@@ -14,6 +14,7 @@ import {
   exchangeBody,
   LOCAL_API_KEY,
   REDIRECT_URI,
+  serviceHeaders,
   startTestService,
   uniqueEmail,
   uniquePhone,
@@ -317,12 +318,16 @@ describe('the attempt limit per recipient', () => {
 });
 
 describe('failures', () => {
-  it('answers 502 delivery_failed when the provider refuses, and leaves no live code', async () => {
+  it('answers 502 delivery_failed with Retry-After when the provider refuses, and leaves no live code', async () => {
     const keys = await service.deps.hmacKeys();
     const pk = codeItemKey(slotOf(userKeyOf(keys, { authType: 'sms', value: FAILING_PHONE })));
     const response = await service.post(SEND, smsSend(FAILING_PHONE));
-    expect(response.status).toBe(502);
-    expect(response.body).toEqual({ error: 'delivery_failed', error_description: 'The code could not be delivered. Try again later.' });
+    // Regression: the 502 had no Retry-After, where every 503 has one (lib/errors.ts DeliveryFailedError says why 15).
+    expect({ status: response.status, headers: serviceHeaders(response.headers), body: response.body }).toEqual({
+      status: 502,
+      headers: { ...JSON_HEADERS, 'x-content-type-options': 'nosniff', vary: 'Origin', 'retry-after': '15' },
+      body: { error: 'delivery_failed', error_description: 'The code could not be delivered. Try again later.' },
+    });
     expect(await liveCode(pk)).toBeUndefined();
   });
 
@@ -586,6 +591,25 @@ describe('bad requests: a documented 4xx with the error JSON, never a 5xx, and n
       expect(await service.outbox(user)).toEqual([]);
     }
     expect(users).toHaveLength(cases.length);
+  });
+});
+
+describe('a repeated query parameter (regression: ?env_id=nope&env_id=local was read as the last one)', () => {
+  it.each([
+    ['two environments', '?env_id=nope&env_id=local'],
+    ['one environment twice', '?env_id=local&env_id=local'],
+  ])('%s: 400 invalid_request before any work: no attempt counted, no code stored, nothing sent', async (_name, query) => {
+    const user = uniqueEmail('repeated-query');
+    service.dynamodb.reset();
+    const response = await service.post(`${SEND}${query}`, emailSend(user));
+
+    expect({ status: response.status, headers: serviceHeaders(response.headers), body: response.body }).toEqual({
+      status: 400,
+      headers: { ...JSON_HEADERS, 'x-content-type-options': 'nosniff', vary: 'Origin' },
+      body: { error: 'invalid_request', error_description: 'A query parameter is repeated (RFC 6749 section 3.1 allows each once).' },
+    });
+    expect(service.dynamodb.operations()).toEqual([]);
+    expect(await service.outbox(user)).toEqual([]);
   });
 });
 

@@ -23,6 +23,7 @@ import { LoginSession, type PageResponse } from '../support/login-flow';
 import { capturedLogs } from '../support/log-capture';
 import {
   LOCAL_API_KEY,
+  localStageConfig,
   logEntries,
   SEND_PATH,
   sendBody,
@@ -110,6 +111,89 @@ describe('allowed destinations', () => {
     const [entry] = logEntries(capturedLogs().slice(before), LOG_EVENTS.phoneSendRefused);
     expect(entry).toMatchObject({ environment: 'local', channel: 'sms', guard: 'destination', country: 'IM', reason: 'country' });
     expect(JSON.stringify(capturedLogs().slice(before))).not.toContain('7624123458');
+  });
+});
+
+/**
+ * Personal numbers and VoIP in allowed countries, libphonenumber's example numbers of each type
+ * (resources/PhoneNumberMetadata.xml): ranges that forward anywhere and are leased to resellers,
+ * a classic of revenue-share fraud (docs/decisions/008-sms-fraud-guards.md).
+ */
+const PERSONAL_AND_VOIP = [
+  ['+447012345678', 'GB', 'PERSONAL_NUMBER', 'a UK personal number (+44 70)'],
+  ['+34704123456', 'ES', 'PERSONAL_NUMBER', 'a Spanish personal number (+34 70x)'],
+  ['+4970012345678', 'DE', 'PERSONAL_NUMBER', 'a German personal number (+49 700)'],
+  ['+445612345678', 'GB', 'VOIP', 'a UK VoIP number (+44 56)'],
+] as const;
+
+describe('personal numbers and VoIP in allowed countries (regression: accepted wherever their country was)', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => service.stop());
+
+  it.each(
+    PERSONAL_AND_VOIP.flatMap(([user, country, type, name]) =>
+      (['sms', 'voice'] as const).map((channel) => [user, country, type, name, channel] as const),
+    ),
+  )(
+    'refuses %s (%s %s: %s) by %s: 403 destination_not_allowed, logged with the reason, only the attempt counted, nothing sent',
+    async (user, country, type, _name, channel) => {
+      expect(localStageConfig().environments[0]!.sms.allowedCountries).toContain(country);
+      const before = capturedLogs().length;
+      service.dynamodb.reset();
+      const response = await service.post(SEND_PATH, sendBody(user, 'local-web', channel === 'voice' ? { method: 'voice_with_otp' } : {}));
+
+      expect(response.status).toBe(403);
+      expect(response.body).toEqual({
+        error: 'destination_not_allowed',
+        error_description: 'Codes cannot be sent to this phone number in this environment.',
+      });
+      expect(service.dynamodb.operations()).toEqual([UPDATE]);
+      expect(await hasLiveCode(service, user)).toBe(false);
+      expect(await service.outbox(user)).toEqual([]);
+      expect(logEntries(capturedLogs().slice(before), LOG_EVENTS.phoneSendRefused)).toEqual([
+        expect.objectContaining({ environment: 'local', channel, guard: 'destination', country, reason: 'number_type', numberType: type }),
+      ]);
+      expect(JSON.stringify(capturedLogs().slice(before))).not.toContain(user.slice(3));
+    },
+  );
+
+  it.each(PERSONAL_AND_VOIP)('the hosted login page refuses %s (%s %s) too: 403 and its refusal, nothing sent', async (user) => {
+    const session = new LoginSession(service);
+    const page = await session.post(await session.start(), 'send', { user_id: user });
+    expect(page.status).toBe(403);
+    expect(page.html).toContain(`>${escapeHtml(LOGIN_PAGES['en-US'].destinationNotAllowed)}</p>`);
+    expect(page.html).toContain(`value="${user}"`);
+    expect(await service.outbox(user)).toEqual([]);
+  });
+});
+
+describe('personal numbers and VoIP where the environment empties sms.refusedNumberTypes (its users have them)', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({
+      config: (config) => ({
+        ...config,
+        environments: config.environments.map((environment) => ({ ...environment, sms: { ...environment.sms, refusedNumberTypes: [] } })),
+      }),
+    });
+  });
+  afterAll(async () => service.stop());
+
+  it.each(PERSONAL_AND_VOIP)('otp/send sends to %s (%s %s)', async (user) => {
+    const response = await service.post(SEND_PATH, sendBody(user));
+    expect(response.status).toBe(200);
+    expect(await service.outbox(user)).toHaveLength(1);
+  });
+
+  it('the hosted login page sends to them too', async () => {
+    const session = new LoginSession(service);
+    // Another UK personal number (+44 70), with an outbox of its own.
+    const user = '+447012345679';
+    expect((await session.post(await session.start(), 'send', { user_id: user })).status).toBe(200);
+    expect(await service.outbox(user)).toHaveLength(1);
   });
 });
 

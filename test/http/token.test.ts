@@ -9,6 +9,7 @@ import {
   LOCAL_API_KEY,
   logEntries,
   REDIRECT_URI,
+  serviceHeaders,
   startTestService,
   uniqueEmail,
   uniquePhone,
@@ -155,7 +156,7 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
     expect(await sub(third)).not.toBe(await sub(first));
   });
 
-  it('gives one user a different sub in each environment, so tenants cannot correlate users (pairwise)', async () => {
+  it('gives one user a different sub in each environment, so tenants cannot correlate users', async () => {
     const user = uniqueEmail('pairwise');
     const inLocal = await exchange(user, await sendCode(user));
     await service.post(`${SEND}?env_id=second`, { auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: user });
@@ -435,6 +436,29 @@ describe('single use under concurrency', () => {
     } finally {
       await roomy.stop();
     }
+  });
+});
+
+describe('a repeated query parameter (regression: ?env_id=second&env_id=local was read as the last one)', () => {
+  it('is refused 400 invalid_request before any work: no attempt counted, the code not spent', async () => {
+    const user = uniqueEmail('repeated-query');
+    const code = await sendCode(user);
+    service.dynamodb.reset();
+    const refused = await service.post(`${TOKEN}?env_id=second&env_id=local`, exchangeBody(user, code));
+
+    expect({ status: refused.status, headers: serviceHeaders(refused.headers), body: refused.body }).toEqual({
+      status: 400,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        vary: 'Origin',
+      },
+      body: { error: 'invalid_request', error_description: 'A query parameter is repeated (RFC 6749 section 3.1 allows each once).' },
+    });
+    expect(service.dynamodb.operations()).toEqual([]);
+    // Not spent, and in the environment it was sent in.
+    expect((await service.post(`${TOKEN}?env_id=local`, exchangeBody(user, code))).status).toBe(200);
   });
 });
 

@@ -266,6 +266,15 @@ export async function toTestResponse(response: Response): Promise<TestResponse> 
   return { status: response.status, headers: response.headers, body, text };
 }
 
+/**
+ * The headers the service answered with: all but those the local server's HTTP stack adds on its
+ * own (Date, Connection, Keep-Alive, Content-Length), so a test can assert them exactly.
+ */
+export function serviceHeaders(headers: Headers): Record<string, string> {
+  const transport = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+  return Object.fromEntries([...headers].filter(([name]) => !transport.has(name)));
+}
+
 export const SEND_PATH = '/idp/v1/otp/send';
 export const TOKEN_PATH = '/idp/v1/account/token';
 

@@ -259,12 +259,36 @@ describe('parseStageConfig defaults', () => {
     }
   });
 
-  it('allows no SMS or voice destination unless the environment lists its countries', () => {
-    expect(parseStageConfig(minimal()).environments[0]!.sms).toEqual({ allowedCountries: [] });
+  it('allows no SMS or voice destination unless the environment lists its countries, and refuses personal and VoIP numbers', () => {
+    expect(parseStageConfig(minimal()).environments[0]!.sms).toEqual({
+      allowedCountries: [],
+      refusedNumberTypes: ['PERSONAL_NUMBER', 'VOIP'],
+    });
     const raw = minimal();
     raw.environments[0]!.sms = { senderId: 'Example', allowedCountries: ['GB', 'IE'] };
-    expect(parseStageConfig(raw).environments[0]!.sms).toEqual({ senderId: 'Example', allowedCountries: ['GB', 'IE'] });
+    expect(parseStageConfig(raw).environments[0]!.sms).toEqual({
+      senderId: 'Example',
+      allowedCountries: ['GB', 'IE'],
+      refusedNumberTypes: ['PERSONAL_NUMBER', 'VOIP'],
+    });
   });
+
+  it('takes sms.refusedNumberTypes emptied or with one kind, for an environment whose users have such numbers', () => {
+    const raw = minimal();
+    for (const refusedNumberTypes of [[], ['VOIP'], ['PERSONAL_NUMBER']]) {
+      raw.environments[0]!.sms = { allowedCountries: ['GB'], refusedNumberTypes };
+      expect(parseStageConfig(raw).environments[0]!.sms).toEqual({ allowedCountries: ['GB'], refusedNumberTypes });
+    }
+  });
+
+  it.each(['PREMIUM_RATE', 'MOBILE', 'voip', ''])(
+    'refuses %j in sms.refusedNumberTypes (premium rate and the like are refused everywhere, not a setting)',
+    (type) => {
+      const raw = minimal();
+      raw.environments[0]!.sms = { refusedNumberTypes: [type] };
+      expect(problemsOf(raw)).toMatch(/→ at environments\[0\]\.sms\.refusedNumberTypes\[0\]$/);
+    },
+  );
 
   it.each(['UK', 'gb', 'USA', 'EU', '001', ''])('refuses %j as a country, pointing at the ISO code', (country) => {
     const raw = minimal();

@@ -148,7 +148,8 @@ const cases: Expectation[] = [
     statusCode: 502,
     error: 'delivery_failed',
     description: 'The code could not be delivered. Try again later.',
-    headers: {},
+    // Regression: no Retry-After, where every 503 has one.
+    headers: { 'Retry-After': '15' },
   },
   {
     make: () => new TemporarilyUnavailableError({ detail: 'DynamoDB down' }),
@@ -458,7 +459,9 @@ describe('ForeignHttpError.from: middy-style HTTP errors (statusCode, expose) as
     expect(adapted).toBeInstanceOf(ForeignHttpError);
     expect({ statusCode: adapted?.statusCode, error: adapted?.error }).toEqual({ statusCode, error });
     expect(adapted?.detail).toBe(`UnsupportedMediaTypeError: ${statusCode}`);
-    expect(adapted?.headers).toEqual(error === 'temporarily_unavailable' ? { 'Retry-After': '1' } : {});
+    // Every delivery_failed and temporarily_unavailable carries Retry-After, ours or not.
+    const retryAfter: Record<string, string> = { temporarily_unavailable: '1', delivery_failed: '15' };
+    expect(adapted?.headers).toEqual(retryAfter[error] === undefined ? {} : { 'Retry-After': retryAfter[error] });
   });
 
   it('shows an exposed 4xx message (in the RFC 6749 character set), never a 5xx one nor an unexposed one', () => {

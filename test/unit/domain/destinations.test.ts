@@ -3,7 +3,13 @@ import { destinationOf, destinationRefusal, NO_COUNTRY, prefixOf, rangeOf } from
 import { normalisePhone } from '../../../lib/domain/phone-validation';
 import { PHONE_COUNTRIES } from '../../../lib/countries';
 
-const EVERYWHERE = [...PHONE_COUNTRIES];
+/** Every country, no kind of number refused but those refused everywhere. */
+const EVERYWHERE = { allowedCountries: [...PHONE_COUNTRIES], refusedNumberTypes: [] };
+/** config/local.json's countries, with the kinds of number an environment refuses by default (lib/config.ts). */
+const ALLOWED = {
+  allowedCountries: ['US', 'CA', 'GB', 'DE', 'FR', 'ES', 'PT', 'BR', 'NL', 'IT', 'IN', 'AU'],
+  refusedNumberTypes: ['PERSONAL_NUMBER', 'VOIP'],
+} as const;
 
 describe('destinationOf', () => {
   it.each([
@@ -22,8 +28,6 @@ describe('destinationOf', () => {
 });
 
 describe('destinationRefusal', () => {
-  const ALLOWED = ['US', 'CA', 'GB', 'DE', 'FR', 'ES', 'PT', 'BR', 'NL', 'IT', 'IN', 'AU'];
-
   it.each(['+14155552671', '+16135550123', '+447400123456', '+4915123456789', '+33612345678', '+5511987654321', '+61412345678'])(
     'allows %s, a person’s number in an allowed country',
     (e164) => {
@@ -41,7 +45,7 @@ describe('destinationRefusal', () => {
   });
 
   it('refuses every number when the environment allows no country (the default)', () => {
-    expect(destinationRefusal(destinationOf('+14155552671'), [])).toBe('country');
+    expect(destinationRefusal(destinationOf('+14155552671'), { allowedCountries: [], refusedNumberTypes: [] })).toBe('country');
   });
 
   it.each([
@@ -63,6 +67,49 @@ describe('destinationRefusal', () => {
 
   it.each(['+18005550199', '+3197010123456'])('does not refuse %s for its kind (toll-free, M2M-ranged mobile): people use them', (e164) => {
     expect(destinationRefusal(destinationOf(e164), EVERYWHERE)).toBeUndefined();
+    expect(destinationRefusal(destinationOf(e164), ALLOWED)).toBeUndefined();
+  });
+});
+
+/**
+ * libphonenumber's example numbers of each type (resources/PhoneNumberMetadata.xml), read with the
+ * metadata the service carries (lib/domain/phone-metadata/validation.json).
+ */
+describe('personal numbers and VoIP (regression: accepted in every allowed country, though revenue-share fraud uses them)', () => {
+  const PERSONAL_AND_VOIP = [
+    ['+447012345678', { country: 'GB', callingCode: '44', nationalNumber: '7012345678', type: 'PERSONAL_NUMBER' }],
+    ['+34704123456', { country: 'ES', callingCode: '34', nationalNumber: '704123456', type: 'PERSONAL_NUMBER' }],
+    ['+4970012345678', { country: 'DE', callingCode: '49', nationalNumber: '70012345678', type: 'PERSONAL_NUMBER' }],
+    ['+445612345678', { country: 'GB', callingCode: '44', nationalNumber: '5612345678', type: 'VOIP' }],
+    // All of France's 09 numbers (internet boxes' lines): refused by default too, see the ADR.
+    ['+33912345678', { country: 'FR', callingCode: '33', nationalNumber: '912345678', type: 'VOIP' }],
+  ] as const;
+
+  it.each(PERSONAL_AND_VOIP)('reads %s as libphonenumber types it', (e164, destination) => {
+    expect(normalisePhone(e164)).toBe(e164);
+    expect(destinationOf(e164)).toEqual(destination);
+  });
+
+  it.each(PERSONAL_AND_VOIP)('refuses %s for its kind where the environment refuses it (the default), its country allowed', (e164) => {
+    expect(destinationRefusal(destinationOf(e164), ALLOWED)).toBe('number_type');
+    expect(destinationRefusal(destinationOf(e164), { ...EVERYWHERE, refusedNumberTypes: ['PERSONAL_NUMBER', 'VOIP'] })).toBe('number_type');
+  });
+
+  it.each(PERSONAL_AND_VOIP)('allows %s where the environment refuses neither (its users have them)', (e164) => {
+    expect(destinationRefusal(destinationOf(e164), { ...ALLOWED, refusedNumberTypes: [] })).toBeUndefined();
+  });
+
+  it('refuses only the kinds listed', () => {
+    const personalOnly = { ...ALLOWED, refusedNumberTypes: ['PERSONAL_NUMBER'] } as const;
+    expect(destinationRefusal(destinationOf('+447012345678'), personalOnly)).toBe('number_type');
+    expect(destinationRefusal(destinationOf('+445612345678'), personalOnly)).toBeUndefined();
+    const voipOnly = { ...ALLOWED, refusedNumberTypes: ['VOIP'] } as const;
+    expect(destinationRefusal(destinationOf('+447012345678'), voipOnly)).toBeUndefined();
+    expect(destinationRefusal(destinationOf('+445612345678'), voipOnly)).toBe('number_type');
+  });
+
+  it('still refuses a personal number outside the allowed countries, for its country where its kind is allowed', () => {
+    expect(destinationRefusal(destinationOf('+4970012345678'), { allowedCountries: ['GB'], refusedNumberTypes: [] })).toBe('country');
   });
 });
 

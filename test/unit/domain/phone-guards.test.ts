@@ -149,8 +149,65 @@ describe('each refusal stops the send before the next counter', () => {
   it('a number that is never a person’s, even where its country is allowed: 403, reason number_type', async () => {
     const result = await outcome(new FakeGuards(), send({ phone: '+19005550123' }));
     expect(result.error).toMatchObject({ statusCode: 403, detail: 'destination number_type' });
-    expect(result.log[0]?.fields).toMatchObject({ guard: 'destination', country: 'US', reason: 'number_type' });
+    expect(result.log[0]?.fields).toEqual({
+      environment: 'dev',
+      channel: 'sms',
+      guard: 'destination',
+      country: 'US',
+      reason: 'number_type',
+      numberType: 'PREMIUM_RATE',
+    });
     expect(result.calls).toEqual([]);
+  });
+
+  it('regression: a personal number in an allowed country (UK +44 70, revenue-share fraud): 403 with the kind logged, no counter', async () => {
+    const result = await outcome(
+      new FakeGuards(),
+      send({ phone: '+447012345678', environment: environment({ sms: { allowedCountries: ['GB'] } }) }),
+    );
+    expect(result.error).toBeInstanceOf(DestinationNotAllowedError);
+    expect(result.error).toMatchObject({ statusCode: 403, error: 'destination_not_allowed', detail: 'destination number_type' });
+    expect(result.calls).toEqual([]);
+    expect(result.log).toEqual([
+      {
+        level: 'warn',
+        message: LOG_EVENTS.phoneSendRefused,
+        fields: {
+          environment: 'dev',
+          channel: 'sms',
+          guard: 'destination',
+          country: 'GB',
+          reason: 'number_type',
+          numberType: 'PERSONAL_NUMBER',
+        },
+      },
+    ]);
+  });
+
+  it('a VoIP number likewise, by voice too', async () => {
+    const result = await outcome(
+      new FakeGuards(),
+      send({ channel: 'voice', phone: '+445612345678', environment: environment({ sms: { allowedCountries: ['GB'] } }) }),
+    );
+    expect(result.error).toMatchObject({ statusCode: 403, detail: 'destination number_type' });
+    expect(result.log[0]?.fields).toEqual({
+      environment: 'dev',
+      channel: 'voice',
+      guard: 'destination',
+      country: 'GB',
+      reason: 'number_type',
+      numberType: 'VOIP',
+    });
+    expect(result.calls).toEqual([]);
+  });
+
+  it('personal and VoIP numbers pass to the counters where the environment empties sms.refusedNumberTypes', async () => {
+    const permissive = environment({ sms: { allowedCountries: ['GB'], refusedNumberTypes: [] } });
+    for (const phone of ['+447012345678', '+445612345678']) {
+      const result = await outcome(new FakeGuards(), send({ phone, environment: permissive }));
+      expect(result.error).toBeUndefined();
+      expect(result.calls).toEqual(['ip', 'prefix', 'budget']);
+    }
   });
 
   it('a non-geographic number: its country is 001, libphonenumber’s name for none', async () => {

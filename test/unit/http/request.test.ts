@@ -129,6 +129,44 @@ describe('parseBody: a body the route makes optional (UserInfo’s POST, OIDC Co
 
 describe('queryParameter', () => {
   const query = (parameters: Record<string, string> | null) => ({ queryStringParameters: parameters }) as unknown as APIGatewayProxyEvent;
+  /** The event API Gateway (REST, v1) builds for a query: the last value of each name, and every value. */
+  const multiValue = (parameters: Record<string, string[]>) =>
+    ({
+      queryStringParameters: Object.fromEntries(Object.entries(parameters).map(([name, values]) => [name, values.at(-1)])),
+      multiValueQueryStringParameters: parameters,
+    }) as unknown as APIGatewayProxyEvent;
+  const REPEATED_QUERY = {
+    status: 400,
+    error: 'invalid_request',
+    error_description: 'A query parameter is repeated (RFC 6749 section 3.1 allows each once).',
+  };
+  const read = (event: APIGatewayProxyEvent, name: string) => {
+    try {
+      return queryParameter(event, name);
+    } catch (error) {
+      if (error instanceof IdpError) return { status: error.statusCode, ...error.toJSON() };
+      throw error;
+    }
+  };
+
+  it.each([
+    ['two values (the last one was read)', ['nope', 'local']],
+    ['one value twice', ['local', 'local']],
+    ['an empty one and a value', ['', 'local']],
+    ['two empty ones', ['', '']],
+  ])('regression: refuses a parameter given twice, %s: 400 with a fixed description that echoes nothing', (_name, values) => {
+    expect(read(multiValue({ env_id: values }), 'env_id')).toEqual(REPEATED_QUERY);
+  });
+
+  it('reads a parameter given once, whatever else is repeated (a parameter the endpoint does not read is not its business)', () => {
+    expect(read(multiValue({ env_id: ['local'], utm: ['a', 'b'] }), 'env_id')).toBe('local');
+    expect(read(multiValue({ utm: ['a', 'b'] }), 'env_id')).toBeUndefined();
+    // A hand-made event (a direct invocation) may carry no multi-value form, or null in it.
+    expect(read({ queryStringParameters: { env_id: 'local' }, multiValueQueryStringParameters: null } as never, 'env_id')).toBe('local');
+    expect(read({ queryStringParameters: { env_id: 'local' }, multiValueQueryStringParameters: { env_id: null } } as never, 'env_id')).toBe(
+      'local',
+    );
+  });
 
   it('is the value, or undefined when the query, the parameter or its value is missing (an empty value counts as absent)', () => {
     expect(queryParameter(query({ env_id: 'second' }), 'env_id')).toBe('second');
