@@ -158,7 +158,10 @@ export class IdentityStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stage,
       alarms: deployment.alarms,
-      environments: config.environments.map((environment) => environment.id),
+      environments: config.environments.map((environment) => ({
+        id: environment.id,
+        dailyPhoneBudget: environment.limits.dailyPhoneBudget.maxMessages,
+      })),
       api: this.api.api,
       functions: [
         ...specs.map((spec) => ({ name: spec.name, ...pick(apiFunctions[spec.name as FunctionName]), api: true })),

@@ -73,6 +73,18 @@ export const FIELD_METRICS: ReadonlyArray<{
     unit: Unit.PERCENT,
     fields: () => [FilterPattern.numberValue('$.usedPercent', '>=', 0), FilterPattern.exists('$.environment')],
   },
+  {
+    // Every message the budget pays is one to a number that is not known (known numbers pass on an
+    // allowance of their own: docs/decisions/012-known-numbers.md), so counting them by environment
+    // is counting the budget spent by numbers never seen before.
+    id: 'BudgetSpentByNewNumbers',
+    event: 'phoneBudgetSpent',
+    metricName: 'PhoneBudgetSpentByNewNumbers',
+    value: '1',
+    dimensions: { environment: '$.environment' },
+    unit: Unit.COUNT,
+    fields: () => [FilterPattern.exists('$.environment')],
+  },
 ];
 
 /**
@@ -81,11 +93,18 @@ export const FIELD_METRICS: ReadonlyArray<{
  */
 export const BUDGET_ALARM_PERCENT = 80;
 
+/**
+ * The alarm on numbers never seen before: this percent of an environment's daily budget spent on
+ * them within one hour. An even day spends about 4% an hour; a quarter of the day in an hour is a
+ * sweep (pumping, or a stranger spending the budget), hours before the budget runs out.
+ */
+export const NEW_NUMBERS_ALARM_PERCENT = 25;
+
 export interface MonitoringProps {
   readonly stage: string;
   readonly alarms: DeployableStageConfig['deployment']['alarms'];
-  /** The environments' ids: each gets its own alarm on its daily SMS and voice budget. */
-  readonly environments: readonly string[];
+  /** The environments: each gets its own alarms on its daily SMS and voice budget (its size, messages a day). */
+  readonly environments: ReadonlyArray<{ readonly id: string; readonly dailyPhoneBudget: number }>;
   readonly api: RestApi;
   /** Every function, with its log group; `api` marks the functions behind routes (their logs carry LOG_EVENTS). */
   readonly functions: ReadonlyArray<{
@@ -187,12 +206,25 @@ export class Monitoring extends Construct {
       props.alarms.phoneSendsRefused,
       `${props.alarms.phoneSendsRefused}+ SMS or voice sends refused by the fraud guards in 5 minutes: SMS pumping, or a guard too tight for real traffic (docs/operations/alarms.md#phonesendsrefusedsurge)`,
     );
-    for (const environment of props.environments) {
+    for (const { id: environment, dailyPhoneBudget } of props.environments) {
       this.alarm(
         `PhoneBudget-${environment}`,
         budgetUsed(this.namespace, environment),
         BUDGET_ALARM_PERCENT,
-        `Environment ${environment} has spent ${BUDGET_ALARM_PERCENT}% of its daily SMS and voice budget: at 100% SMS and voice sends answer 503 until the next UTC day (docs/operations/alarms.md#phonebudget)`,
+        `Environment ${environment} has spent ${BUDGET_ALARM_PERCENT}% of its daily SMS and voice budget: at 100% SMS and voice sends answer 503 until the next UTC day for numbers never seen before (docs/operations/alarms.md#phonebudget)`,
+      );
+      const threshold = Math.max(1, Math.ceil((dailyPhoneBudget * NEW_NUMBERS_ALARM_PERCENT) / 100));
+      this.alarm(
+        `PhoneBudgetNewNumbers-${environment}`,
+        new Metric({
+          namespace: this.namespace,
+          metricName: 'PhoneBudgetSpentByNewNumbers',
+          dimensionsMap: { environment },
+          statistic: 'Sum',
+          period: Duration.hours(1),
+        }),
+        threshold,
+        `Environment ${environment} spent ${threshold}+ messages (${NEW_NUMBERS_ALARM_PERCENT}% of its daily SMS and voice budget) on numbers never seen before within an hour: a sweep (docs/operations/alarms.md#phonebudgetnewnumbers)`,
       );
     }
     this.alarm(
@@ -238,7 +270,7 @@ export class Monitoring extends Construct {
       ]),
       graph(
         'Daily SMS and voice budget used (%)',
-        props.environments.map((environment) => budgetUsed(this.namespace, environment).with({ label: environment })),
+        props.environments.map(({ id }) => budgetUsed(this.namespace, id).with({ label: id })),
       ),
       graph(
         'Function errors',

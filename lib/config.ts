@@ -108,6 +108,15 @@ const SEND_PER_PREFIX = Object.freeze({ digits: 6, maxSends: 20, windowSeconds: 
 /** The daily budget's default: 1,000 SMS and voice messages per environment per UTC day. */
 const DAILY_PHONE_BUDGET = Object.freeze({ maxMessages: 1000 });
 
+/** The most sends a known number's own allowance can count (its item keeps this many times). */
+export const MAX_KNOWN_NUMBER_SENDS = 10;
+/**
+ * Known numbers (docs/decisions/012-known-numbers.md): a number that completed a login in the
+ * environment within 30 days gets up to 5 SMS and voice sends in any 24 hours past the prefix and
+ * budget guards: a person signs in a few times a day at most.
+ */
+const KNOWN_NUMBERS = Object.freeze({ rememberDays: 30, maxSendsPerDay: 5 });
+
 /**
  * The kinds of number an environment may refuse for SMS and voice codes even in a country it
  * allows, by libphonenumber's `PhoneNumberType`: `PERSONAL_NUMBER` (personal numbering, "follow
@@ -239,6 +248,22 @@ const environmentSchema = z.strictObject({
         }),
         () => ({ ...DAILY_PHONE_BUDGET }),
       ),
+      /**
+       * Known numbers: a number that completed a login (a code checked right, by the token
+       * endpoint or the hosted page) in this environment within `rememberDays` days is exempt
+       * from the prefix guard and the daily budget for up to `maxSendsPerDay` SMS and voice sends
+       * in any 24 hours; the destination and per-source guards still apply. So an attacker who
+       * spends the budget stops SMS only for numbers never seen before, while the budget stays the
+       * ceiling of what those cost. `rememberDays: 0` turns it off. The record is keyed by the
+       * number's HMAC, as every counter (docs/decisions/012-known-numbers.md).
+       */
+      knownNumbers: z._default(
+        z.strictObject({
+          rememberDays: z._default(int(0, 365), KNOWN_NUMBERS.rememberDays),
+          maxSendsPerDay: z._default(int(1, MAX_KNOWN_NUMBER_SENDS), KNOWN_NUMBERS.maxSendsPerDay),
+        }),
+        () => ({ ...KNOWN_NUMBERS }),
+      ),
     }),
     () => ({
       token: { ...ATTEMPT_LIMIT_DEFAULTS },
@@ -249,6 +274,7 @@ const environmentSchema = z.strictObject({
       sendsPerTransaction: SENDS_PER_TRANSACTION,
       sendPerPrefix: { ...SEND_PER_PREFIX },
       dailyPhoneBudget: { ...DAILY_PHONE_BUDGET },
+      knownNumbers: { ...KNOWN_NUMBERS },
     }),
   ),
 });
@@ -472,6 +498,7 @@ export type FailureCapConfig = EnvironmentConfig['limits']['failures'];
 export type SendWindowConfig = EnvironmentConfig['limits']['sendPerIp'];
 export type PrefixWindowConfig = EnvironmentConfig['limits']['sendPerPrefix'];
 export type DailyBudgetConfig = EnvironmentConfig['limits']['dailyPhoneBudget'];
+export type KnownNumbersConfig = EnvironmentConfig['limits']['knownNumbers'];
 
 /** Whether `client` may use the hosted login page (`hostedLogin`, by default unless it requires an API key to send). */
 export function usesHostedLogin(client: ClientConfig): boolean {

@@ -31,12 +31,24 @@ export const LOG_EVENTS = {
    */
   emailSendRefused: 'email send refused',
   /**
-   * An SMS or voice send spent one message of the day's budget. Fields: environment, channel,
-   * country, usedPercent (how full the shard of the container's last lease was when leased, leased
-   * messages counting as spent: an estimate of the budget's, early, never late). Metric: the
-   * highest usedPercent by environment, alarmed at 80.
+   * An SMS or voice send spent one message of the day's budget: a number that is not known (known
+   * numbers have an allowance of their own). Fields: environment, channel, country, usedPercent (how
+   * full the shard of the container's last lease was when leased, leased messages counting as
+   * spent: an estimate of the budget's, early, never late). Metrics: the highest usedPercent by
+   * environment, alarmed at 80; the count by environment (the budget spent by numbers never seen
+   * before), alarmed at a quarter of the day's budget in an hour.
    */
   phoneBudgetSpent: 'phone budget spent',
+  /**
+   * An SMS or voice send to a known number passed on its own allowance, past the prefix guard and
+   * the budget (docs/decisions/012-known-numbers.md). Fields: environment, channel, country.
+   */
+  phoneSendKnown: 'phone send known',
+  /**
+   * A login by a phone number succeeded but its known-number record could not be written (the
+   * login stands; the number gets its exemption at its next login). Fields: environment, error.
+   */
+  knownNumberNotRecorded: 'known number not recorded',
   /** The hosted login page was shown for an authorization request. Fields: client, environment. */
   authorizationStarted: 'authorization started',
   /** The authorization endpoint refused a request (an error page or an error redirect). Fields: reason, client, environment. */

@@ -135,6 +135,26 @@ export interface SendGuards {
   budgetKnownSpent(environmentId: string, budget: DailyBudgetConfig, now: number): boolean;
 }
 
+/** A phone number's record of logins, per environment: `userKey` is the HMAC of the E.164 number. */
+export interface KnownNumberKey {
+  readonly environmentId: string;
+  readonly userKey: string;
+}
+
+/**
+ * Numbers that completed a login recently (docs/decisions/012-known-numbers.md), exempt from the
+ * prefix guard and the daily budget up to an allowance of their own.
+ */
+export interface KnownNumbers {
+  /** The number completed a login: known until `until` (ms). One write. */
+  remember(key: KnownNumberKey, until: number): Promise<void>;
+  /**
+   * Spends one send of the number's own allowance (fewer than `maxSends` in any `windowMs`) if it
+   * is known at `now`: one conditional write. False when it is not known, or its allowance is spent.
+   */
+  spendKnown(key: KnownNumberKey, allowance: { readonly maxSends: number; readonly windowMs: number }, now: number): Promise<boolean>;
+}
+
 // ---------------------------------------------------------------------------------------------
 // One-time codes
 

@@ -26,7 +26,7 @@ import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
 import { InvalidGrantError, InvalidRequestError, UnsupportedGrantTypeError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
-import type { AttemptLimiter, Clock, CodeRecord, CodeStore, FailureRun, Log } from '../ports';
+import type { AttemptLimiter, Clock, CodeRecord, CodeStore, FailureRun, KnownNumbers, Log } from '../ports';
 import { userClaimsOf, type Grant } from './access-tokens';
 import { countAttempt, countFailure, endFailureRun } from './attempts';
 import { CODE_VERIFIER_PATTERN, digestCode, digestsEqual, guessDigestOf, isWellFormedCode, s256Challenge } from './codes';
@@ -43,6 +43,8 @@ export interface CodeCheckDeps {
   readonly clock: Clock;
   readonly limiter: AttemptLimiter;
   readonly codes: CodeStore;
+  /** A phone number's successful check makes it known (docs/decisions/012-known-numbers.md). */
+  readonly knownNumbers: KnownNumbers;
   readonly hmacKeys: () => Promise<HmacKeys>;
   readonly log: Log;
 }
@@ -192,7 +194,23 @@ export async function checkCode(deps: CodeCheckDeps, counted: CountedCheck, pres
   if (mismatch !== undefined) return refuse(refusal, mismatch);
 
   await endFailureRun(deps, environment, userKey, counted.failures, now);
+  if (user.authType === 'sms') await rememberNumber(deps, environment, userKey, now);
   return result.record;
+}
+
+/**
+ * A phone number that proved it receives its codes is known for `rememberDays`: one write, which
+ * never fails the login it follows (the code is spent by now; a 503 would cost the user their
+ * sign-in for a record that only saves them from a spent budget). A failure is logged.
+ */
+async function rememberNumber(deps: CodeCheckDeps, environment: EnvironmentConfig, userKey: string, now: number): Promise<void> {
+  const days = environment.limits.knownNumbers.rememberDays;
+  if (days === 0) return;
+  try {
+    await deps.knownNumbers.remember({ environmentId: environment.id, userKey }, now + days * 86_400_000);
+  } catch (error) {
+    deps.log.error(LOG_EVENTS.knownNumberNotRecorded, { environment: environment.id, error: (error as Error).name });
+  }
 }
 
 /** grant_type first (RFC 6749 §5.2 orders nothing, but a wrong grant type is the more useful answer). */

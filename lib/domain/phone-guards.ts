@@ -7,29 +7,34 @@
  *   1. the destination: a country the environment allows, a number that can be a person's, and
  *      not of a kind the environment refuses (personal numbers and VoIP by default) (403
  *      `destination_not_allowed`; no request);
- *   2. the source: at most N sends per source IP (an IPv6 /64) in a sliding window (429), for
- *      clients that call from their users' devices; a client that authenticates with an API key
- *      calls from its own servers, whose one address serves all its users, and is not counted
- *      per source (the other guards still apply);
- *   3. the destination prefix: at most N sends per block of numbers in a sliding window (429);
- *   4. the day's budget of SMS and voice messages of the environment (503 until the next UTC day).
+ *   2. the source: at most N sends per source IP (an IPv6 /64) in a sliding window (429), unless
+ *      the request presented the client's API key: it then comes from the client's own servers,
+ *      whose one address serves all its users (the other guards still apply);
+ *   3. a known number (docs/decisions/012-known-numbers.md): one that completed a login in the
+ *      environment recently passes here, within its own allowance, and the next two guards do
+ *      not apply to it: an attacker who spends the budget stops SMS for numbers never seen before
+ *      only, never for the users who sign in by SMS;
+ *   4. the destination prefix: at most N sends per block of numbers in a sliding window (429);
+ *   5. the day's budget of SMS and voice messages of the environment (503 until the next UTC day).
  *
  * The counters are taken in this order, each only after the previous one allowed the send, so a
  * refused send spends nothing after its refusal: a send refused for its IP or its prefix never
  * eats the day's budget (else whoever is refused could starve everyone's SMS), and a send refused
  * for its prefix spends the sender's own IP quota, never a prefix's for a sender over its IP limit
  * (else one IP could keep a victim's number block refused). Once this container knows the budget
- * is spent (every shard met spent, no leased message left), a send is refused before any counter.
+ * is spent (every shard met spent, no leased message left), a number that is not known is refused
+ * before the prefix and the budget.
  *
- * DynamoDB requests: none for a refused destination or a known-spent budget; then one per window
- * taken (2 for an allowed send, 1 for an API-key client's), and for the budget none when the
+ * DynamoDB requests: none for a refused destination; one for the source's window (none for a
+ * client's servers); one for the known number's allowance (none when the environment turns them
+ * off); for a number that is not known, the prefix's window, and for the budget none when the
  * container's lease pays, else one (a new lease), plus one per shard met with less left than the
  * lease asked and one per spent shard met (each container meets each spent shard of a day once).
  */
 import type { EnvironmentConfig } from '../config';
 import { DestinationNotAllowedError, TemporarilyUnavailableError, TooManyRequestsError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
-import type { Log, SendGuards } from '../ports';
+import type { KnownNumbers, Log, SendGuards } from '../ports';
 import type { Channel } from '../vocabulary';
 import { budgetRetryAfter, usedPercent } from './daily-budget';
 import { destinationOf, destinationRefusal, prefixOf, rangeOf } from './destinations';
@@ -38,6 +43,7 @@ import { sourceNetworkOf } from './source-network';
 
 export interface PhoneGuardDeps {
   readonly guards: SendGuards;
+  readonly knownNumbers: KnownNumbers;
   readonly log: Log;
 }
 
@@ -46,11 +52,13 @@ export interface PhoneSend {
   readonly channel: Exclude<Channel, 'email'>;
   /** The normalised (E.164) number. Personal data: never logged. */
   readonly phone: string;
+  /** The number's HMAC (lib/domain/hmac-keys.ts `userKeyOf`): its known-number record's key. */
+  readonly userKey: string;
   /** API Gateway's `requestContext.identity.sourceIp`. Personal data: never logged, never a key in clear. */
   readonly sourceIp: string | undefined;
   /**
-   * The client authenticated with an API key (`sendRequiresApiKey`): it calls from its servers, so
-   * the source IP is the client's, not the user's, and the per-source guard does not apply.
+   * The request presented the client's API key: it comes from the client's servers, so the source
+   * IP is the client's, not the user's, and the per-source guard does not apply.
    */
   readonly serverSide: boolean;
   readonly keys: HmacKeys;
@@ -87,11 +95,6 @@ export async function guardPhoneSend(deps: PhoneGuardDeps, send: PhoneSend): Pro
     throw new DestinationNotAllowedError({ detail: `destination ${refusal}` });
   }
 
-  if (deps.guards.budgetKnownSpent(environment.id, limits.dailyPhoneBudget, now)) {
-    refused('budget');
-    throw budgetSpent(now);
-  }
-
   if (!send.serverSide) {
     const sourceKey = guardKeyOf(send.keys, 'ip', sourceNetworkOf(send.sourceIp));
     const bySource = await deps.guards.countSend(
@@ -103,6 +106,24 @@ export async function guardPhoneSend(deps: PhoneGuardDeps, send: PhoneSend): Pro
       refused('ip', { source: logHandleOf(sourceKey) });
       throw new TooManyRequestsError(bySource.retryAfterSeconds, { limit: 'phone_sends', detail: 'per source IP' });
     }
+  }
+
+  const known = limits.knownNumbers;
+  if (
+    known.rememberDays > 0 &&
+    (await deps.knownNumbers.spendKnown(
+      { environmentId: environment.id, userKey: send.userKey },
+      { maxSends: known.maxSendsPerDay, windowMs: DAY_MS },
+      now,
+    ))
+  ) {
+    deps.log.info(LOG_EVENTS.phoneSendKnown, { environment: environment.id, channel: send.channel, country: destination.country });
+    return;
+  }
+
+  if (deps.guards.budgetKnownSpent(environment.id, limits.dailyPhoneBudget, now)) {
+    refused('budget');
+    throw budgetSpent(now);
   }
 
   const prefixKey = guardKeyOf(send.keys, 'prefix', prefixOf(destination, limits.sendPerPrefix.digits));
@@ -128,6 +149,9 @@ export async function guardPhoneSend(deps: PhoneGuardDeps, send: PhoneSend): Pro
     usedPercent: usedPercent(budget.sentInShard, budget.shardCap),
   });
 }
+
+/** A known number's allowance counts its sends in any 24 hours. */
+const DAY_MS = 86_400_000;
 
 /** 503 until the next UTC day: email keeps working, so the description says so. */
 function budgetSpent(now: number): TemporarilyUnavailableError {

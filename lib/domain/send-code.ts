@@ -35,6 +35,7 @@ import type {
   CodeRecord,
   CodeStore,
   EmailSender,
+  KnownNumbers,
   Log,
   SendGuards,
   SlotState,
@@ -64,8 +65,10 @@ export interface SendCodeDeps {
   readonly config: ServiceConfig;
   readonly clock: Clock;
   readonly limiter: AttemptLimiter;
-  /** The fraud guards' counters (SMS and voice only). */
+  /** The send guards' counters. */
   readonly guards: SendGuards;
+  /** Numbers that completed a login recently: their own allowance past the prefix and budget guards. */
+  readonly knownNumbers: KnownNumbers;
   readonly codes: CodeStore;
   readonly email: EmailSender;
   readonly sms: SmsSender;
@@ -225,6 +228,7 @@ export async function completeSend(deps: SendCodeDeps, attempt: CountedSend, sen
       environment,
       channel,
       phone: user.value,
+      userKey,
       sourceIp: send.sourceIp,
       serverSide: send.serverSide,
       keys,

@@ -337,10 +337,11 @@ describe('failures', () => {
     const leasePays = (service.deps.guards as DynamoDbSendGuards).heldMessages('local', service.clock.now()) > 0;
     service.dynamodb.reset();
     expect((await service.post(SEND, smsSend(NO_VOICE_PHONE, { method: 'voice_with_otp' }))).status).toBe(502);
-    // The attempt, the fraud guards' two windows and (unless the container's lease pays) a budget
-    // lease (docs/decisions/008-sms-fraud-guards.md), the code, and the write that puts the
+    // The attempt, the source's window, the known-number allowance (docs/decisions/012-known-numbers.md:
+    // this number has not signed in), the prefix's window and (unless the container's lease pays)
+    // a budget lease (docs/decisions/008-sms-fraud-guards.md), the code, and the write that puts the
     // earlier code back.
-    expect(service.dynamodb.operations()).toEqual(Array(leasePays ? 5 : 6).fill('UpdateItem'));
+    expect(service.dynamodb.operations()).toEqual(Array(leasePays ? 6 : 7).fill('UpdateItem'));
     const exchange = await service.post('/idp/v1/account/token', {
       grant_type: 'authorization_code',
       code,

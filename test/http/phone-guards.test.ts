@@ -334,7 +334,7 @@ describe('the daily budget', () => {
     expect(await smsMessagesTo(service, users)).toBe(3);
   });
 
-  it('refuses voice calls too, keeps email working, and refuses without touching a counter once the container knows', async () => {
+  it('refuses voice calls too, keeps email working, and refuses a number that is not known without the prefix or the budget once the container knows', async () => {
     service.clock.advanceSeconds(60);
     const voice = await service.post(SEND_PATH, sendBody(uniquePhone(), 'local-web', { method: 'voice_with_otp' }));
     expect(voice.status).toBe(503);
@@ -342,7 +342,8 @@ describe('the daily budget', () => {
 
     service.dynamodb.reset();
     expect((await service.post(SEND_PATH, sendBody(uniquePhone()))).status).toBe(503);
-    expect(service.dynamodb.operations()).toEqual([UPDATE]);
+    // The attempt, the source's window and the known-number allowance (docs/decisions/012-known-numbers.md).
+    expect(service.dynamodb.operations()).toEqual([UPDATE, UPDATE, UPDATE]);
     expect((await service.post(SEND_PATH, sendBody(uniqueEmail('budget')))).status).toBe(200);
   });
 
@@ -434,7 +435,7 @@ describe('DynamoDB requests of each path, counted on the wire', () => {
       return service.post(SEND_PATH, sendBody(user, clientId, extra), { from: `127.0.10.${fresh}`, headers });
     };
 
-  it('SMS and voice: 4 requests (attempt, source, prefix, code) when the container’s lease pays, 5 when it takes one (the budget shard too)', async () => {
+  it('SMS and voice to a number not known: 5 requests (attempt, source, known-number allowance, prefix, code) when the container’s lease pays, 6 when it takes one (the budget shard too)', async () => {
     // The default budget (1,000 a day) leases up to 10: a busy container's leases grow 1, 2, 4, 8,
     // 10, so of its first 26 sends 7 take a lease, and then one in 10.
     const requests: number[] = [];
@@ -443,15 +444,15 @@ describe('DynamoDB requests of each path, counted on the wire', () => {
       expect(operations.every((operation) => operation === UPDATE)).toBe(true);
       requests.push(operations.length);
     }
-    expect(requests).toEqual([5, 5, 4, 5, 4, 4, 4, 5, 4, 4, 4, 4, 4, 4, 4, 5, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5]);
-    // Steady state: 9 sends in 10 at 4, the tenth at 5 (4.1 on average).
+    expect(requests).toEqual([6, 6, 5, 6, 5, 5, 5, 6, 5, 5, 5, 5, 5, 5, 5, 6, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6]);
+    // Steady state: 9 sends in 10 at 5, the tenth at 6 (5.1 on average).
 
     // A client with an API key is not counted per source: one request fewer. The lease taken by
     // the 26th send pays the next 9 sends; the 10th takes a lease.
     const backend = freshSms({}, 'local-backend', { Authorization: `Bearer ${LOCAL_API_KEY}` });
     const backendRequests: number[] = [];
     for (let index = 0; index < 10; index += 1) backendRequests.push((await requestsOf(backend, 200)).length);
-    expect(backendRequests).toEqual([3, 3, 3, 3, 3, 3, 3, 3, 3, 4]);
+    expect(backendRequests).toEqual([4, 4, 4, 4, 4, 4, 4, 4, 4, 5]);
   });
 
   it('the hosted login page’s SMS send: the same requests as otp/send’s (none to show the page)', async () => {
@@ -461,10 +462,10 @@ describe('DynamoDB requests of each path, counted on the wire', () => {
     const first = await session.start();
     expect(service.dynamodb.operations()).toEqual([]);
     expect((await session.post(first, 'send', { user_id: inBlock('305400', 1) })).status).toBe(200);
-    expect(service.dynamodb.operations()).toEqual(Array(leasePays ? 4 : 5).fill(UPDATE));
+    expect(service.dynamodb.operations()).toEqual(Array(leasePays ? 5 : 6).fill(UPDATE));
   });
 
-  it('a quiet container (SMS sends 5 minutes apart) leases one message at a time: 5 requests each, nothing held', async () => {
+  it('a quiet container (SMS sends 5 minutes apart) leases one message at a time: 6 requests each, nothing held', async () => {
     const quiet = await startTestService({ config: withLimits({ sendPerIp: { maxSends: 1 }, sendPerPrefix: { maxSends: 1 } }) });
     try {
       const requests: number[] = [];
@@ -476,14 +477,14 @@ describe('DynamoDB requests of each path, counted on the wire', () => {
         ).toBe(200);
         requests.push(quiet.dynamodb.operations().length);
       }
-      expect(requests).toEqual([5, 5, 5]);
+      expect(requests).toEqual([6, 6, 6]);
       expect((quiet.deps.guards as DynamoDbSendGuards).heldMessages('local', quiet.clock.now())).toBe(0);
     } finally {
       await quiet.stop();
     }
   });
 
-  it('refused: for its destination 1 (the attempt), for its source 2, for its prefix 3; nothing after the refusal', async () => {
+  it('refused: for its destination 1 (the attempt), for its source 2, for its prefix 4 (and the known-number allowance); nothing after the refusal', async () => {
     expect(await requestsOf(() => service.post(SEND_PATH, sendBody('+447624123459')), 403)).toEqual([UPDATE]);
     await service.post(SEND_PATH, sendBody(inBlock('786555', 1)), { from: '127.0.4.4' });
     expect(await requestsOf(() => service.post(SEND_PATH, sendBody(inBlock('786556', 1)), { from: '127.0.4.4' }), 429)).toEqual([
@@ -491,6 +492,7 @@ describe('DynamoDB requests of each path, counted on the wire', () => {
       UPDATE,
     ]);
     expect(await requestsOf(() => service.post(SEND_PATH, sendBody(inBlock('786555', 2)), { from: '127.0.4.5' }), 429)).toEqual([
+      UPDATE,
       UPDATE,
       UPDATE,
       UPDATE,

@@ -623,10 +623,21 @@ describe.each(STAGES)('stage %s', (stageName) => {
             Dimensions: [{ Key: 'environment', Value: '$.environment' }],
           }),
         });
+        // Every message the budget pays goes to a number that is not known (docs/decisions/012-known-numbers.md).
+        expect(transformations).toContainEqual({
+          group,
+          pattern: `{ ($.message = "${LOG_EVENTS.phoneBudgetSpent}") && ($.environment = "*") }`,
+          transformation: expect.objectContaining({
+            MetricName: 'PhoneBudgetSpentByNewNumbers',
+            MetricValue: '1',
+            Unit: 'Count',
+            Dimensions: [{ Key: 'environment', Value: '$.environment' }],
+          }),
+        });
       }
     });
 
-    it('alarms on 5xx, bugs, delivery failures, a surge of 429s, users reaching the failure cap, failed discards, a surge of refused SMS, each environment’s SMS budget at 80%, and every function’s errors and throttles, into the alarm topic', () => {
+    it('alarms on 5xx, bugs, delivery failures, a surge of 429s, users reaching the failure cap, failed discards, a surge of refused SMS, each environment’s SMS budget at 80% and a quarter of it on new numbers in an hour, and every function’s errors and throttles, into the alarm topic', () => {
       const alarms = ofType(stage().json, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties!);
       const metric = (namespace: string, name: string) =>
         alarms.filter((alarm) => alarm.Namespace === namespace && alarm.MetricName === name);
@@ -657,6 +668,22 @@ describe.each(STAGES)('stage %s', (stageName) => {
           statistic: 'Maximum',
           threshold: 80,
           comparison: 'GreaterThanOrEqualToThreshold',
+        })),
+      );
+      // …and a quarter of each environment's daily budget spent on numbers never seen before within an hour.
+      expect(
+        metric(namespace, 'PhoneBudgetSpentByNewNumbers').map((alarm) => ({
+          dimensions: alarm.Dimensions,
+          statistic: alarm.Statistic,
+          period: alarm.Period,
+          threshold: alarm.Threshold,
+        })),
+      ).toEqual(
+        config().environments.map((environment) => ({
+          dimensions: [{ Name: 'environment', Value: environment.id }],
+          statistic: 'Sum',
+          period: 3600,
+          threshold: Math.ceil(environment.limits.dailyPhoneBudget.maxMessages / 4),
         })),
       );
       expect(metric('AWS/Lambda', 'Errors')).toHaveLength(SPECS.length + 1);

@@ -310,7 +310,7 @@ export function logEntries(lines: readonly string[], message: string): Array<Rec
 /**
  * A service whose limits are adjusted for every environment (`token`, `send`, `failures`, `code`,
  * the page's `sendsPerTransaction`, and the send guards' `sendPerIp`, `emailPerIp`,
- * `sendPerPrefix`, `dailyPhoneBudget`).
+ * `sendPerPrefix`, `dailyPhoneBudget`, `knownNumbers`).
  */
 export function withLimits(adjust: {
   token?: object;
@@ -322,6 +322,7 @@ export function withLimits(adjust: {
   sendsPerTransaction?: number;
   sendPerPrefix?: object;
   dailyPhoneBudget?: object;
+  knownNumbers?: object;
 }): (config: StageConfig) => StageConfig {
   return (config) => ({
     ...config,
@@ -337,6 +338,7 @@ export function withLimits(adjust: {
         sendsPerTransaction: adjust.sendsPerTransaction ?? environment.limits.sendsPerTransaction,
         sendPerPrefix: { ...environment.limits.sendPerPrefix, ...adjust.sendPerPrefix },
         dailyPhoneBudget: { ...environment.limits.dailyPhoneBudget, ...adjust.dailyPhoneBudget },
+        knownNumbers: { ...environment.limits.knownNumbers, ...adjust.knownNumbers },
       },
     })),
   });

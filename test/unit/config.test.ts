@@ -93,7 +93,7 @@ const ATTEMPT_LIMIT_DEFAULTS: LimitConfig = { maxAttempts: 5, windowSeconds: 60,
 const FAILURE_CAP = { maxConsecutive: 100, windowSeconds: 86_400 };
 /**
  * The send guards' defaults: SMS fraud (docs/decisions/008-sms-fraud-guards.md), email per source
- * and per login transaction (docs/decisions/010-hosted-login-abuse.md).
+ * and per login transaction (docs/decisions/010-hosted-login-abuse.md), known numbers (012).
  */
 const GUARD_DEFAULTS = {
   sendPerIp: { maxSends: 10, windowSeconds: 3600 },
@@ -101,6 +101,7 @@ const GUARD_DEFAULTS = {
   sendsPerTransaction: 5,
   sendPerPrefix: { digits: 6, maxSends: 20, windowSeconds: 3600 },
   dailyPhoneBudget: { maxMessages: 1000 },
+  knownNumbers: { rememberDays: 30, maxSendsPerDay: 5 },
 };
 const DEFAULT_LIMITS = { token: ATTEMPT_LIMIT_DEFAULTS, send: ATTEMPT_LIMIT_DEFAULTS, failures: FAILURE_CAP, ...GUARD_DEFAULTS };
 
@@ -248,6 +249,8 @@ describe('parseStageConfig defaults', () => {
       [{ sendPerIp: { maxSends: 101 } }, /limits\.sendPerIp\.maxSends/],
       [{ emailPerIp: { maxSends: 101 } }, /limits\.emailPerIp\.maxSends/],
       [{ sendsPerTransaction: 0 }, /limits\.sendsPerTransaction/],
+      [{ knownNumbers: { maxSendsPerDay: 11 } }, /limits\.knownNumbers\.maxSendsPerDay/],
+      [{ knownNumbers: { rememberDays: 366 } }, /limits\.knownNumbers\.rememberDays/],
       [{ sendsPerTransaction: 51 }, /limits\.sendsPerTransaction/],
       [{ sendPerPrefix: { maxSends: 0 } }, /limits\.sendPerPrefix\.maxSends/],
       [{ sendPerPrefix: { digits: 0 } }, /limits\.sendPerPrefix\.digits/],

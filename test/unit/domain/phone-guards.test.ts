@@ -9,11 +9,12 @@ import { guardPhoneSend, type PhoneSend } from '../../../lib/domain/phone-guards
 import { deriveHmacKeys, guardKeyOf } from '../../../lib/domain/hmac-keys';
 import { DestinationNotAllowedError, TemporarilyUnavailableError, TooManyRequestsError } from '../../../lib/errors';
 import { LOG_EVENTS } from '../../../lib/log-events';
-import type { BudgetDecision, Log, SendGuards, SendWindowKey, WindowDecision } from '../../../lib/ports';
+import type { BudgetDecision, KnownNumberKey, KnownNumbers, Log, SendGuards, SendWindowKey, WindowDecision } from '../../../lib/ports';
 
 const KEYS = deriveHmacKeys(randomBytes(32));
 const NOW = Date.UTC(2026, 10, 22, 18, 30);
 const PHONE = '+14155552671';
+const USER_KEY = 'user-key-of-the-number';
 
 function environment(adjust: Record<string, unknown> = {}): EnvironmentConfig {
   return parseStageConfig({
@@ -38,8 +39,20 @@ class FakeGuards implements SendGuards {
       prefix?: WindowDecision;
       budget?: BudgetDecision;
       knownSpent?: boolean;
+      /** Whether the number is known and its allowance has room. */
+      known?: boolean;
     } = {},
   ) {}
+  readonly knownCalls: Array<{ key: KnownNumberKey; allowance: { maxSends: number; windowMs: number }; now: number }> = [];
+  /** The known numbers' records, answering as told too (one fake, so `calls` orders every counter). */
+  readonly knownNumbers: KnownNumbers = {
+    remember: () => Promise.reject(new Error('a send never remembers a number')),
+    spendKnown: (key, allowance, now) => {
+      this.calls.push('known');
+      this.knownCalls.push({ key, allowance, now });
+      return Promise.resolve(this.answers.known ?? false);
+    },
+  };
   countSend(key: SendWindowKey): Promise<WindowDecision> {
     this.calls.push(key.guard);
     this.windowKeys.push(key);
@@ -70,6 +83,7 @@ function send(overrides: Partial<PhoneSend> = {}): PhoneSend {
     environment: environment(),
     channel: 'sms',
     phone: PHONE,
+    userKey: USER_KEY,
     sourceIp: '192.0.2.1',
     serverSide: false,
     keys: KEYS,
@@ -82,7 +96,7 @@ async function outcome(guards: FakeGuards, request: PhoneSend = send()) {
   const log = new CapturingLog();
   let error: unknown;
   try {
-    await guardPhoneSend({ guards, log }, request);
+    await guardPhoneSend({ guards, knownNumbers: guards.knownNumbers, log }, request);
   } catch (caught) {
     error = caught;
   }
@@ -95,7 +109,7 @@ describe('an allowed send', () => {
     const result = await outcome(guards);
 
     expect(result.error).toBeUndefined();
-    expect(result.calls).toEqual(['ip', 'prefix', 'budget']);
+    expect(result.calls).toEqual(['ip', 'known', 'prefix', 'budget']);
     expect(guards.windowKeys).toEqual([
       { guard: 'ip', environmentId: 'dev', subjectKey: guardKeyOf(KEYS, 'ip', '192.0.2.1') },
       { guard: 'prefix', environmentId: 'dev', subjectKey: guardKeyOf(KEYS, 'prefix', '+1415555') },
@@ -121,12 +135,12 @@ describe('an allowed send', () => {
   it('does not count a client with an API key per source: its sends come from its own servers', async () => {
     const result = await outcome(new FakeGuards({ ip: { allowed: false, retryAfterSeconds: 9 } }), send({ serverSide: true }));
     expect(result.error).toBeUndefined();
-    expect(result.calls).toEqual(['prefix', 'budget']);
+    expect(result.calls).toEqual(['known', 'prefix', 'budget']);
   });
 
   it('guards voice calls as SMS', async () => {
     const result = await outcome(new FakeGuards(), send({ channel: 'voice' }));
-    expect(result.calls).toEqual(['ip', 'prefix', 'budget']);
+    expect(result.calls).toEqual(['ip', 'known', 'prefix', 'budget']);
     expect(result.log[0]?.fields.channel).toBe('voice');
   });
 });
@@ -206,7 +220,7 @@ describe('each refusal stops the send before the next counter', () => {
     for (const phone of ['+447012345678', '+445612345678']) {
       const result = await outcome(new FakeGuards(), send({ phone, environment: permissive }));
       expect(result.error).toBeUndefined();
-      expect(result.calls).toEqual(['ip', 'prefix', 'budget']);
+      expect(result.calls).toEqual(['ip', 'known', 'prefix', 'budget']);
     }
   });
 
@@ -241,7 +255,7 @@ describe('each refusal stops the send before the next counter', () => {
     const result = await outcome(new FakeGuards({ prefix: { allowed: false, retryAfterSeconds: 77 } }));
     expect((result.error as TooManyRequestsError).headers).toEqual({ 'Retry-After': '77' });
     expect(result.error).toMatchObject({ limit: 'phone_sends', detail: 'per destination prefix' });
-    expect(result.calls).toEqual(['ip', 'prefix']);
+    expect(result.calls).toEqual(['ip', 'known', 'prefix']);
     expect(result.log[0]?.fields).toEqual({
       environment: 'dev',
       channel: 'sms',
@@ -262,14 +276,14 @@ describe('each refusal stops the send before the next counter', () => {
       description: 'Codes by SMS and voice call are unavailable until the next UTC day. Codes by email still work.',
       detail: 'daily SMS and voice budget spent',
     });
-    expect(result.calls).toEqual(['ip', 'prefix', 'budget']);
+    expect(result.calls).toEqual(['ip', 'known', 'prefix', 'budget']);
     expect(result.log[0]?.fields).toEqual({ environment: 'dev', channel: 'sms', guard: 'budget', country: 'US' });
   });
 
-  it('a budget this container knows is spent: 503 before any counter', async () => {
+  it('a budget this container knows is spent: 503 before the prefix and the budget (the number is not known)', async () => {
     const result = await outcome(new FakeGuards({ knownSpent: true }));
     expect(result.error).toMatchObject({ statusCode: 503, headers: { 'Retry-After': String(5.5 * 3600) } });
-    expect(result.calls).toEqual([]);
+    expect(result.calls).toEqual(['ip', 'known']);
     expect(result.log.map((entry) => entry.fields.guard)).toEqual(['budget']);
   });
 
@@ -282,5 +296,46 @@ describe('each refusal stops the send before the next counter', () => {
     ]);
     const logged = JSON.stringify(results.map((result) => result.log));
     for (const secret of [PHONE, '4155552671', '192.0.2.1', '1415555']) expect(logged).not.toContain(secret);
+  });
+});
+
+describe('a known number (docs/decisions/012-known-numbers.md)', () => {
+  it('passes on its own allowance after the source’s window: neither the prefix nor the budget is taken, and it is logged as known', async () => {
+    const guards = new FakeGuards({ known: true, prefix: { allowed: false, retryAfterSeconds: 9 }, budget: { allowed: false } });
+    const result = await outcome(guards);
+    expect(result.error).toBeUndefined();
+    expect(result.calls).toEqual(['ip', 'known']);
+    expect(guards.knownCalls).toEqual([
+      { key: { environmentId: 'dev', userKey: USER_KEY }, allowance: { maxSends: 5, windowMs: 86_400_000 }, now: NOW },
+    ]);
+    expect(result.log).toEqual([
+      { level: 'info', message: LOG_EVENTS.phoneSendKnown, fields: { environment: 'dev', channel: 'sms', country: 'US' } },
+    ]);
+  });
+
+  it('passes even when this container knows the day’s budget is spent: the budget stops numbers never seen before only', async () => {
+    const result = await outcome(new FakeGuards({ known: true, knownSpent: true }));
+    expect(result.error).toBeUndefined();
+    expect(result.calls).toEqual(['ip', 'known']);
+  });
+
+  it('is still refused by the destination and the source’s window, before its allowance is spent', async () => {
+    const byDestination = await outcome(new FakeGuards({ known: true }), send({ phone: '+447624123456' }));
+    expect(byDestination.error).toBeInstanceOf(DestinationNotAllowedError);
+    expect(byDestination.calls).toEqual([]);
+    const bySource = await outcome(new FakeGuards({ known: true, ip: { allowed: false, retryAfterSeconds: 9 } }));
+    expect(bySource.error).toMatchObject({ statusCode: 429 });
+    expect(bySource.calls).toEqual(['ip']);
+  });
+
+  it('takes the environment’s allowance, and asks nothing where known numbers are off (rememberDays: 0)', async () => {
+    const guards = new FakeGuards({ known: true });
+    await outcome(guards, send({ environment: environment({ limits: { knownNumbers: { maxSendsPerDay: 2 } } }) }));
+    expect(guards.knownCalls.map((call) => call.allowance)).toEqual([{ maxSends: 2, windowMs: 86_400_000 }]);
+    const off = await outcome(
+      new FakeGuards({ known: true }),
+      send({ environment: environment({ limits: { knownNumbers: { rememberDays: 0 } } }) }),
+    );
+    expect(off.calls).toEqual(['ip', 'prefix', 'budget']);
   });
 });
