@@ -14,7 +14,7 @@ export const LOG_EVENTS = {
   attemptRefused: 'attempt refused',
   /** A user's run of consecutive failed exchanges reached the cap: the token endpoint refuses them until the run's window passes. Fields: environment, user, failures. */
   failureCapReached: 'failure cap reached',
-  /** A failed send's code could not be discarded (its 502 stands). Fields: environment, client, error. */
+  /** A failed send's code could not be discarded, or a failed save cancelled (its 502 or 503 stands). Fields: environment, client, error. */
   discardFailed: 'discard failed',
   /**
    * An SMS or voice send was refused by a fraud guard (docs/decisions/008-sms-fraud-guards.md):
@@ -49,6 +49,8 @@ export const LOG_EVENTS = {
    * login stands; the number gets its exemption at its next login). Fields: environment, error.
    */
   knownNumberNotRecorded: 'known number not recorded',
+  /** A presentation that answered 503 could not be abandoned: the same code again is refused as repeated. */
+  presentationNotAbandoned: 'presentation not abandoned',
   /** The hosted login page was shown for an authorization request. Fields: client, environment. */
   authorizationStarted: 'authorization started',
   /** The authorization endpoint refused a request (an error page or an error redirect). Fields: reason, client, environment. */

@@ -204,7 +204,18 @@ export interface CodeGuess extends CodeSlot {
    * made is refused without spending a try, so the one matching pair can succeed only once.
    */
   readonly guessDigest: string;
+  /**
+   * Random id of this presentation (one request), recorded with the guess: a retry of the same
+   * guess by the SDK finds its own id, and a presentation that answered 503 can be abandoned
+   * (`CodeStore.abandon`) so that the user's retry of the same code takes its place.
+   */
+  readonly presentationId: string;
   readonly now: number;
+}
+
+/** A presentation of a code whose request failed before the user got an answer (a 503). */
+export interface AbandonedPresentation extends CodeSlot {
+  readonly presentationId: string;
 }
 
 /**
@@ -229,6 +240,18 @@ export interface CodeStore {
    * of the history that did not fail comes back (or none); `known` is the slot as last seen.
    */
   discard(failed: CodeRecord, known: SlotState, now: number): Promise<void>;
+  /**
+   * The save of `record` failed without saying whether it landed (a timeout: the write may still
+   * land later): it must never be live. Records it as cancelled, so a late write of it is refused,
+   * and discards it if it landed already, as for a failed delivery.
+   */
+  cancel(record: CodeRecord, now: number): Promise<void>;
+  /**
+   * The request of this presentation answers 503 and gives the user nothing: if its guess landed
+   * (now or later), the same guess presented again may take its place instead of being refused as
+   * repeated. Never called for a presentation that issued anything.
+   */
+  abandon(presentation: AbandonedPresentation): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -48,7 +48,11 @@ import { TemporarilyUnavailableError } from '../errors';
  * Gateway's 29 s); SMS 4 + 4 × 3.5 = 18 s (14.5 s when the lease pays), which would not, and is
  * answered 503 instead. The token
  * endpoint's worst is 2 secrets (the HMAC secret and the signing keys) and 2 writes, or 1 secret
- * and 3 writes (lib/domain/exchange-code.ts): at most 2 × 4 + 2 × 3.5 = 15 s.
+ * and 3 writes (lib/domain/exchange-code.ts): at most 2 × 4 + 2 × 3.5 = 15 s; one that fails
+ * after its guess abandons the presentation (1 write more: 1 secret and the attempt, the guess,
+ * the abandon, 14.5 s). A send whose save fails cancels it and puts the held code back (the
+ * cancel and the restore, 7 s after the save's 3.5 s, within the 11 s; a save that landed twice
+ * adds a mark, which the handler's early timeout may cut short: docs/security.md).
  * test/unit/adapters/client-settings.test.ts checks these sums.
  *
  * Not counted: the SDK lets a `Retry-After` header on a throttled answer stretch the backoff by up

@@ -338,36 +338,35 @@ async function verify(context: PageContext, user: UserIdentity, rawCode: unknown
   const code = typeof rawCode === 'string' ? rawCode.trim() : '';
   try {
     const counted = await beginCodeCheck(deps, environment, user);
-    const record = await checkCode(deps, counted, {
-      environment,
-      client,
-      user,
-      redirectUri: transaction.redirectUri,
-      code,
-      codeChallenge: undefined,
+    const presented = { environment, client, user, redirectUri: transaction.redirectUri, code, codeChallenge: undefined };
+    return await checkCode(deps, counted, presented, async (record) => {
+      const authorizationCode = mintAuthorizationCode();
+      await deps.authorizationCodes.save({
+        codeHash: authorizationCodeHash(counted.keys, authorizationCode),
+        environmentId: environment.id,
+        clientId: client.id,
+        redirectUri: transaction.redirectUri,
+        codeChallenge: transaction.codeChallenge,
+        nonce: transaction.nonce,
+        scope: transaction.scope,
+        userKey: counted.userKey,
+        subject: subjectOf(counted.keys, environment.id, user),
+        channel: record.channel,
+        claims: userClaimsOf(user, client, transaction.scope),
+        authTime: Math.floor(counted.now / 1000),
+        notAfter: counted.now + AUTHORIZATION_CODE_TTL_SECONDS * 1000,
+      });
+      deps.log.info(LOG_EVENTS.authorizationGranted, {
+        client: client.id,
+        environment: environment.id,
+        user: logHandleOf(counted.userKey),
+      });
+      return {
+        kind: 'redirect',
+        location: redirectWith(transaction.redirectUri, { code: authorizationCode, state: transaction.state, iss: context.issuer }),
+        clearTransaction: true,
+      } satisfies AuthorizeOutcome;
     });
-    const authorizationCode = mintAuthorizationCode();
-    await deps.authorizationCodes.save({
-      codeHash: authorizationCodeHash(counted.keys, authorizationCode),
-      environmentId: environment.id,
-      clientId: client.id,
-      redirectUri: transaction.redirectUri,
-      codeChallenge: transaction.codeChallenge,
-      nonce: transaction.nonce,
-      scope: transaction.scope,
-      userKey: counted.userKey,
-      subject: subjectOf(counted.keys, environment.id, user),
-      channel: record.channel,
-      claims: userClaimsOf(user, client, transaction.scope),
-      authTime: Math.floor(counted.now / 1000),
-      notAfter: counted.now + AUTHORIZATION_CODE_TTL_SECONDS * 1000,
-    });
-    deps.log.info(LOG_EVENTS.authorizationGranted, { client: client.id, environment: environment.id, user: logHandleOf(counted.userKey) });
-    return {
-      kind: 'redirect',
-      location: redirectWith(transaction.redirectUri, { code: authorizationCode, state: transaction.state, iss: context.issuer }),
-      clearTransaction: true,
-    };
   } catch (error) {
     let message: string;
     if (error instanceof InvalidGrantError) {

@@ -14,6 +14,8 @@
  *   fail. That is the last one delivered, or one still in flight, which its own send will discard
  *   in turn if it fails too. If that code has expired or has no tries left, nothing comes back.
  * - when it is in the history: marks itself failed there, so that it never comes back.
+ * A save that landed twice (the SDK's retry of a write whose answer was lost) leaves a copy of
+ * its code in the history: the copy is never put back, and is marked failed in turn.
  * No write is needed when a delivery succeeds. The history keeps as many codes as the send limit
  * lets be in flight at once for one user, so the last delivered code is always among them.
  *
@@ -39,7 +41,7 @@ export type DiscardStep =
 /** The next write that discards `failedSendId` from `state`. */
 export function discardStep(state: SlotState, failedSendId: string, now: number): DiscardStep {
   if (state.live?.sendId === failedSendId) {
-    const index = newestNotFailed(state.history);
+    const index = newestNotFailed(state.history, failedSendId);
     if (index === undefined) return { kind: 'clear' };
     const candidate = state.history[index] as KeptCode;
     if (candidate.notAfter <= now || candidate.tries >= candidate.maxTries) return { kind: 'clear' };
@@ -49,10 +51,11 @@ export function discardStep(state: SlotState, failedSendId: string, now: number)
   return index === -1 ? { kind: 'none' } : { kind: 'mark', index };
 }
 
-function newestNotFailed(history: SlotState['history']): number | undefined {
+/** The newest place holding a code that did not fail: never a copy of the failed send itself. */
+function newestNotFailed(history: SlotState['history'], failedSendId: string): number | undefined {
   for (let index = history.length - 1; index >= 0; index -= 1) {
     const kept = history[index];
-    if (kept !== undefined && !kept.failed) return index;
+    if (kept !== undefined && !kept.failed && kept.sendId !== failedSendId) return index;
   }
   return undefined;
 }

@@ -20,13 +20,26 @@
  * transaction: lib/domain/token-response.ts `issueTokens`); one more when a success ends a run of
  * failures; every refusal with invalid_grant 3 (attempt,
  * guess, failure), whether or not the user has a code (2 when the code is not even six digits).
+ * A 503 after the guess adds the abandon of its presentation, and the retry of that code the
+ * take-over of the abandoned guess (one write each).
  */
+import { randomUUID } from 'node:crypto';
 import '../zod';
 import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../config';
-import { InvalidGrantError, InvalidRequestError, UnsupportedGrantTypeError } from '../errors';
+import { InvalidGrantError, InvalidRequestError, TemporarilyUnavailableError, UnsupportedGrantTypeError } from '../errors';
 import { LOG_EVENTS } from '../log-events';
-import type { AttemptLimiter, Clock, CodeRecord, CodeStore, FailureRun, KnownNumbers, Log } from '../ports';
+import type {
+  AbandonedPresentation,
+  AttemptLimiter,
+  Clock,
+  CodeRecord,
+  CodeStore,
+  FailureRun,
+  GuessResult,
+  KnownNumbers,
+  Log,
+} from '../ports';
 import { userClaimsOf, type Grant } from './access-tokens';
 import { countAttempt, countFailure, endFailureRun } from './attempts';
 import { CODE_VERIFIER_PATTERN, digestCode, digestsEqual, guessDigestOf, isWellFormedCode, s256Challenge } from './codes';
@@ -89,34 +102,28 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
   const fields = parseGrantFields(request.fields);
   const client = clientIn(deps.config, environment, fields.client_id);
   const codeChallenge = fields.code_verifier === undefined ? undefined : s256Challenge(fields.code_verifier);
-  const record = await checkCode(deps, counted, {
-    environment,
-    client,
-    user,
-    redirectUri: fields.redirect_uri,
-    code: fields.code,
-    codeChallenge,
+  const presented = { environment, client, user, redirectUri: fields.redirect_uri, code: fields.code, codeChallenge };
+  return checkCode(deps, counted, presented, async (record) => {
+    const { keys, now } = counted;
+    const scope = client.accessToken.scope;
+    const grant: Grant = {
+      issuer: request.issuer,
+      client,
+      environmentId: environment.id,
+      subject: subjectOf(keys, environment.id, user),
+      channel: record.channel,
+      claims: userClaimsOf(user, client, scope),
+      scope,
+      issuedAt: Math.floor(now / 1000),
+      authTime: Math.floor(now / 1000),
+    };
+    return issueTokens(
+      deps,
+      grant,
+      { userKey: counted.userKey, now },
+      { environment: environment.id, client: client.id, user: logHandleOf(counted.userKey) },
+    );
   });
-
-  const { keys, now } = counted;
-  const scope = client.accessToken.scope;
-  const grant: Grant = {
-    issuer: request.issuer,
-    client,
-    environmentId: environment.id,
-    subject: subjectOf(keys, environment.id, user),
-    channel: record.channel,
-    claims: userClaimsOf(user, client, scope),
-    scope,
-    issuedAt: Math.floor(now / 1000),
-    authTime: Math.floor(now / 1000),
-  };
-  return issueTokens(
-    deps,
-    grant,
-    { userKey: counted.userKey, now },
-    { environment: environment.id, client: client.id, user: logHandleOf(counted.userKey) },
-  );
 }
 
 /** A code check whose attempt was counted: what `checkCode` needs of it. */
@@ -153,11 +160,20 @@ export interface PresentedCode {
 
 /**
  * Step 4 for any caller: the code is checked against the user's live code (one conditional write
- * spends a try; the digests and the PKCE challenge are compared here). Returns the code when it
- * matches, having ended the user's failure run; otherwise counts the failure and throws
- * `invalid_grant`, which never says which part was wrong.
+ * spends a try; the digests and the PKCE challenge are compared here). When it matches, the user's
+ * failure run ends and `redeem` issues what the code was presented for; otherwise the failure is
+ * counted and `invalid_grant` thrown, which never says which part was wrong.
+ *
+ * A presentation that fails with a 503 once its guess may have been recorded (the guess's own
+ * write timed out, or a later step failed) gives the user nothing, and is abandoned so that the
+ * same code presented again succeeds (lib/adapters/dynamodb/code-store.ts).
  */
-export async function checkCode(deps: CodeCheckDeps, counted: CountedCheck, presented: PresentedCode): Promise<CodeRecord> {
+export async function checkCode<T>(
+  deps: CodeCheckDeps,
+  counted: CountedCheck,
+  presented: PresentedCode,
+  redeem: (record: CodeRecord) => Promise<T>,
+): Promise<T> {
   const { keys, userKey, now } = counted;
   const { environment, client, user } = presented;
   const refusal = {
@@ -180,22 +196,45 @@ export async function checkCode(deps: CodeCheckDeps, counted: CountedCheck, pres
     { environmentId: environment.id, clientId: client.id, redirectUri: presented.redirectUri, authType: user.authType, user: user.value },
     presented.code,
   );
-  const result = await deps.codes.guess({
-    environmentId: environment.id,
-    clientId: client.id,
-    userKey,
-    guessDigest: guessDigestOf(codeDigest, presented.codeChallenge),
-    now,
-  });
+  const presentation = { environmentId: environment.id, clientId: client.id, userKey, presentationId: randomUUID() };
+  let result: GuessResult;
+  try {
+    result = await deps.codes.guess({ ...presentation, guessDigest: guessDigestOf(codeDigest, presented.codeChallenge), now });
+  } catch (error) {
+    throw await abandonedBy(deps, presentation, error);
+  }
   if (result.outcome === 'refused') return refuse(refusal, refusedReason(result.record, result.repeated, now));
   const mismatch = comparedReason(result.record, codeDigest, presented.codeChallenge);
   // The record is the code after this try: a wrong code that spent the last one killed it.
   if (mismatch === 'wrong_code' && result.record.tries >= result.record.maxTries) return refuse(refusal, 'wrong_code_last_try');
   if (mismatch !== undefined) return refuse(refusal, mismatch);
 
-  await endFailureRun(deps, environment, userKey, counted.failures, now);
-  if (user.authType === 'sms') await rememberNumber(deps, environment, userKey, now);
-  return result.record;
+  try {
+    await endFailureRun(deps, environment, userKey, counted.failures, now);
+    if (user.authType === 'sms') await rememberNumber(deps, environment, userKey, now);
+    return await redeem(result.record);
+  } catch (error) {
+    throw await abandonedBy(deps, presentation, error);
+  }
+}
+
+/**
+ * The error to rethrow, once a presentation that answers 503 is abandoned. Only a 503: any other
+ * failure is a bug whose effects are unknown, and the code stays used. An abandon that fails is
+ * logged; the user's retry is then refused as a repetition, as before abandons existed.
+ */
+async function abandonedBy(deps: CodeCheckDeps, presentation: AbandonedPresentation, error: unknown): Promise<unknown> {
+  if (!(error instanceof TemporarilyUnavailableError)) return error;
+  try {
+    await deps.codes.abandon(presentation);
+  } catch (abandonError) {
+    deps.log.error(LOG_EVENTS.presentationNotAbandoned, {
+      environment: presentation.environmentId,
+      client: presentation.clientId,
+      error: (abandonError as Error).name,
+    });
+  }
+  return error;
 }
 
 /**

@@ -15,14 +15,18 @@
  * The attempt limit counts per recipient mailbox (`mailboxOf`: `alice+x@` is `alice@`), while the
  * code stays bound to the exact address it was sent to.
  *
- * DynamoDB requests: the attempt and the code, two writes by key. An SMS or voice send adds the
- * guards' two windows (source, prefix): four, when the container's lease of the day's budget pays
- * (9 sends in 10 of a busy container), five when it takes a lease; one fewer for a client with an
- * API key, which is not counted per source (docs/decisions/008-sms-fraud-guards.md, measured in
- * test/http/phone-guards.test.ts). A refused attempt is one (two when it starts a block); a send
- * refused by a guard makes the attempt and the counters taken before the refusal; a failed
- * delivery adds the write that puts back the last delivered code (more only when other sends for
- * the same user change the slot at the same moment).
+ * DynamoDB requests: the attempt and the code, two writes by key; an email send that did not
+ * present the client's key adds its source's email window (three). An SMS or voice send adds the
+ * guards' writes: the source's window, the number's known allowance and the prefix window: five,
+ * when the container's lease of the day's budget pays (9 sends in 10 of a busy container), six
+ * when it takes a lease; four for a known number within its allowance (no prefix window, no
+ * budget: docs/decisions/012-known-numbers.md); one fewer for a send that presented the client's
+ * key, which is not counted per source (docs/decisions/008-sms-fraud-guards.md, measured in
+ * test/http/phone-guards.test.ts and test/http/known-numbers.test.ts). A refused attempt is one
+ * (two when it starts a block); a send refused by a guard makes the attempt and the counters
+ * taken before the refusal; a failed delivery adds the write that puts back the last delivered
+ * code, and a save that fails (503) the cancel and, when the save landed after all, that write
+ * (more only when other sends for the same user change the slot at the same moment).
  */
 import { randomUUID } from 'node:crypto';
 import '../zod';
@@ -262,7 +266,7 @@ export async function completeSend(deps: SendCodeDeps, attempt: CountedSend, sen
     codeChallenge: send.codeChallenge,
   };
   // The history keeps as many replaced codes as sends can be in flight at once for one user.
-  const slot = await deps.codes.save(record, environment.limits.send.maxAttempts);
+  const slot = await saveOrCancel(deps, record, environment.limits.send.maxAttempts);
 
   const logFields = { environment: environment.id, client: client.id, channel, user: logHandleOf(userKey) };
   try {
@@ -377,6 +381,30 @@ async function deliver(
       });
       return;
     }
+  }
+}
+
+/**
+ * Stores the code, or, when the write fails with its outcome unknown (a 503: it may land later),
+ * cancels it before answering, so that the code the user already holds stays usable, as after a
+ * failed delivery. A failed cancel is logged, not raised over the 503.
+ */
+async function saveOrCancel(deps: SendCodeDeps, record: CodeRecord, keep: number): Promise<SlotState> {
+  try {
+    return await deps.codes.save(record, keep);
+  } catch (error) {
+    if (error instanceof TemporarilyUnavailableError) {
+      try {
+        await deps.codes.cancel(record, deps.clock.now());
+      } catch (cancelError) {
+        deps.log.error(LOG_EVENTS.discardFailed, {
+          environment: record.environmentId,
+          client: record.clientId,
+          error: (cancelError as Error).name,
+        });
+      }
+    }
+    throw error;
   }
 }
 

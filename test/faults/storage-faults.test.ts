@@ -11,6 +11,7 @@
  *   (the storage failure is not raised over it), and logged as `discard failed` for the operator.
  */
 import { capturedLogs } from '../support/log-capture';
+import { LoginSession } from '../support/login-flow';
 import { startFailingDynamoDbProxy, type DynamoDbRequest, type FailingDynamoDbProxy } from '../support/failing-dynamodb-proxy';
 import {
   exchangeBody,
@@ -71,6 +72,94 @@ it('a failed guess write answers 503 with Retry-After, and the code keeps all it
   expect(proxy.failed().filter(isGuess).length).toBeGreaterThan(0);
   proxy.heal();
   expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
+});
+
+it('a failed write after the right code was accepted (the refresh token family) answers 503, and the same code then works once', async () => {
+  const user = uniqueEmail('family-fault');
+  const code = await sendCode(user);
+  const isFamilyPut = ({ operation, body }: DynamoDbRequest) =>
+    operation === 'PutItem' && String((body.Item as { pk?: { S?: string } } | undefined)?.pk?.S).startsWith('refresh#');
+  proxy.failWhen(isFamilyPut);
+  const response = await service.post(TOKEN_PATH, exchangeBody(user, code));
+  expect(response.status).toBe(503);
+  expect(proxy.failed().filter(isFamilyPut).length).toBeGreaterThan(0);
+  proxy.heal();
+  // The try was spent and the guess recorded, but the presentation was abandoned: the retry takes its place.
+  expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
+  expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).body).toMatchObject({ error: 'invalid_grant' });
+});
+
+it('on the hosted page: a failed save of the authorization code answers the page’s 503, and the same code then signs in', async () => {
+  const user = uniqueEmail('page-fault');
+  const session = new LoginSession(service);
+  const sent = await session.post(await session.start(), 'send', { user_id: user });
+  expect(sent.status).toBe(200);
+  const code = await service.latestCode(user);
+  const isAuthorizationCodeSave = ({ operation, body }: DynamoDbRequest) =>
+    operation === 'PutItem' && String((body.Item as { pk?: { S?: string } } | undefined)?.pk?.S).startsWith('authcode#');
+  proxy.failWhen(isAuthorizationCodeSave);
+  const failed = await session.post(sent, 'verify', { code });
+  expect(failed.status).toBe(503);
+  expect(proxy.failed().filter(isAuthorizationCodeSave).length).toBeGreaterThan(0);
+  proxy.heal();
+  const retried = await session.post(failed, 'verify', { code });
+  expect(retried.status).toBe(302);
+  expect(retried.location?.searchParams.get('code')).toEqual(expect.any(String));
+});
+
+it('when the abandon fails too, the 503 stands and `presentation not abandoned` is logged with ids only', async () => {
+  const user = uniqueEmail('abandon-fault');
+  const code = await sendCode(user);
+  const isAbandon = ({ body }: DynamoDbRequest) => body.UpdateExpression?.startsWith('SET #live.#abandoned') === true;
+  proxy.failWhen((request) => isGuess(request) || isAbandon(request));
+  const since = capturedLogs().length;
+  const response = await service.post(TOKEN_PATH, exchangeBody(user, code));
+  expect(response.status).toBe(503);
+  expect(proxy.failed().filter(isAbandon).length).toBeGreaterThan(0);
+  expect(logEntries(capturedLogs().slice(since), 'presentation not abandoned')).toEqual([
+    expect.objectContaining({ level: 'ERROR', environment: 'local', client: 'local-web', error: 'TemporarilyUnavailableError' }),
+  ]);
+});
+
+it('a guess write that lands but answers 500 (twice: the SDK retries it) answers 503, and the same code then works once', async () => {
+  const user = uniqueEmail('guess-applied');
+  const code = await sendCode(user);
+  const failedBefore = proxy.failed().length;
+  proxy.failWhen(isGuess, 'applied');
+  expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(503);
+  expect(proxy.failed().slice(failedBefore).filter(isGuess)).toHaveLength(2);
+  proxy.heal();
+  expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).status).toBe(200);
+  expect((await service.post(TOKEN_PATH, exchangeBody(user, code))).body).toMatchObject({ error: 'invalid_grant' });
+});
+
+it('a save that lands but answers 500 (twice) answers 503, delivers nothing, and the code the user holds still works', async () => {
+  const user = uniqueEmail('save-applied');
+  const held = await sendCode(user);
+  const isSave = ({ body }: DynamoDbRequest) => body.UpdateExpression?.includes('#live = :code') === true;
+  const failedBefore = proxy.failed().length;
+  proxy.failWhen(isSave, 'applied');
+  const response = await service.post(SEND_PATH, sendBody(user));
+  expect(response.status).toBe(503);
+  expect(response.headers.get('retry-after')).toBe('1');
+  expect(proxy.failed().slice(failedBefore).filter(isSave)).toHaveLength(2);
+  proxy.heal();
+  expect(await service.outbox(user)).toHaveLength(1);
+  expect((await service.post(TOKEN_PATH, exchangeBody(user, held))).status).toBe(200);
+});
+
+it('when the cancel fails too, the 503 stands and `discard failed` is logged with ids only', async () => {
+  const user = uniqueEmail('cancel-fault');
+  await sendCode(user);
+  const isSaveOrCancel = ({ body }: DynamoDbRequest) =>
+    body.UpdateExpression?.includes('#live = :code') === true || body.UpdateExpression?.startsWith('SET #cancelled') === true;
+  proxy.failWhen(isSaveOrCancel);
+  const since = capturedLogs().length;
+  expect((await service.post(SEND_PATH, sendBody(user))).status).toBe(503);
+  expect(proxy.failed().filter(({ body }) => body.UpdateExpression?.startsWith('SET #cancelled') === true).length).toBeGreaterThan(0);
+  expect(logEntries(capturedLogs().slice(since), 'discard failed')).toEqual([
+    expect.objectContaining({ level: 'ERROR', environment: 'local', client: 'local-web', error: 'TemporarilyUnavailableError' }),
+  ]);
 });
 
 it('a failed write of the failure count answers 503, not the invalid_grant the cap would not have seen', async () => {

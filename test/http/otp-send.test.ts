@@ -220,6 +220,8 @@ describe('sending a code', () => {
         tries: 0,
         max_tries: 3,
         guesses: [],
+        // The presentation (request) that made each guess, for a retry after a 503 (docs/decisions/003-codes.md).
+        presentations: [],
       },
       // The codes it replaced, for a failed delivery to put back (none yet): one place per send
       // the limit lets be in flight at once.

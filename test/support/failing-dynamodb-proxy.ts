@@ -12,17 +12,20 @@
  */
 import { createServer, type Server } from 'node:http';
 import { listen } from '../../local/http-server';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { bodyOf, forward, operationOf, type DynamoDbRequest } from './dynamodb-proxy';
 
 export type { DynamoDbRequest };
 
 /**
- * How a failed request is answered: DynamoDB's internal error, a refused condition, or a cancelled
+ * How a failed request is answered: DynamoDB's internal error (`applied`: after DynamoDB Local
+ * applied it, the write a client gave up on that landed anyway, as after a timeout on AWS), a
+ * refused condition, or a cancelled
  * two-item transaction: `first-item` (its first item's condition failed, and there was no item),
  * `conflict` (another transaction was writing its first item) or `second-item` (its second
  * item's condition failed).
  */
-export type InjectedFailure = 'internal' | 'conditional' | 'first-item' | 'conflict' | 'second-item';
+export type InjectedFailure = 'internal' | 'conditional' | 'first-item' | 'conflict' | 'second-item' | 'applied';
 
 /**
  * What an adapter throws for a request this proxy failed with an internal error
@@ -41,6 +44,7 @@ const cancelled = (first: string, second: string) => ({
 
 const ANSWERS: Record<InjectedFailure, { status: number; type: string; message: string; CancellationReasons?: unknown }> = {
   internal: { status: 500, type: 'InternalServerError', message: 'Injected by the test' },
+  applied: { status: 500, type: 'InternalServerError', message: 'Injected by the test, after the write was applied' },
   conditional: { status: 400, type: 'ConditionalCheckFailedException', message: 'The conditional request failed' },
   'first-item': cancelled('ConditionalCheckFailed', 'None'),
   conflict: cancelled('TransactionConflict', 'None'),
@@ -54,7 +58,8 @@ export interface FailingDynamoDbProxy {
   /**
    * Once: hold the next request `matches` accepts, run `action` (whose own requests pass through
    * untouched), then forward the held request. Another writer that comes between an operation's
-   * read and its write, exactly there: the race a concurrent test only hits by chance.
+   * read and its write, exactly there: the race a concurrent test only hits by chance. Several
+   * may be pending at once (each for its own request, checked in the order they were asked for).
    */
   interleave(matches: (request: DynamoDbRequest) => boolean, action: () => Promise<unknown>): void;
   heal(): void;
@@ -67,7 +72,7 @@ export async function startFailingDynamoDbProxy(target: string): Promise<Failing
   const upstream = new URL(target);
   let matches: ((request: DynamoDbRequest) => boolean) | undefined;
   let answer = ANSWERS.internal;
-  let interleaved: { matches: (request: DynamoDbRequest) => boolean; action: () => Promise<unknown> } | undefined;
+  let interleaved: Array<{ matches: (request: DynamoDbRequest) => boolean; action: () => Promise<unknown> }> = [];
   const failed: DynamoDbRequest[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
@@ -78,14 +83,18 @@ export async function startFailingDynamoDbProxy(target: string): Promise<Failing
       const request = { operation, body: bodyOf(raw) };
       if (matches?.(request) === true) {
         failed.push(request);
-        outgoing.writeHead(answer.status, { 'content-type': 'application/x-amz-json-1.0' });
-        const { type, message, CancellationReasons } = answer;
-        outgoing.end(JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${type}`, message, CancellationReasons }));
+        const { status, type, message, CancellationReasons } = answer;
+        const fail = () => {
+          outgoing.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
+          outgoing.end(JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${type}`, message, CancellationReasons }));
+        };
+        if (answer === ANSWERS.applied) applyThen(upstream, incoming, raw, fail);
+        else fail();
         return;
       }
-      if (interleaved?.matches(request) === true) {
-        const { action } = interleaved;
-        interleaved = undefined;
+      const held = interleaved.findIndex((pending) => pending.matches(request));
+      if (held !== -1) {
+        const { action } = interleaved.splice(held, 1)[0] as { action: () => Promise<unknown> };
         action().then(
           () => forward(upstream, incoming, outgoing, raw),
           (error: unknown) => outgoing.destroy(error as Error),
@@ -103,13 +112,26 @@ export async function startFailingDynamoDbProxy(target: string): Promise<Failing
       answer = ANSWERS[failure];
     },
     interleave(predicate, action) {
-      interleaved = { matches: predicate, action };
+      interleaved.push({ matches: predicate, action });
     },
     heal() {
       matches = undefined;
-      interleaved = undefined;
+      interleaved = [];
     },
     failed: () => failed.slice(),
     stop,
   };
+}
+
+/** Sends the request on to `upstream`, lets its answer go, then calls `then` (whatever the answer was). */
+function applyThen(upstream: URL, incoming: IncomingMessage, body: Buffer, then: () => void): void {
+  const request = httpRequest(
+    { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+    (response) => {
+      response.resume();
+      response.on('end', then);
+    },
+  );
+  request.on('error', then);
+  request.end(body);
 }

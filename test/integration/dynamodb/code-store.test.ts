@@ -41,17 +41,18 @@ function code(slot: CodeSlot, overrides: Partial<CodeRecord> = {}): CodeRecord {
   };
 }
 
-const guessOf = (record: CodeRecord, guessDigest: string, now = T0): CodeGuess => ({
+const guessOf = (record: CodeRecord, guessDigest: string, now = T0, presentationId: string = randomUUID()): CodeGuess => ({
   environmentId: record.environmentId,
   clientId: record.clientId,
   userKey: record.userKey,
   guessDigest,
+  presentationId,
   now,
 });
 
 /** The slot as stored, read back through a save-free path: a guess that cannot match anything refused. */
 async function liveOf(slot: CodeSlot): Promise<CodeRecord | undefined> {
-  const result = await store.guess({ ...slot, guessDigest: 'probe', now: Number.MAX_SAFE_INTEGER });
+  const result = await store.guess({ ...slot, guessDigest: 'probe', presentationId: 'probe', now: Number.MAX_SAFE_INTEGER });
   return result.record;
 }
 
@@ -223,6 +224,152 @@ describe('save and discard', () => {
   });
 });
 
+describe('writes whose outcome was never learned (a timeout: DynamoDB may apply them later)', () => {
+  it('the SDK’s retry of a guess that landed finds its own presentation: compared, no second try spent', async () => {
+    const slot = newSlot();
+    const record = code(slot);
+    await store.save(record, 5);
+    const guess = guessOf(record, 'right');
+    expect(await store.guess(guess)).toMatchObject({ outcome: 'compared', record: { tries: 1 } });
+    expect(await store.guess(guess)).toMatchObject({ outcome: 'compared', record: { tries: 1 } });
+    // Any other presentation of it is a repetition (single use).
+    expect(await store.guess(guessOf(record, 'right'))).toMatchObject({ outcome: 'refused', repeated: true, record: { tries: 1 } });
+  });
+
+  it('an abandoned presentation’s guess is taken over once by the same guess again; every later one is refused', async () => {
+    const slot = newSlot();
+    const record = code(slot);
+    await store.save(record, 5);
+    const first = guessOf(record, 'right');
+    await store.guess(first);
+    await store.guess(guessOf(record, 'other'));
+    table.proxy.reset();
+    await store.abandon(first);
+    const retry = guessOf(record, 'right');
+    expect(await store.guess(retry)).toMatchObject({ outcome: 'compared', record: { tries: 2 } });
+    // The abandon, then the refused guess and the take-over: one UpdateItem each.
+    expect(table.proxy.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+    // The retry's own SDK retry still finds itself; anyone else is refused.
+    expect(await store.guess(retry)).toMatchObject({ outcome: 'compared', record: { tries: 2 } });
+    expect(await store.guess(guessOf(record, 'right'))).toMatchObject({ outcome: 'refused', repeated: true });
+    // Abandoning a presentation that never guessed takes nothing over.
+    await store.abandon({ ...slot, presentationId: randomUUID() });
+    expect(await store.guess(guessOf(record, 'right'))).toMatchObject({ outcome: 'refused', repeated: true });
+  });
+
+  it('of 20 concurrent retries of an abandoned guess, exactly one takes it over', async () => {
+    const slot = newSlot();
+    const record = code(slot);
+    await store.save(record, 5);
+    const first = guessOf(record, 'right');
+    await store.guess(first);
+    await store.abandon(first);
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.guess(guessOf(record, 'right'))));
+    expect(results.filter((result) => result.outcome === 'compared')).toHaveLength(1);
+    expect(results.filter((result) => result.outcome === 'refused' && result.repeated)).toHaveLength(19);
+  });
+
+  it('a guess that lands after its presentation was abandoned is refused and spends no try', async () => {
+    const slot = newSlot();
+    const record = code(slot);
+    await store.save(record, 5);
+    const late = guessOf(record, 'right');
+    await store.abandon(late);
+    expect(await store.guess(late)).toMatchObject({ outcome: 'refused', repeated: false, record: { tries: 0 } });
+    expect(await store.guess(guessOf(record, 'right'))).toMatchObject({ outcome: 'compared', record: { tries: 1 } });
+  });
+
+  it('takes nothing over once the code expired, nor on a code stored before presentations were recorded', async () => {
+    const slot = newSlot();
+    const record = code(slot);
+    await store.save(record, 5);
+    const first = guessOf(record, 'right');
+    await store.guess(first);
+    await store.abandon(first);
+    expect(await store.guess(guessOf(record, 'right', record.notAfter))).toMatchObject({ outcome: 'refused', repeated: true });
+
+    // A code as stored before: guesses without presentations.
+    const legacy = newSlot();
+    const old = code(legacy);
+    await store.save(old, 5);
+    await table.client.send(
+      new UpdateItemCommand({
+        TableName: table.name,
+        Key: { pk: { S: codeItemKey(legacy) } },
+        UpdateExpression: 'SET live.guesses = :guesses, live.tries = :one REMOVE live.presentations',
+        ExpressionAttributeValues: { ':guesses': { L: [{ S: 'right' }] }, ':one': { N: '1' } },
+      }),
+    );
+    const next = guessOf(old, 'other');
+    expect(await store.guess(next)).toMatchObject({ outcome: 'compared', record: { tries: 2 } });
+    await store.abandon(next);
+    // `next` is recorded at index 0 of presentations, against guess 1: never taken as the owner of guess 0.
+    expect(await store.guess(guessOf(old, 'right'))).toMatchObject({ outcome: 'refused', repeated: true });
+  });
+
+  it('abandoning in an empty slot writes nothing', async () => {
+    const slot = newSlot();
+    await store.abandon({ ...slot, presentationId: randomUUID() });
+    const item = await table.client.send(new GetItemCommand({ TableName: table.name, Key: { pk: { S: codeItemKey(slot) } } }));
+    expect(item.Item).toBeUndefined();
+  });
+
+  it('a cancelled save that had landed is discarded: the code it replaced is live again', async () => {
+    const slot = newSlot();
+    const held = code(slot);
+    await store.save(held, 5);
+    const failed = code(slot);
+    await store.save(failed, 5);
+    await store.cancel(failed, T0);
+    expect(await liveOf(slot)).toMatchObject({ sendId: held.sendId });
+  });
+
+  it('a cancelled save that landed twice (the SDK retried it) is discarded, its copy in the history marked failed', async () => {
+    const slot = newSlot();
+    const held = code(slot);
+    await store.save(held, 5);
+    const failed = code(slot);
+    await store.save(failed, 5);
+    await store.save(failed, 5);
+    table.proxy.reset();
+    await store.cancel(failed, T0);
+    // The cancel, the restore of the held code, the mark of the copy.
+    expect(table.proxy.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem']);
+    expect(await liveOf(slot)).toMatchObject({ sendId: held.sendId });
+    // A failed delivery of the held code now clears the slot: the copy never comes back.
+    await store.discard(held, { live: { ...held, failed: false }, history: [] }, T0);
+    expect(await liveOf(slot)).toBeUndefined();
+  });
+
+  it('a cancelled save that lands afterwards is refused, and the slot is left as it was', async () => {
+    const slot = newSlot();
+    const held = code(slot);
+    await store.save(held, 5);
+    const late = code(slot);
+    await store.cancel(late, T0);
+    await expect(store.save(late, 5)).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    expect(await liveOf(slot)).toMatchObject({ sendId: held.sendId });
+    // Other sends are saved as usual.
+    const next = code(slot);
+    await store.save(next, 5);
+    expect(await liveOf(slot)).toMatchObject({ sendId: next.sendId });
+  });
+
+  it('a cancel in an empty slot leaves an item that expires with the code, and no live code', async () => {
+    const slot = newSlot();
+    const late = code(slot);
+    await store.cancel(late, T0);
+    const item = await table.client.send(new GetItemCommand({ TableName: table.name, Key: { pk: { S: codeItemKey(slot) } } }));
+    expect(item.Item).toEqual({
+      pk: { S: codeItemKey(slot) },
+      cancelled: { L: [{ S: late.sendId }] },
+      expires_at: { N: String(Math.ceil(late.notAfter / 1000)) },
+    });
+    await expect(store.save(late, 5)).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    expect(await liveOf(slot)).toBeUndefined();
+  });
+});
+
 describe('items that cannot be silently wrong', () => {
   it('refuses a corrupt code item with an error (a 500), never a plausible code', async () => {
     const slot = newSlot();
@@ -236,7 +383,7 @@ describe('items that cannot be silently wrong', () => {
         },
       }),
     );
-    await expect(store.guess({ ...slot, guessDigest: 'g', now: T0 })).rejects.toThrow(/malformed code item/);
+    await expect(store.guess({ ...slot, guessDigest: 'g', presentationId: 'p', now: T0 })).rejects.toThrow(/malformed code item/);
   });
 
   it('a guess reads only the live code; a corrupt history place is refused by the next save that reads it', async () => {
@@ -278,5 +425,18 @@ describe('storage failures: a 503 that names the step (a proxy fails the write a
     faults().failWhen(isWrite);
     await expect(faultyStore.guess(guessOf(record, 'g'))).rejects.toMatchObject(storageUnavailable('guess code'));
     await expect(faultyStore.discard(record, state, T0)).rejects.toMatchObject(storageUnavailable('discard code'));
+    await expect(faultyStore.abandon({ ...slot, presentationId: 'p' })).rejects.toMatchObject(storageUnavailable('abandon presentation'));
+    await expect(faultyStore.cancel(record, T0)).rejects.toMatchObject(storageUnavailable('cancel code'));
+  });
+
+  it('taking over an abandoned guess', async () => {
+    const slot = newSlot();
+    const record = code(slot);
+    await faultyStore.save(record, 5);
+    const first = guessOf(record, 'right');
+    await faultyStore.guess(first);
+    await faultyStore.abandon(first);
+    faults().failWhen(({ body }) => body.UpdateExpression?.startsWith('SET #live.#presentations[') === true);
+    await expect(faultyStore.guess(guessOf(record, 'right'))).rejects.toMatchObject(storageUnavailable('take over guess'));
   });
 });

@@ -76,6 +76,17 @@ describe('AWS client settings', () => {
     expect(Math.max(2 * secret + 2 * write, secret + 3 * write)).toBeLessThan(API_TIMEOUT.toMilliseconds());
   });
 
+  it('a token exchange that answers 503 abandons its presentation in time: 1 secret + the attempt, the guess and the abandon', () => {
+    const secret = callBudgetMs(SECRETS_MANAGER_CLIENT_SETTINGS);
+    const write = callBudgetMs(DYNAMODB_CLIENT_SETTINGS);
+    expect(secret + 3 * write + TIMEOUT_MARGIN_MS).toBeLessThan(API_TIMEOUT.toMilliseconds());
+  });
+
+  it('a send whose save fails cancels it and puts the held code back within the end of a send’s budget', () => {
+    // The save, the cancel, the restore: the delivery never starts.
+    expect(3 * callBudgetMs(DYNAMODB_CLIENT_SETTINGS)).toBeLessThanOrEqual(FINISH_SEND_BUDGET_MS);
+  });
+
   it('the longest rotation step fits the rotation function timeout: 4 Secrets Manager calls', () => {
     expect(4 * callBudgetMs(SECRETS_MANAGER_CLIENT_SETTINGS)).toBeLessThan(ROTATION_TIMEOUT.toMilliseconds());
   });

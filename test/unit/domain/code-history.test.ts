@@ -77,6 +77,22 @@ describe('discardStep: one failed send', () => {
   });
 });
 
+describe('discardStep: a save that landed twice (the SDK retried a write whose answer was lost)', () => {
+  it('never puts back the copy of the failed send: the code before it comes back, and the copy is marked failed', () => {
+    const slot = saveIntoSlot(saveIntoSlot(saveIntoSlot(EMPTY_SLOT, code('p'), 5), code('a'), 5), code('a'), 5);
+    expect(discardStep(slot, 'a', NOW)).toEqual({ kind: 'restore', index: 3, sendId: 'p' });
+    const settled = discard(slot, 'a');
+    expect(liveId(settled)).toBe('p');
+    expect(settled.history.filter((kept) => kept !== undefined)).toEqual([{ ...code('a'), failed: true }]);
+    expect(discard(settled, 'p').live).toBeUndefined();
+  });
+
+  it('clears the slot when the copy is all the history holds', () => {
+    const slot = saveIntoSlot(saveIntoSlot(EMPTY_SLOT, code('a'), 5), code('a'), 5);
+    expect(discardStep(slot, 'a', NOW)).toEqual({ kind: 'clear' });
+  });
+});
+
 describe('saveIntoSlot', () => {
   it('keeps the newest places when the history is longer than `keep` (the setting was lowered since the slot was written)', () => {
     const five = ['a', 'b', 'c', 'd', 'e'].reduce((slot, id) => saveIntoSlot(slot, code(id), 5), EMPTY_SLOT);
