@@ -30,7 +30,9 @@ import { importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { DELIVERY_CLIENT_SETTINGS, DYNAMODB_CLIENT_SETTINGS } from '../lib/adapters/aws';
 import { digestCode, digestsEqual, generateCode, guessDigestOf, s256Challenge } from '../lib/domain/codes';
-import { deriveHmacKeys, hmac, subjectOf, userKeyOf, type HmacKeys } from '../lib/domain/hmac-keys';
+import { slotShifts } from '../lib/adapters/dynamodb/sliding-window';
+import { deriveHmacKeys, guardKeyOf, hmac, subjectOf, userKeyOf, type HmacKeys } from '../lib/domain/hmac-keys';
+import { sourceNetworkOf } from '../lib/domain/source-network';
 import {
   familyKeyOf,
   mintFirstRefreshToken,
@@ -45,6 +47,11 @@ const ENVIRONMENT = 'local';
 const LIMIT = { maxAttempts: 5, windowSeconds: 60 };
 const FAILURE_CAP = { maxConsecutive: 100, windowSeconds: 86_400 };
 const CODE = { ttlSeconds: 300, maxTries: 3 };
+/** The per-source email window (limits.emailPerIp) and a refresh family's own limit (refreshTokens.limit, its default). */
+const EMAIL_PER_IP = { maxSends: 100, windowSeconds: 3600 };
+const REFRESH_LIMIT = { maxRefreshes: 10, windowSeconds: 60 };
+/** A family's rotation slots (lib/config.ts MAX_REFRESH_WINDOW; not imported: the floor loads no configuration schema). */
+const MAX_REFRESH_WINDOW = 20;
 const SENDER = 'Identity Dev <no-reply@identity.local>';
 const AUDIENCE = 'http://localhost:3000/api';
 /** Refresh token lifetimes (s), as config/local.json gives the three clients (the reuse interval at its default, 0). */
@@ -160,7 +167,29 @@ function email(code: string): { subject: string; text: string; html: string } {
   return { subject: 'Your Identity Dev sign-in code', text, html };
 }
 
-/** `POST /idp/v1/otp/send` by email: the attempt, the code (lib/adapters/dynamodb/code-store.ts `save`), SES. */
+/**
+ * The per-source email window's write (lib/domain/email-guards.ts, send-guards.ts `countSend`): its
+ * key is the HMAC of the source's network, as guardKeyOf/sourceNetworkOf make it.
+ */
+function emailWindowWrite(c: Container, sourceKey: string, now: number): UpdateItemCommand {
+  const slots = EMAIL_PER_IP.maxSends;
+  return new UpdateItemCommand({
+    TableName: c.table,
+    Key: { pk: s(`guard#email_ip#${ENVIRONMENT}#${sourceKey}`) },
+    UpdateExpression: `SET ${slotShifts(slots, (index) => `w${index}`).join(', ')}, #e = :expires`,
+    ConditionExpression: 'attribute_not_exists(w0) OR w0 <= :windowStart',
+    ExpressionAttributeNames: { '#e': 'expires_at' },
+    ExpressionAttributeValues: {
+      ':now': n(now),
+      ...(slots > 1 ? { ':zero': n(0) } : {}),
+      ':windowStart': n(now - EMAIL_PER_IP.windowSeconds * 1000),
+      ':expires': n(Math.ceil((now + EMAIL_PER_IP.windowSeconds * 1000) / 1000)),
+    },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  });
+}
+
+/** `POST /idp/v1/otp/send` by email: the attempt, the source's email window, the code (lib/adapters/dynamodb/code-store.ts `save`), SES. */
 export async function sendEmail(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const c = await init();
   const fields = fieldsOf(event);
@@ -168,6 +197,7 @@ export async function sendEmail(event: APIGatewayProxyEvent): Promise<APIGateway
   const clientId = fields.client_id ?? '';
   const now = Date.now();
   await c.dynamodb.send(attemptWrite(c, 'send', userKeyOf(c.keys, { authType: 'email', value: user }), now));
+  await c.dynamodb.send(emailWindowWrite(c, guardKeyOf(c.keys, 'ip', sourceNetworkOf(event.requestContext.identity.sourceIp)), now));
   const code = generateCode();
   const names: Record<string, string> = { '#live': 'live', '#e': 'expires_at' };
   const shifts: string[] = [];
@@ -181,17 +211,20 @@ export async function sendEmail(event: APIGatewayProxyEvent): Promise<APIGateway
     code,
   );
   const notAfter = now + CODE.ttlSeconds * 1000;
+  const sendId = randomUUID();
   await c.dynamodb.send(
     new UpdateItemCommand({
       TableName: c.table,
       Key: { pk: s(`code#${ENVIRONMENT}#${clientId}#${userKeyOf(c.keys, { authType: 'email', value: user })}`) },
       UpdateExpression: `SET ${shifts.join(', ')}, #live = :code, #e = :expires`,
-      ExpressionAttributeNames: names,
+      ConditionExpression: 'NOT contains(#cancelled, :sendId)',
+      ExpressionAttributeNames: { ...names, '#cancelled': 'cancelled' },
       ExpressionAttributeValues: {
+        ':sendId': s(sendId),
         ':none': { NULL: true },
         ':code': {
           M: {
-            send_id: s(randomUUID()),
+            send_id: s(sendId),
             channel: s('email'),
             code_digest: s(codeDigest),
             created_at: n(now),
@@ -199,6 +232,7 @@ export async function sendEmail(event: APIGatewayProxyEvent): Promise<APIGateway
             tries: n(0),
             max_tries: n(CODE.maxTries),
             guesses: { L: [] },
+            presentations: { L: [] },
           },
         },
         ':expires': n(Math.ceil(notAfter / 1000)),
@@ -420,21 +454,35 @@ export async function exchangeCode(event: APIGatewayProxyEvent): Promise<APIGate
     fields.code ?? '',
   );
   const guessDigest = guessDigestOf(codeDigest, undefined);
+  const presentationId = randomUUID();
   const { Attributes: item } = await c.dynamodb.send(
     new UpdateItemCommand({
       TableName: c.table,
       Key: { pk: s(`code#${ENVIRONMENT}#${clientId}#${userKey}`) },
-      UpdateExpression: 'SET #live.#tries = #live.#tries + :one, #live.#guesses = list_append(#live.#guesses, :guessed)',
+      UpdateExpression:
+        'SET #live.#tries = #live.#tries + :one, #live.#guesses = list_append(#live.#guesses, :guessed), ' +
+        '#live.#presentations = list_append(if_not_exists(#live.#presentations, :empty), :presented)',
       ConditionExpression:
-        'attribute_exists(#live) AND #live.#notAfter > :now AND #live.#tries < #live.#maxTries AND NOT contains(#live.#guesses, :guess)',
+        'attribute_exists(#live) AND #live.#notAfter > :now AND #live.#tries < #live.#maxTries AND NOT contains(#live.#guesses, :guess) ' +
+        'AND NOT contains(#live.#abandoned, :presentation)',
       ExpressionAttributeNames: {
         '#live': 'live',
         '#tries': 'tries',
         '#guesses': 'guesses',
+        '#presentations': 'presentations',
+        '#abandoned': 'abandoned',
         '#notAfter': 'not_after',
         '#maxTries': 'max_tries',
       },
-      ExpressionAttributeValues: { ':one': n(1), ':now': n(now), ':guess': s(guessDigest), ':guessed': { L: [s(guessDigest)] } },
+      ExpressionAttributeValues: {
+        ':one': n(1),
+        ':now': n(now),
+        ':guess': s(guessDigest),
+        ':guessed': { L: [s(guessDigest)] },
+        ':presentation': s(presentationId),
+        ':presented': { L: [s(presentationId)] },
+        ':empty': { L: [] },
+      },
       ReturnValues: 'ALL_NEW',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     }),
@@ -451,7 +499,10 @@ export async function exchangeCode(event: APIGatewayProxyEvent): Promise<APIGate
   return tokenResponse(c, clientId, grant, await issueTokens(c, clientId, grant, userKey));
 }
 
-/** `POST /idp/v1/account/token` with the hosted login's code: its single-use delete, the attempt, the tokens and the ID token. */
+/**
+ * `POST /idp/v1/account/token` with the hosted login's code: its single-use delete, the tokens and
+ * the ID token (an unguessable code counts into no per-user limit: docs/decisions/011).
+ */
 export async function exchangeAuthorizationCode(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const c = await init();
   const fields = fieldsOf(event);
@@ -466,7 +517,6 @@ export async function exchangeAuthorizationCode(event: APIGatewayProxyEvent): Pr
     }),
   );
   const userKey = record?.user_key?.S ?? '';
-  await c.dynamodb.send(attemptWrite(c, 'token', userKey, now));
   const clientId = fields.client_id ?? '';
   if (
     record?.client_id?.S !== clientId ||
@@ -493,9 +543,10 @@ function claimsOf(item: AttributeValue | undefined): Record<string, string | boo
 
 /**
  * `POST /idp/v1/account/token` with `grant_type=refresh_token` (lib/domain/refresh-token-grant.ts):
- * the family read (strongly consistent), the attempt for its user, its checks (client, not
- * revoked, lifetimes, the presented token live), the rotation (refresh-token-store.ts `rotate`:
- * one conditional update, a transaction with an opaque token's item), the tokens with the successor.
+ * the family read (strongly consistent), its checks (client, not revoked, lifetimes, the presented
+ * token live), the rotation (refresh-token-store.ts `rotate`: one conditional update with the
+ * family's own refresh limit, a transaction with an opaque token's item), the tokens with the
+ * successor. No per-user attempt: a refresh token is unguessable (docs/decisions/011).
  */
 export async function refreshTokens(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const c = await init();
@@ -509,7 +560,6 @@ export async function refreshTokens(event: APIGatewayProxyEvent): Promise<APIGat
   const key = { pk: s(`refresh#${familyKey}`) };
   const { Item: family } = await c.dynamodb.send(new GetItemCommand({ TableName: c.table, Key: key, ConsistentRead: true }));
   if (family === undefined) return json(400, { error: 'invalid_grant' });
-  await c.dynamodb.send(attemptWrite(c, 'token', family.user_key?.S ?? '', now));
   const createdAt = Number(family.created_at?.N);
   const rotatedAt = Number(family.rotated_at?.N);
   const presentedHash = refreshTokenHash(c.keys, presented);
@@ -530,14 +580,13 @@ export async function refreshTokens(event: APIGatewayProxyEvent): Promise<APIGat
     claims: claimsOf(family.claims),
   };
   const successor = successorOf(c.keys, presented);
+  const limitSlot = `r${MAX_REFRESH_WINDOW - REFRESH_LIMIT.maxRefreshes}`;
   const minted = await mintAccessToken(c, clientId, grant, familyKey);
   const update = {
     TableName: c.table,
     Key: key,
-    UpdateExpression:
-      'SET #current = :successor, #previous = :presented, #generation = #generation + :one, #rotated_at = :now, #expires_at = :keep',
-    ConditionExpression:
-      '#current = :presented AND attribute_not_exists(#revoked_at) AND #rotated_at > :issued_after AND #created_at > :started_after',
+    UpdateExpression: `SET #current = :successor, #previous = :presented, #generation = #generation + :one, #rotated_at = :now, #expires_at = :keep, ${slotShifts(MAX_REFRESH_WINDOW, (index) => `r${index}`).join(', ')}`,
+    ConditionExpression: `#current = :presented AND attribute_not_exists(#revoked_at) AND #rotated_at > :issued_after AND #created_at > :started_after AND (attribute_not_exists(${limitSlot}) OR ${limitSlot} <= :window_start)`,
     ExpressionAttributeNames: {
       '#current': 'current',
       '#previous': 'previous',
@@ -555,6 +604,8 @@ export async function refreshTokens(event: APIGatewayProxyEvent): Promise<APIGat
       ':keep': n(keepUntilOf(refresh, createdAt, now)),
       ':issued_after': n(now - refresh.idleSeconds * 1000),
       ':started_after': n(now - refresh.absoluteSeconds * 1000),
+      ':window_start': n(now - REFRESH_LIMIT.windowSeconds * 1000),
+      ':zero': n(0),
     },
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
   };

@@ -46,8 +46,11 @@ export interface Operation {
   requests(seeding: Seeding, count: number, tag: string): Promise<APIGatewayProxyEvent[]>;
 }
 
-/** An API Gateway (REST, v1) event, as API Gateway (and the local API server) sends it. */
-export function restEvent(path: string, body: string, contentType: string): APIGatewayProxyEvent {
+/**
+ * An API Gateway (REST, v1) event, as API Gateway (and the local API server) sends it, from
+ * `sourceIp` (a field of the event: nothing connects to it).
+ */
+export function restEvent(path: string, body: string, contentType: string, sourceIp = '127.0.0.1'): APIGatewayProxyEvent {
   const headers = { Host: 'bench.local', 'Content-Type': contentType, 'User-Agent': 'bench' };
   return {
     resource: path,
@@ -67,7 +70,7 @@ export function restEvent(path: string, body: string, contentType: string): APIG
       authorizer: null,
       domainName: 'bench.local',
       httpMethod: 'POST',
-      identity: { sourceIp: '127.0.0.1', userAgent: 'bench' },
+      identity: { sourceIp, userAgent: 'bench' },
       path,
       protocol: 'HTTP/1.1',
       requestId: randomUUID(),
@@ -168,6 +171,9 @@ export const OPERATIONS: readonly Operation[] = [
             '/idp/v1/otp/send',
             JSON.stringify({ auth_type: 'email', client_id: 'local-web', redirect_uri: REDIRECT_URI, user_id: emailOf(tag, index) }),
             'application/json',
+            // A network of its own per user (a /24 of 127/8): the per-source email window counts
+            // one send each, as for users who each send from their own address.
+            `127.${(index >> 8) & 255}.${index & 255}.1`,
           ),
         ),
       ),
