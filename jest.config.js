@@ -9,8 +9,8 @@
  * - `integration`: DynamoDB Local, the SES stand-in and the local runtime, started once by the
  *   project's globalSetup on free ports (only when one of its tests runs); test/browser/ adds a
  *   headless Chromium (Debian's, driven by playwright-core) on top of them.
- * `npm test` runs all three with coverage, and fails below the floor set here for the domain
- * rules and the error vocabulary.
+ * `npm test` runs all three with coverage, and fails below the floor set here for the
+ * capabilities' rules and the error vocabulary.
  * @type {import('jest').Config}
  */
 const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
@@ -43,12 +43,23 @@ module.exports = {
   // dependency × fault cases side by side, so it lasts about as long as its slowest case.
   maxConcurrency: 20,
   testTimeout: 30000,
-  // Read only with --coverage (npm test): the domain rules and the error vocabulary.
+  // Read only with --coverage (npm test): the capabilities' and endpoints' rules and the error
+  // vocabulary. The rules are what lib/domain/ held before issue 26; their floor is `global`, which
+  // jest takes over every collected file that no other key names: one aggregate, as before.
   coverageProvider: 'v8',
-  collectCoverageFrom: ['<rootDir>/lib/domain/**/*.ts', '<rootDir>/lib/errors.ts'],
+  collectCoverageFrom: [
+    '<rootDir>/lib/{keys,identity,phone,messages,limits,guards,otp,oauth,login,endpoints}/**/*.ts',
+    '<rootDir>/lib/platform/request-fields.ts',
+    '<rootDir>/lib/platform/errors.ts',
+    // In those folders since issue 26, but no rules: data, the login page's HTML responses, types.
+    '!<rootDir>/lib/phone/countries.ts',
+    '!<rootDir>/lib/messages/locales/**',
+    '!<rootDir>/lib/login/html.ts',
+    '!<rootDir>/lib/**/ports.ts',
+  ],
   coverageReporters: ['text-summary', 'json-summary'],
   coverageThreshold: {
-    './lib/domain/': { lines: 95, branches: 95 },
-    './lib/errors.ts': { lines: 95, branches: 95 },
+    global: { lines: 95, branches: 95 },
+    './lib/platform/errors.ts': { lines: 95, branches: 95 },
   },
 };

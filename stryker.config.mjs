@@ -5,8 +5,8 @@
  * docs/mutation/equivalent-mutants.md.
  *
  * Two scopes, because the rules live in two kinds of code:
- * - `unit`: the pure modules (lib/domain, lib/errors.ts, lib/http), checked by the unit project
- *   alone: no Java, a mutant costs a few unit tests;
+ * - `unit`: the pure modules (the capabilities' rules, lib/platform/errors.ts, lib/platform/http),
+ *   checked by the unit project alone: no Java, a mutant costs a few unit tests;
  * - `integration`: the DynamoDB adapters (whose rules are conditional writes) and the operations
  *   that are only tested end to end (otp/send, the token endpoint), checked by the unit project
  *   plus the HTTP and DynamoDB Local tests (jest.stryker.config.js).
@@ -18,30 +18,51 @@
 const INTEGRATION = [
   // The HTTP layer and the login page: what they do shows only in a response, which the HTTP
   // tests check (the unit tests check a few helpers).
-  'lib/http/**/*.ts',
-  'lib/domain/login-page.ts',
+  'lib/platform/http/**/*.ts',
+  'lib/login/html.ts',
+  'lib/login/login-page.ts',
   'lib/adapters/dynamodb/**/*.ts',
-  'lib/domain/send-code.ts',
-  'lib/domain/exchange-code.ts',
-  'lib/domain/token-endpoint.ts',
-  'lib/domain/token-response.ts',
-  'lib/domain/attempts.ts',
+  'lib/otp/send-code.ts',
+  'lib/otp/exchange-code.ts',
+  'lib/endpoints/token-endpoint.ts',
+  'lib/oauth/token-response.ts',
+  'lib/limits/attempts.ts',
   // The hosted login, refresh tokens, revocation, introspection and UserInfo: their rules are
   // checked through the endpoints (test/http/{authorize,refresh,revoke,introspect,token-claims}).
-  'lib/domain/authorize.ts',
-  'lib/domain/authorization-code-grant.ts',
-  'lib/domain/refresh-token-grant.ts',
-  'lib/domain/revoke-token.ts',
-  'lib/domain/introspect-token.ts',
-  'lib/domain/userinfo.ts',
-  'lib/domain/client-authentication.ts',
+  'lib/login/authorize.ts',
+  'lib/oauth/grants/authorization-code-grant.ts',
+  'lib/oauth/grants/refresh-token-grant.ts',
+  'lib/endpoints/revoke-token.ts',
+  'lib/endpoints/introspect-token.ts',
+  'lib/endpoints/userinfo.ts',
+  'lib/oauth/client-authentication.ts',
+];
+
+/**
+ * The capabilities' and endpoints' rules (what lib/domain/ held before issue 26), less what
+ * their folders gained in issue 26 that holds no rules.
+ */
+const RULES = [
+  'lib/keys/**/*.ts',
+  'lib/identity/**/*.ts',
+  'lib/phone/**/*.ts',
+  'lib/messages/**/*.ts',
+  'lib/limits/**/*.ts',
+  'lib/guards/**/*.ts',
+  'lib/otp/**/*.ts',
+  'lib/oauth/**/*.ts',
+  'lib/login/**/*.ts',
+  'lib/endpoints/**/*.ts',
+  'lib/platform/request-fields.ts',
+  '!lib/phone/countries.ts',
+  '!lib/messages/locales/**/*.ts',
 ];
 
 const scope = process.env.MUTATION_SCOPE === 'unit' ? 'unit' : 'integration';
 
 /** The files each scope mutates (test/mutation/run.ts reads them too, to find what changed since the baseline). */
 export const MUTATE = {
-  unit: ['lib/domain/**/*.ts', 'lib/errors.ts', 'lib/http/**/*.ts', ...INTEGRATION.map((pattern) => `!${pattern}`)],
+  unit: [...RULES, 'lib/platform/errors.ts', 'lib/platform/http/**/*.ts', ...INTEGRATION.map((pattern) => `!${pattern}`)],
   integration: INTEGRATION,
 };
 

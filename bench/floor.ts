@@ -2,13 +2,13 @@
  * The floor each operation of `npm run bench` is measured against (docs/performance.md): what any
  * implementation must do per request, and nothing more. The same DynamoDB requests as the
  * service's adapters (commands, keys, condition and update expressions, return values), the same
- * delivery call or signatures, the same HMACs (lib/domain/hmac-keys.ts and codes.ts: plain
+ * delivery call or signatures, the same HMACs (lib/keys/hmac-keys.ts and codes.ts: plain
  * node:crypto), the same client settings (timeouts, retries); with the bare SDK clients (no
  * document client) and jose, and without the framework: no middy, no zod, no logger, no
  * configuration file (constants matching config/local.json), no error vocabulary (a request the
  * floor cannot serve is a 500). Where the client has refresh tokens, a login starts a family as
  * the service does (the same item, condition and transaction; the token minted and hashed by
- * lib/domain/refresh-tokens.ts, plain node:crypto) and the answer carries the refresh token. Bundled with the functions' own esbuild options and run by the
+ * lib/oauth/refresh-tokens.ts, plain node:crypto) and the answer carries the refresh token. Bundled with the functions' own esbuild options and run by the
  * same worker, so what differs is what the service adds.
  *
  * One export per kind of operation, each an API Gateway (REST, v1) handler like the functions'.
@@ -28,11 +28,11 @@ import {
 import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
 import { importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { DELIVERY_CLIENT_SETTINGS, DYNAMODB_CLIENT_SETTINGS } from '../lib/adapters/aws';
-import { digestCode, digestsEqual, generateCode, guessDigestOf, s256Challenge } from '../lib/domain/codes';
+import { DELIVERY_CLIENT_SETTINGS, DYNAMODB_CLIENT_SETTINGS } from '../lib/platform/aws';
+import { digestCode, digestsEqual, generateCode, guessDigestOf, s256Challenge } from '../lib/otp/codes';
 import { slotShifts } from '../lib/adapters/dynamodb/sliding-window';
-import { deriveHmacKeys, guardKeyOf, hmac, subjectOf, userKeyOf, type HmacKeys } from '../lib/domain/hmac-keys';
-import { sourceNetworkOf } from '../lib/domain/source-network';
+import { deriveHmacKeys, guardKeyOf, hmac, subjectOf, userKeyOf, type HmacKeys } from '../lib/keys/hmac-keys';
+import { sourceNetworkOf } from '../lib/guards/source-network';
 import {
   familyKeyOf,
   mintFirstRefreshToken,
@@ -40,7 +40,7 @@ import {
   refreshTokenHash,
   refreshTokenOf,
   successorOf,
-} from '../lib/domain/refresh-tokens';
+} from '../lib/oauth/refresh-tokens';
 
 /** config/local.json's environment `local` and its clients, as constants. */
 const ENVIRONMENT = 'local';
@@ -50,13 +50,13 @@ const CODE = { ttlSeconds: 300, maxTries: 3 };
 /** The per-source email window (limits.emailPerIp) and a refresh family's own limit (refreshTokens.limit, its default). */
 const EMAIL_PER_IP = { maxSends: 100, windowSeconds: 3600 };
 const REFRESH_LIMIT = { maxRefreshes: 10, windowSeconds: 60 };
-/** A family's rotation slots (lib/config.ts MAX_REFRESH_WINDOW; not imported: the floor loads no configuration schema). */
+/** A family's rotation slots (lib/platform/config.ts MAX_REFRESH_WINDOW; not imported: the floor loads no configuration schema). */
 const MAX_REFRESH_WINDOW = 20;
 const SENDER = 'Identity Dev <no-reply@identity.local>';
 const AUDIENCE = 'http://localhost:3000/api';
 /** Refresh token lifetimes (s), as config/local.json gives the three clients (the reuse interval at its default, 0). */
 const REFRESH = { idleSeconds: 2_592_000, absoluteSeconds: 7_776_000 };
-/** How long a family outlives its last usable moment, for the access tokens it issued (lib/domain/refresh-tokens.ts). */
+/** How long a family outlives its last usable moment, for the access tokens it issued (lib/oauth/refresh-tokens.ts). */
 const ACCESS_TOKEN_MAX_SECONDS = 86_400;
 interface FloorClient {
   readonly format: 'jwt' | 'opaque';
@@ -116,9 +116,9 @@ const fieldsOf = (event: APIGatewayProxyEvent): Record<string, string> =>
     : Object.fromEntries(new URLSearchParams(event.body ?? ''));
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-/** `at_hash` of an ES256 or RS256 ID token (OIDC Core §3.1.3.6), as lib/domain/id-tokens.ts. */
+/** `at_hash` of an ES256 or RS256 ID token (OIDC Core §3.1.3.6), as lib/oauth/id-tokens.ts. */
 const atHash = (accessToken: string) => sha256(accessToken).subarray(0, 16).toString('base64url');
-/** The key an opaque token is stored under, as lib/domain/access-tokens.ts. */
+/** The key an opaque token is stored under, as lib/oauth/access-tokens.ts. */
 const opaqueTokenHash = (token: string) => sha256(token).toString('base64url');
 
 const n = (value: number): AttributeValue => ({ N: String(value) });
@@ -168,7 +168,7 @@ function email(code: string): { subject: string; text: string; html: string } {
 }
 
 /**
- * The per-source email window's write (lib/domain/email-guards.ts, send-guards.ts `countSend`): its
+ * The per-source email window's write (lib/guards/email-guards.ts, send-guards.ts `countSend`): its
  * key is the HMAC of the source's network, as guardKeyOf/sourceNetworkOf make it.
  */
 function emailWindowWrite(c: Container, sourceKey: string, now: number): UpdateItemCommand {
@@ -340,7 +340,7 @@ const tokenPut = (c: Container, item: Record<string, AttributeValue>) => ({
   ConditionExpression: 'attribute_not_exists(pk)',
 });
 
-/** A family's TTL (epoch seconds): a day past its last usable moment (lib/domain/refresh-tokens.ts `keepUntilOf`). */
+/** A family's TTL (epoch seconds): a day past its last usable moment (lib/oauth/refresh-tokens.ts `keepUntilOf`). */
 function keepUntilOf(refresh: typeof REFRESH, createdAt: number, rotatedAt: number): number {
   return (
     Math.ceil(Math.min(rotatedAt + refresh.idleSeconds * 1000, createdAt + refresh.absoluteSeconds * 1000) / 1000) +
@@ -349,7 +349,7 @@ function keepUntilOf(refresh: typeof REFRESH, createdAt: number, rotatedAt: numb
 }
 
 /**
- * The tokens of a login (lib/domain/token-response.ts `issueTokens`): without refresh tokens the
+ * The tokens of a login (lib/oauth/token-response.ts `issueTokens`): without refresh tokens the
  * access token (an opaque one's item put alone); with them, a new family whose first token is
  * returned, its item put alone beside a JWT or in one transaction with an opaque token's
  * (lib/adapters/dynamodb/refresh-token-store.ts `start`).
@@ -394,7 +394,7 @@ async function issueTokens(
   return { accessToken: minted.token, refreshToken: refreshTokenOf(first) };
 }
 
-/** The ID token (OIDC Core §2, §3.1.3.6), when the scope has `openid`, as lib/domain/id-tokens.ts. */
+/** The ID token (OIDC Core §2, §3.1.3.6), when the scope has `openid`, as lib/oauth/id-tokens.ts. */
 async function idTokenFor(c: Container, clientId: string, grant: FloorGrant, accessToken: string): Promise<string | undefined> {
   if (!(grant.scope ?? '').split(' ').includes('openid')) return undefined;
   const client = clientOf(clientId);
@@ -542,7 +542,7 @@ function claimsOf(item: AttributeValue | undefined): Record<string, string | boo
 }
 
 /**
- * `POST /idp/v1/account/token` with `grant_type=refresh_token` (lib/domain/refresh-token-grant.ts):
+ * `POST /idp/v1/account/token` with `grant_type=refresh_token` (lib/oauth/grants/refresh-token-grant.ts):
  * the family read (strongly consistent), its checks (client, not revoked, lifetimes, the presented
  * token live), the rotation (refresh-token-store.ts `rotate`: one conditional update with the
  * family's own refresh limit, a transaction with an opaque token's item), the tokens with the

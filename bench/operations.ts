@@ -7,11 +7,11 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { ServiceConfig } from '../lib/config';
-import type { AuthorizationCodeStore, CodeStore, RefreshTokenStore } from '../lib/ports';
-import { authorizationCodeHash, mintAuthorizationCode } from '../lib/domain/authorization-codes';
-import { digestCode, s256Challenge } from '../lib/domain/codes';
-import { subjectOf, userKeyOf, type HmacKeys } from '../lib/domain/hmac-keys';
+import type { ServiceConfig } from '../lib/platform/config';
+import type { AuthorizationCodeStore, CodeStore, RefreshTokenStore } from '../lib/platform/ports';
+import { authorizationCodeHash, mintAuthorizationCode } from '../lib/oauth/authorization-codes';
+import { digestCode, s256Challenge } from '../lib/otp/codes';
+import { subjectOf, userKeyOf, type HmacKeys } from '../lib/keys/hmac-keys';
 import {
   familyKeyOf,
   keepUntilOf,
@@ -19,8 +19,8 @@ import {
   refreshLifetimesOf,
   refreshTokenHash,
   refreshTokenOf,
-} from '../lib/domain/refresh-tokens';
-import type { FunctionName } from '../lib/routes';
+} from '../lib/oauth/refresh-tokens';
+import type { FunctionName } from '../lib/platform/routes';
 import type * as floor from './floor';
 
 export const REDIRECT_URI = 'http://localhost:3000/callback';

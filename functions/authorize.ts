@@ -1,18 +1,18 @@
 /**
  * Lambda: GET /idp/v1/account/authorize (the OAuth authorization endpoint) and the hosted login
- * page's form posts to the same URL. Wiring only; the endpoint is lib/domain/authorize.ts and the
- * page lib/domain/login-page.ts.
+ * page's form posts to the same URL. Wiring only; the endpoint is lib/login/authorize.ts and the
+ * page lib/login/login-page.ts.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { IssuerDeps } from '../lib/deps';
 import { authorizeDeps } from '../lib/deps/authorize';
-import { continueAuthorization, startAuthorization, type AuthorizeDeps, type AuthorizeOutcome } from '../lib/domain/authorize';
-import { renderLoginPage } from '../lib/domain/login-page';
-import { FINISH_SEND_BUDGET_MS } from '../lib/adapters/aws';
-import { apiHandler, TIMEOUT_MARGIN_MS } from '../lib/http/handler';
-import { htmlResponse, redirectResponse, transactionCookie } from '../lib/http/html';
-import { issuerOf } from '../lib/http/issuer';
-import { header } from '../lib/http/request';
+import { continueAuthorization, startAuthorization, type AuthorizeDeps, type AuthorizeOutcome } from '../lib/login/authorize';
+import { renderLoginPage } from '../lib/login/login-page';
+import { FINISH_SEND_BUDGET_MS } from '../lib/platform/aws';
+import { apiHandler, TIMEOUT_MARGIN_MS } from '../lib/platform/http/handler';
+import { htmlResponse, redirectResponse, transactionCookie } from '../lib/login/html';
+import { issuerOf } from '../lib/platform/http/issuer';
+import { header } from '../lib/platform/http/request';
 
 export function createHandler(deps: () => AuthorizeDeps & IssuerDeps) {
   return apiHandler({ methods: ['GET', 'POST'], body: ['form'], cors: () => undefined }, async (event, context) => {

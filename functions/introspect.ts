@@ -1,12 +1,12 @@
-/** Lambda: POST /idp/v1/account/introspect (RFC 7662). Wiring only; see lib/domain/introspect-token.ts. */
+/** Lambda: POST /idp/v1/account/introspect (RFC 7662). Wiring only; see lib/endpoints/introspect-token.ts. */
 import type { IssuerDeps } from '../lib/deps';
 import { introspectDeps } from '../lib/deps/introspect';
-import type { IntrospectDeps } from '../lib/domain/introspect-token';
-import { introspectToken } from '../lib/domain/introspect-token';
-import { apiHandler } from '../lib/http/handler';
-import { issuerOf } from '../lib/http/issuer';
-import { header } from '../lib/http/request';
-import { jsonResponse, TOKEN_RESPONSE_HEADERS } from '../lib/http/responses';
+import type { IntrospectDeps } from '../lib/endpoints/introspect-token';
+import { introspectToken } from '../lib/endpoints/introspect-token';
+import { apiHandler } from '../lib/platform/http/handler';
+import { issuerOf } from '../lib/platform/http/issuer';
+import { header } from '../lib/platform/http/request';
+import { jsonResponse, TOKEN_RESPONSE_HEADERS } from '../lib/platform/http/responses';
 
 export function createHandler(deps: () => IntrospectDeps & IssuerDeps) {
   return apiHandler({ methods: ['POST'], body: ['form', 'json'], cors: () => deps().config.stage.deployment.cors }, async (event) => {

@@ -1,11 +1,11 @@
-/** Lambda: POST /idp/v1/otp/send. Wiring only; the operation is lib/domain/send-code.ts. */
-import { FINISH_SEND_BUDGET_MS } from '../lib/adapters/aws';
+/** Lambda: POST /idp/v1/otp/send. Wiring only; the operation is lib/otp/send-code.ts. */
+import { FINISH_SEND_BUDGET_MS } from '../lib/platform/aws';
 import { otpSendDeps } from '../lib/deps/otp-send';
-import type { SendCodeDeps } from '../lib/domain/send-code';
-import { sendCode } from '../lib/domain/send-code';
-import { apiHandler, TIMEOUT_MARGIN_MS } from '../lib/http/handler';
-import { header, queryParameter } from '../lib/http/request';
-import { jsonResponse } from '../lib/http/responses';
+import type { SendCodeDeps } from '../lib/otp/send-code';
+import { sendCode } from '../lib/otp/send-code';
+import { apiHandler, TIMEOUT_MARGIN_MS } from '../lib/platform/http/handler';
+import { header, queryParameter } from '../lib/platform/http/request';
+import { jsonResponse } from '../lib/platform/http/responses';
 
 export function createHandler(deps: () => SendCodeDeps) {
   return apiHandler({ methods: ['POST'], body: ['json'], cors: () => deps().config.stage.deployment.cors }, async (event, context) => {
@@ -15,7 +15,7 @@ export function createHandler(deps: () => SendCodeDeps) {
       authorization: header(event, 'authorization'),
       // The TCP peer as API Gateway saw it; X-Forwarded-For and the like are the client's to write.
       sourceIp: event.requestContext?.identity?.sourceIp,
-      // Storing, delivering and restoring must fit before the handler's early 503 (lib/adapters/aws.ts).
+      // Storing, delivering and restoring must fit before the handler's early 503 (lib/platform/aws.ts).
       timeLeft: { remainingMs: () => context.getRemainingTimeInMillis(), neededMs: FINISH_SEND_BUDGET_MS + TIMEOUT_MARGIN_MS },
     });
     return jsonResponse(200, response);

@@ -1,11 +1,11 @@
-/** Lambda: POST /idp/v1/account/revoke (RFC 7009). Wiring only; see lib/domain/revoke-token.ts. */
+/** Lambda: POST /idp/v1/account/revoke (RFC 7009). Wiring only; see lib/endpoints/revoke-token.ts. */
 import type { IssuerDeps } from '../lib/deps';
 import { revokeDeps } from '../lib/deps/revoke';
-import { revokeToken, type RevokeDeps } from '../lib/domain/revoke-token';
-import { apiHandler } from '../lib/http/handler';
-import { issuerOf } from '../lib/http/issuer';
-import { header } from '../lib/http/request';
-import { jsonResponse } from '../lib/http/responses';
+import { revokeToken, type RevokeDeps } from '../lib/endpoints/revoke-token';
+import { apiHandler } from '../lib/platform/http/handler';
+import { issuerOf } from '../lib/platform/http/issuer';
+import { header } from '../lib/platform/http/request';
+import { jsonResponse } from '../lib/platform/http/responses';
 
 export function createHandler(deps: () => RevokeDeps & IssuerDeps) {
   // RFC 7009 §2.1: form-encoded, as OAuth libraries send it; JSON as the API's other endpoints take.

@@ -5,13 +5,13 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SECRETS_MANAGER_CLIENT_SETTINGS } from '../lib/adapters/aws';
+import { SECRETS_MANAGER_CLIENT_SETTINGS } from '../lib/platform/aws';
 import { SigningKeyRotation, type RotationEvent } from '../lib/adapters/secrets/signing-key-rotation';
-import { readEnvironment, required } from '../lib/env';
-import { lazy } from '../lib/lazy';
-import { logger } from '../lib/log';
+import { readEnvironment, required } from '../lib/platform/env';
+import { lazy } from '../lib/platform/lazy';
+import { logger } from '../lib/platform/log';
 
-// Built on the first invocation, from the environment read by the one schema (lib/env.ts):
+// Built on the first invocation, from the environment read by the one schema (lib/platform/env.ts):
 // VERIFICATION_KEYS_SECRET_ARN is where the public half of each new key set is published.
 const rotation = lazy(
   () =>

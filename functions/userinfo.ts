@@ -1,11 +1,11 @@
-/** Lambda: GET and POST /idp/v1/account/userinfo (OpenID Connect Core §5.3). Wiring only; see lib/domain/userinfo.ts. */
+/** Lambda: GET and POST /idp/v1/account/userinfo (OpenID Connect Core §5.3). Wiring only; see lib/endpoints/userinfo.ts. */
 import type { IssuerDeps } from '../lib/deps';
 import { userInfoDeps } from '../lib/deps/userinfo';
-import { userInfo, type UserInfoDeps } from '../lib/domain/userinfo';
-import { apiHandler } from '../lib/http/handler';
-import { issuerOf } from '../lib/http/issuer';
-import { header } from '../lib/http/request';
-import { jsonResponse } from '../lib/http/responses';
+import { userInfo, type UserInfoDeps } from '../lib/endpoints/userinfo';
+import { apiHandler } from '../lib/platform/http/handler';
+import { issuerOf } from '../lib/platform/http/issuer';
+import { header } from '../lib/platform/http/request';
+import { jsonResponse } from '../lib/platform/http/responses';
 
 export function createHandler(deps: () => UserInfoDeps & IssuerDeps) {
   return apiHandler(

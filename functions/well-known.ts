@@ -11,11 +11,11 @@ import {
   METADATA_MAX_AGE_SECONDS,
   openIdProviderMetadata,
   PATHS,
-} from '../lib/domain/metadata';
-import { NotFoundError } from '../lib/errors';
-import { apiHandler } from '../lib/http/handler';
-import { issuerOf } from '../lib/http/issuer';
-import { jsonResponse } from '../lib/http/responses';
+} from '../lib/endpoints/metadata';
+import { NotFoundError } from '../lib/platform/errors';
+import { apiHandler } from '../lib/platform/http/handler';
+import { issuerOf } from '../lib/platform/http/issuer';
+import { jsonResponse } from '../lib/platform/http/responses';
 
 export function createHandler(deps: () => WellKnownDeps) {
   return apiHandler({ methods: ['GET'], cors: () => deps().config.stage.deployment.cors }, async (event) => {

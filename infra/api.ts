@@ -1,5 +1,5 @@
 /**
- * The REST API: every route of lib/routes.ts, each with `ANY` sent to its function through the
+ * The REST API: every route of lib/platform/routes.ts, each with `ANY` sent to its function through the
  * Lambda proxy integration (so the function answers 405 for a method it does not take, in our
  * error JSON); API Gateway's own answers (unknown path, throttling, too large, …) rewritten into
  * the same `{"error", "error_description"}` shape; stage throttling, JSON access logs, CORS only
@@ -26,8 +26,8 @@ import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-r
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import type { DeployableStageConfig } from './stage-config';
-import { preflightFor } from '../lib/http/cors';
-import type { FunctionName, Route } from '../lib/routes';
+import { preflightFor } from '../lib/platform/http/cors';
+import type { FunctionName, Route } from '../lib/platform/routes';
 
 /**
  * API Gateway's own responses, in the service's error shape (`{ error, error_description }`, as
@@ -156,7 +156,7 @@ export class ServiceApi extends Construct {
       acknowledgePublic(resource.addMethod('ANY', integration));
       const preflight = preflightFor(deployment.cors, route.path, route.methods);
       if (preflight !== undefined) {
-        // The preflight; the functions add the CORS headers to their own responses (lib/http/cors.ts).
+        // The preflight; the functions add the CORS headers to their own responses (lib/platform/http/cors.ts).
         // The local runtime answers the same description the same way (local/preflight.ts).
         acknowledgePublic(
           resource.addCorsPreflight({
@@ -213,7 +213,7 @@ export class ServiceApi extends Construct {
     Validations.of(this.api.node.defaultChild as CfnRestApi).acknowledge({
       id: 'AwsSolutions-APIG2',
       reason:
-        'Requests are validated by each function (lib/http, zod) so that every rejection uses the OAuth error vocabulary and counts toward the attempt limit where the rules say it must; a gateway validator would answer before either.',
+        'Requests are validated by each function (lib/platform/http, zod) so that every rejection uses the OAuth error vocabulary and counts toward the attempt limit where the rules say it must; a gateway validator would answer before either.',
     });
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole !== undefined) {

@@ -20,7 +20,7 @@
 import { resolve } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import { LogLevel, OutputFormat, SourceMapMode, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { FUNCTIONS } from '../lib/routes';
+import { FUNCTIONS } from '../lib/platform/routes';
 
 /** The repository root: entries, the lock file and `config/` are found from here. */
 export const PROJECT_ROOT = resolve(__dirname, '..');
@@ -82,7 +82,7 @@ export const ESBUILD_OPTIONS = {
 /** The file name Lambda loads (`handler: index.handler` finds `index.mjs`). */
 export const BUNDLE_FILE = 'index.mjs';
 
-/** The stage configuration beside each bundle: lib/config.ts reads `${LAMBDA_TASK_ROOT}/config.json`. */
+/** The stage configuration beside each bundle: lib/platform/config.ts reads `${LAMBDA_TASK_ROOT}/config.json`. */
 export const CONFIG_FILE_IN_BUNDLE = 'config.json';
 
 /** The esbuild options of one function's bundle written to `outdir`. */

@@ -9,7 +9,7 @@ import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLev
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { API_TIMEOUT_SECONDS } from '../lib/routes';
+import { API_TIMEOUT_SECONDS } from '../lib/platform/routes';
 import { entryOf, nodejsBundling, PROJECT_ROOT } from './bundling';
 
 /** Lambda's Node.js 22 runtime on Graviton: cheaper per GB-second than x86 and as fast for this work. */
@@ -18,7 +18,7 @@ export const ARCHITECTURE = Architecture.ARM_64;
 
 /**
  * API functions: API Gateway gives up after 29 s. Every AWS call the functions make is bounded by
- * its client's settings (lib/adapters/aws.ts: DynamoDB 3.5 s, Secrets Manager 4 s, delivery 4 s
+ * its client's settings (lib/platform/aws.ts: DynamoDB 3.5 s, Secrets Manager 4 s, delivery 4 s
  * per call, retries included). An `otp/send` stores a code only with the 11 s left that storing,
  * delivering and, after a failed delivery, restoring the previous code can take (else it answers
  * 503 having stored nothing), and an email send always has them: so the function always gets to
@@ -59,7 +59,7 @@ export class ServiceFunction extends Construct {
     super(scope, id);
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: props.removalPolicy });
     this.role = new Role(this, 'Role', {
-      description: `${props.name}: exactly what lib/routes.ts declares for it`,
+      description: `${props.name}: exactly what lib/platform/routes.ts declares for it`,
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       inlinePolicies: { LeastPrivilege: new PolicyDocument({ statements: props.statements(this.logGroup.logGroupArn) }) },
     });

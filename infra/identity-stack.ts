@@ -1,7 +1,7 @@
 /**
  * The service, one stack per stage: the table, the secrets, one Lambda per entry of FUNCTIONS plus
  * the signing key rotation, the REST API over ROUTES, delivery identities, optional WAF, alarms
- * and a dashboard. Everything per function is derived from its FunctionSpec (lib/routes.ts), so
+ * and a dashboard. Everything per function is derived from its FunctionSpec (lib/platform/routes.ts), so
  * a function the lead adds there is deployed, routed and granted without a change here.
  */
 import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
@@ -9,8 +9,8 @@ import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '../lib/adapters/dynamodb/table';
-import { variablesOf, type EnvironmentVariable } from '../lib/env';
-import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec } from '../lib/routes';
+import { variablesOf, type EnvironmentVariable } from '../lib/platform/env';
+import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec } from '../lib/platform/routes';
 import { ServiceApi } from './api';
 import { ROTATION_FUNCTION } from './bundling';
 import { Delivery } from './delivery';
@@ -128,7 +128,7 @@ export class IdentityStack extends Stack {
     });
     this.issuer = config.issuer?.replace(/\/+$/, '') ?? this.api.customDomainUrl ?? this.api.defaultUrl;
 
-    // Each function gets exactly the variables its declaration implies (lib/env.ts `variablesOf`),
+    // Each function gets exactly the variables its declaration implies (lib/platform/env.ts `variablesOf`),
     // the same list the functions read them by.
     const values: Partial<Record<EnvironmentVariable, string>> = {
       ISSUER: this.issuer,

@@ -1,6 +1,6 @@
 /**
  * Operations: metrics from the functions' JSON logs (metric filters on the exact messages of
- * lib/log-events.ts, so a renamed message moves both sides), alarms to an SNS topic, and a
+ * lib/platform/log-events.ts, so a renamed message moves both sides), alarms to an SNS topic, and a
  * dashboard. What each alarm means and what to do: docs/operations/alarms.md.
  *
  * Every event is counted; a few also give metrics from fields of their lines (`FIELD_METRICS`):
@@ -28,7 +28,7 @@ import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import type { DeployableStageConfig } from './stage-config';
-import { LOG_EVENTS } from '../lib/log-events';
+import { LOG_EVENTS } from '../lib/platform/log-events';
 
 export type LogEvent = keyof typeof LOG_EVENTS;
 
@@ -41,7 +41,7 @@ const PERIOD = Duration.minutes(5);
 
 /**
  * Metrics from the fields of an event's lines, beside its count. The fields are the ones the
- * domain logs (lib/domain/phone-guards.ts); the pattern matches only lines that carry every field
+ * domain logs (lib/guards/phone-guards.ts); the pattern matches only lines that carry every field
  * the metric reads (a number as a number), as CloudWatch requires of a value or a dimension taken
  * from the event.
  */

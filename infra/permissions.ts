@@ -1,11 +1,11 @@
 /**
  * Least privilege, derived: a function's IAM statements come from its FunctionSpec in
- * lib/routes.ts (the table actions, secrets and delivery channels it declares, which
+ * lib/platform/routes.ts (the table actions, secrets and delivery channels it declares, which
  * test/http/declared-permissions.test.ts checks against what each operation really calls) and
  * from the resources of the stage. Nothing else grants a function anything.
  */
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { FunctionSpec, SecretName } from '../lib/routes';
+import type { FunctionSpec, SecretName } from '../lib/platform/routes';
 
 /** The resources a stage's functions act on. */
 export interface PermissionTargets {

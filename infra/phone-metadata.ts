@@ -24,7 +24,7 @@ import { dirname, resolve } from 'node:path';
 import type { MetadataJson } from 'libphonenumber-js/core';
 import { PROJECT_ROOT } from './bundling';
 
-export const PHONE_METADATA_DIR = resolve(PROJECT_ROOT, 'lib/domain/phone-metadata');
+export const PHONE_METADATA_DIR = resolve(PROJECT_ROOT, 'lib/phone/phone-metadata');
 export const VALIDATION_METADATA_FILE = resolve(PHONE_METADATA_DIR, 'validation.json');
 export const PARSING_METADATA_FILE = resolve(PHONE_METADATA_DIR, 'parsing.json');
 

@@ -13,7 +13,7 @@ import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Function as LambdaFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { RotationSchedule, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { SecretName } from '../lib/routes';
+import type { SecretName } from '../lib/platform/routes';
 
 export interface ServiceSecretsProps {
   readonly stage: string;
@@ -21,9 +21,9 @@ export interface ServiceSecretsProps {
 }
 
 export class ServiceSecrets extends Construct {
-  /** The code/user-key HMAC key: 64 random alphanumerics, used as UTF-8 key material (≥ 32 bytes, lib/domain/hmac-keys.ts). */
+  /** The code/user-key HMAC key: 64 random alphanumerics, used as UTF-8 key material (≥ 32 bytes, lib/keys/hmac-keys.ts). */
   readonly hmac: Secret;
-  /** The JWT signing key set (lib/domain/signing-keys.ts), maintained by the rotation function. */
+  /** The JWT signing key set (lib/keys/signing-keys.ts), maintained by the rotation function. */
   readonly signingKeys: Secret;
   /** Its public half (a JWKS), written by the rotation function; not rotated itself. */
   readonly verificationKeys: Secret;
@@ -59,7 +59,7 @@ export class ServiceSecrets extends Construct {
     });
   }
 
-  /** The secrets' ARNs by the names lib/routes.ts uses. */
+  /** The secrets' ARNs by the names lib/platform/routes.ts uses. */
   arns(): Record<SecretName, string> {
     return { hmac: this.hmac.secretArn, signingKeys: this.signingKeys.secretArn, verificationKeys: this.verificationKeys.secretArn };
   }

@@ -1,14 +1,14 @@
 /**
- * A stage file as the CDK stack reads it: the functions' schema (lib/config.ts) with the whole
+ * A stage file as the CDK stack reads it: the functions' schema (lib/platform/config.ts) with the whole
  * `deployment` section validated, which only the stack uses. It lives here, not in lib/, so that no
  * function bundle carries it (a test reads the bundles' metafiles). `npm run config-schema` writes
  * its JSON Schema to config/stage.schema.json, which every stage file names as `$schema`, so
  * editors complete and check them.
  */
-import '../lib/zod';
+import '../lib/platform/zod';
 import * as z from 'zod/mini';
-import { checkStageReferences, corsSchema, emailAddress, int, stageFields } from '../lib/config';
-import { isEmailAddress } from '../lib/email-address';
+import { checkStageReferences, corsSchema, emailAddress, int, stageFields } from '../lib/platform/config';
+import { isEmailAddress } from '../lib/platform/email-address';
 
 /** The retention periods CloudWatch Logs accepts, in days. */
 const LOG_RETENTION_DAYS: readonly number[] = [
@@ -50,7 +50,7 @@ export const deploymentSchema = z.strictObject({
     }),
     {},
   ),
-  /** CORS for browser clients (the one part of this section the functions read: lib/config.ts). */
+  /** CORS for browser clients (the one part of this section the functions read: lib/platform/config.ts). */
   cors: corsSchema,
   /** An AWS WAF web ACL on the API stage; absent: none. */
   waf: z.optional(
@@ -148,7 +148,7 @@ export const deploymentSchema = z.strictObject({
   ),
   /**
    * Days between rotations of the JWT signing keys. Must exceed the longest access-token lifetime
-   * plus the JWKS cache time (lib/domain/signing-keys.ts); the stack checks it.
+   * plus the JWKS cache time (lib/keys/signing-keys.ts); the stack checks it.
    */
   signingKeyRotationDays: z._default(int(1, 365), 30),
   /**

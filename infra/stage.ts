@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseDeployableStage, type DeployableStageConfig } from './stage-config';
-import { ROUTES } from '../lib/routes';
+import { ROUTES } from '../lib/platform/routes';
 import { PROJECT_ROOT } from './bundling';
 
 export const CONFIG_DIR = resolve(PROJECT_ROOT, 'config');

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { preflightFor, type CorsSettings, type Preflight } from '../lib/http/cors';
-import { API_TIMEOUT_SECONDS, type Route } from '../lib/routes';
+import { preflightFor, type CorsSettings, type Preflight } from '../lib/platform/http/cors';
+import { API_TIMEOUT_SECONDS, type Route } from '../lib/platform/routes';
 import { listen, readBody, type Listening } from './http-server';
 import { answerPreflight } from './preflight';
 

@@ -37,7 +37,7 @@ import { resolve } from 'node:path';
 import { build } from 'esbuild';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as oidc from 'openid-client';
-import { escapeHtml } from '../lib/domain/markup';
+import { escapeHtml } from '../lib/messages/markup';
 import type { PageRoute } from './api-server';
 
 export interface DemoClientOptions {

@@ -3,8 +3,8 @@
  * stand-ins captured, newest first, optionally for one recipient (normalised like the service
  * does, so `Alice@Example.com` finds mail sent to `alice@example.com`).
  */
-import { normalisePhone } from '../lib/domain/phone-validation';
-import { normaliseEmail } from '../lib/email-address';
+import { normalisePhone } from '../lib/phone/phone-validation';
+import { normaliseEmail } from '../lib/platform/email-address';
 import type { CapturedMessage } from './capture';
 
 export interface OutboxMessage {

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HMAC_SECRET_FILE, SIGNING_KEYS_FILE } from '../lib/adapters/secrets/file-secret-source';
-import { completeKeySet, initialKeySet, parseStoredKeySet } from '../lib/domain/signing-keys';
+import { completeKeySet, initialKeySet, parseStoredKeySet } from '../lib/keys/signing-keys';
 
 /** Creates any missing local secret in `directory` (mode 0600). Safe to call from several processes at once. */
 export async function ensureLocalSecrets(directory: string): Promise<void> {

@@ -7,8 +7,8 @@
  * Ports: PORT (API, 3000), DYNAMODB_PORT (8000), SES_PORT (8005), CAPTURE_PORT (8006).
  */
 import { readFileSync } from 'node:fs';
-import { buildServiceConfig, parseStageConfig } from '../lib/config';
-import { ROUTES } from '../lib/routes';
+import { buildServiceConfig, parseStageConfig } from '../lib/platform/config';
+import { ROUTES } from '../lib/platform/routes';
 import { preflightsOf, startApiServer, type LocalHandler } from './api-server';
 import { createDemoClient, DEMO_CLIENT_ID } from './demo-client';
 import { JAVA_HINT } from './java';

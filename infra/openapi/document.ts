@@ -2,9 +2,9 @@
  * docs/openapi.json, built: the operations (./operations.ts), their bodies converted from the zod
  * schemas (./schemas.ts) by zod 4's JSON Schema generator, and what every operation shares:
  *
- * - the errors of the stack every function runs (lib/http/handler.ts): 400 for text that is not
+ * - the errors of the stack every function runs (lib/platform/http/handler.ts): 400 for text that is not
  *   well-formed Unicode, 500 for a bug, 503 when a dependency is down or the function is about to
- *   time out; and of body parsing (lib/http/request.ts): 400, 413, 415;
+ *   time out; and of body parsing (lib/platform/http/request.ts): 400, 413, 415;
  * - API Gateway's own answers, from the list the stack deploys (infra/api.ts GATEWAY_RESPONSES):
  *   403 from the WAF, 413, 429 throttling, 504, and the default 5xx;
  * - the CORS preflight (`OPTIONS`), and the 405 every other method gets (`x-unlisted-methods`);
@@ -18,10 +18,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { toJSONSchema } from 'zod/v4/core';
 import type { $ZodType } from 'zod/v4/core';
-import { ROUTES } from '../../lib/routes';
-import { MAX_BODY_BYTES } from '../../lib/http/request';
-import { PREFLIGHT_ALLOW_HEADERS } from '../../lib/http/cors';
-import { SUPPORTED_LOCALES } from '../../lib/vocabulary';
+import { ROUTES } from '../../lib/platform/routes';
+import { MAX_BODY_BYTES } from '../../lib/platform/http/request';
+import { PREFLIGHT_ALLOW_HEADERS } from '../../lib/platform/http/cors';
+import { SUPPORTED_LOCALES } from '../../lib/platform/vocabulary';
 import { GATEWAY_RESPONSES } from '../api';
 import { PROJECT_ROOT } from '../bundling';
 import { BODY_LIMIT_TEXT, OPERATIONS, type ErrorTable, type MediaType, type OperationSpec, type SchemaName } from './operations';
@@ -169,7 +169,7 @@ const HEADERS = {
 } as const satisfies Record<string, { description: string; schema: Json }>;
 type HeaderName = keyof typeof HEADERS;
 
-/** Headers a JSON error of this code always carries (lib/errors.ts). */
+/** Headers a JSON error of this code always carries (lib/platform/errors.ts). */
 const HEADERS_OF_CODE: Readonly<Partial<Record<WireErrorCode, readonly HeaderName[]>>> = {
   invalid_client: ['WWW-Authenticate'],
   invalid_token: ['WWW-Authenticate'],
@@ -213,7 +213,7 @@ function addErrors(variants: Variants, table: ErrorTable): void {
   }
 }
 
-/** What the middleware stack of every function answers (lib/http/handler.ts). */
+/** What the middleware stack of every function answers (lib/platform/http/handler.ts). */
 const EVERY_FUNCTION: ErrorTable = {
   400: {
     invalid_request: 'text that is not well-formed Unicode anywhere in the request: path, query, headers or body (RFC 7493 section 2.1)',
@@ -230,7 +230,7 @@ const MEDIA_TYPE_NAMES: Readonly<Record<MediaType, string>> = {
   'application/x-www-form-urlencoded': 'application/x-www-form-urlencoded',
 };
 
-/** What body parsing answers (lib/http/request.ts `parseBody`). */
+/** What body parsing answers (lib/platform/http/request.ts `parseBody`). */
 function bodyErrors(media: readonly MediaType[]): ErrorTable {
   return {
     400: {
@@ -346,7 +346,7 @@ function responsesOf(variants: Variants): Record<string, Json> {
   return responses;
 }
 
-/** The headers an HTML page of the login endpoint carries (lib/http/html.ts). */
+/** The headers an HTML page of the login endpoint carries (lib/login/html.ts). */
 function pageHeaders(status: number): HeaderName[] {
   return ['Content-Security-Policy', ...([429, 502, 503].includes(status) ? (['Retry-After'] as const) : [])];
 }
@@ -431,7 +431,7 @@ function sortResponses(operation: Json & { responses: Record<string, Json> }): J
   return { ...operation, responses };
 }
 
-/** The 405 of a method a path does not take, OPTIONS too where the stage allows no browser origin (lib/http/request.ts `allowMethods`). */
+/** The 405 of a method a path does not take, OPTIONS too where the stage allows no browser origin (lib/platform/http/request.ts `allowMethods`). */
 const METHOD_NOT_ALLOWED =
   'a method the path does not take (HEAD included), and OPTIONS where the stage allows no browser origin on the path (`deployment.cors`); `Allow` lists the methods it takes';
 
@@ -468,7 +468,7 @@ function preflightOperation(operationIds: readonly string[]): Json {
   });
 }
 
-/** What any method a path does not take is answered (lib/http/request.ts `allowMethods`): 405 with `Allow`. */
+/** What any method a path does not take is answered (lib/platform/http/request.ts `allowMethods`): 405 with `Allow`. */
 function unlistedMethodResponses(): Record<string, Json> {
   const variants: Variants = new Map();
   addErrors(variants, EVERY_FUNCTION);
@@ -511,7 +511,7 @@ export function openApiDocument(version: string): Json {
     const methods = specs.map((spec) => spec.method.toUpperCase());
     if (methods.join() !== route.methods.join()) {
       throw new Error(
-        `${route.path}: lib/routes.ts says ${route.methods.join(', ')}, infra/openapi/operations.ts describes ${methods.join(', ')}`,
+        `${route.path}: lib/platform/routes.ts says ${route.methods.join(', ')}, infra/openapi/operations.ts describes ${methods.join(', ')}`,
       );
     }
     const item: Json = {};
@@ -520,7 +520,8 @@ export function openApiDocument(version: string): Json {
     paths[route.path] = item;
   }
   const orphans = OPERATIONS.filter((spec) => !ROUTES.some((route) => route.path === spec.path));
-  if (orphans.length > 0) throw new Error(`Operations on no route of lib/routes.ts: ${orphans.map((spec) => spec.path).join(', ')}`);
+  if (orphans.length > 0)
+    throw new Error(`Operations on no route of lib/platform/routes.ts: ${orphans.map((spec) => spec.path).join(', ')}`);
 
   const unlisted = unlistedMethodResponses();
   const unknown = unknownPathResponses();

@@ -1,11 +1,11 @@
 /**
  * Every public operation of the API, one entry each: what docs/openapi.json says about it. The
  * document (infra/openapi/document.ts) adds what every operation shares: the errors of the
- * middleware stack every function runs (lib/http/handler.ts), of body parsing (lib/http/request.ts)
+ * middleware stack every function runs (lib/platform/http/handler.ts), of body parsing (lib/platform/http/request.ts)
  * and of API Gateway itself (infra/api.ts GATEWAY_RESPONSES), and the CORS preflight.
  *
  * Adding to the API is one entry here:
- * - a route: an `OperationSpec` (its path and methods must be lib/routes.ts ROUTES': the generator
+ * - a route: an `OperationSpec` (its path and methods must be lib/platform/routes.ts ROUTES': the generator
  *   refuses to run otherwise); a success without a body has no `schema`;
  * - a grant: its request schema (exported from its module, named in schemas.ts and document.ts
  *   `SCHEMAS` / `FIELD_DESCRIPTIONS`) in the token operation's `body.schemas`, its errors in `errors`;
@@ -14,10 +14,10 @@
  *   its headers, if any, in document.ts `HEADERS_OF_CODE`; an HTML page the login endpoint shows
  *   for a new status, in its `pages`.
  */
-import { AUTHORIZATION_PARAMETERS, MAX_PARAMETER_LENGTH } from '../../lib/domain/authorize';
-import { PATHS } from '../../lib/domain/metadata';
-import { MAX_BODY_BYTES } from '../../lib/http/request';
-import { SUPPORTED_LOCALES } from '../../lib/vocabulary';
+import { AUTHORIZATION_PARAMETERS, MAX_PARAMETER_LENGTH } from '../../lib/login/authorize';
+import { PATHS } from '../../lib/endpoints/metadata';
+import { MAX_BODY_BYTES } from '../../lib/platform/http/request';
+import { SUPPORTED_LOCALES } from '../../lib/platform/vocabulary';
 import type { WireErrorCode } from './schemas';
 
 /** The request and response bodies of the document, by their name under `components.schemas` (document.ts). */
@@ -113,11 +113,11 @@ const AUTHORIZE_QUERY: Readonly<Record<string, ParameterSpec>> = Object.fromEntr
   ]),
 );
 
-/** The SMS fraud guards' 429 (lib/domain/phone-guards.ts, docs/decisions/008-sms-fraud-guards.md), wherever SMS and voice codes are sent. */
+/** The SMS fraud guards' 429 (lib/guards/phone-guards.ts, docs/decisions/008-sms-fraud-guards.md), wherever SMS and voice codes are sent. */
 const PHONE_SEND_LIMIT =
   "an SMS or voice send over a fraud guard's sliding window: the sends from one source IP (an IPv6 /64; not counted for clients with an API key), or to one block of phone numbers (per environment; the numbers are configuration). `Retry-After` gives the whole seconds until the window has room.";
 
-/** The day's SMS and voice budget's 503 (lib/domain/phone-guards.ts). */
+/** The day's SMS and voice budget's 503 (lib/guards/phone-guards.ts). */
 const PHONE_BUDGET_SPENT =
   "the environment's daily budget of SMS and voice messages is spent: codes by SMS or voice call are refused until the next UTC day (`Retry-After` gives the seconds until 00:00 UTC); codes by email still work";
 
@@ -330,5 +330,5 @@ export const OPERATIONS: readonly OperationSpec[] = [
   },
 ];
 
-/** The body limit the functions enforce (lib/http/request.ts), in the 413's words. */
+/** The body limit the functions enforce (lib/platform/http/request.ts), in the 413's words. */
 export const BODY_LIMIT_TEXT = `a body over ${MAX_BODY_BYTES / 1024} KiB`;

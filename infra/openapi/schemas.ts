@@ -13,20 +13,20 @@
  * Nothing under lib/ imports this folder: the functions' bundles carry none of it
  * (test/infra/bundle-contents.test.ts).
  */
-import '../../lib/zod';
+import '../../lib/platform/zod';
 import * as z from 'zod/mini';
-import type { ErrorCode } from '../../lib/errors';
-import { authorizationCodeFields } from '../../lib/domain/authorization-code-grant';
-import { otpGrantFields, otpUserFields } from '../../lib/domain/exchange-code';
-import { introspectFields, type IntrospectionResponse } from '../../lib/domain/introspect-token';
-import { refreshFields } from '../../lib/domain/refresh-token-grant';
-import { revokeFields, type revokeToken } from '../../lib/domain/revoke-token';
-import { CLAIMS_SUPPORTED, type ServerMetadata } from '../../lib/domain/metadata';
-import { sendFields, type SendCodeResponse } from '../../lib/domain/send-code';
-import { publicKeySetSchema, type PublicKeySet } from '../../lib/domain/signing-keys';
-import type { TokenResponse } from '../../lib/domain/token-response';
-import type { UserInfoResponse } from '../../lib/domain/userinfo';
-import { CHANNELS, GRANT_TYPES, SIGNING_ALGORITHMS, SUPPORTED_LOCALES } from '../../lib/vocabulary';
+import type { ErrorCode } from '../../lib/platform/errors';
+import { authorizationCodeFields } from '../../lib/oauth/grants/authorization-code-grant';
+import { otpGrantFields, otpUserFields } from '../../lib/otp/exchange-code';
+import { introspectFields, type IntrospectionResponse } from '../../lib/endpoints/introspect-token';
+import { refreshFields } from '../../lib/oauth/grants/refresh-token-grant';
+import { revokeFields, type revokeToken } from '../../lib/endpoints/revoke-token';
+import { CLAIMS_SUPPORTED, type ServerMetadata } from '../../lib/endpoints/metadata';
+import { sendFields, type SendCodeResponse } from '../../lib/otp/send-code';
+import { publicKeySetSchema, type PublicKeySet } from '../../lib/keys/signing-keys';
+import type { TokenResponse } from '../../lib/oauth/token-response';
+import type { UserInfoResponse } from '../../lib/endpoints/userinfo';
+import { CHANNELS, GRANT_TYPES, SIGNING_ALGORITHMS, SUPPORTED_LOCALES } from '../../lib/platform/vocabulary';
 
 const text = (description: string) => z.string().check(z.describe(description));
 const seconds = (description: string) => z.int().check(z.minimum(0), z.describe(description));
@@ -40,7 +40,7 @@ export const sendRequest = sendFields;
 
 /**
  * The token endpoint's grant of the service's own API flow: the code `otp/send` delivered, with
- * the user it was sent to (lib/domain/token-endpoint.ts dispatches on `user_id`). `grant_type` is
+ * the user it was sent to (lib/endpoints/token-endpoint.ts dispatches on `user_id`). `grant_type` is
  * any non-empty text to the schema (a wrong one is answered `unsupported_grant_type`, not
  * `invalid_request`); the document names the one value that succeeds.
  */
@@ -54,7 +54,7 @@ export const refreshTokenRequest = z.extend(refreshFields, { grant_type: z.liter
 
 /**
  * `POST /idp/v1/account/revoke` (RFC 7009 §2.1). `client_id` is read by the client authentication
- * (lib/domain/client-authentication.ts), not by the handler's schema: a public client names itself
+ * (lib/oauth/client-authentication.ts), not by the handler's schema: a public client names itself
  * with it; beside HTTP Basic or a Bearer API key it must name the same client.
  */
 export const revocationRequest = z.extend(revokeFields, { client_id: z.optional(z.string()) });
@@ -65,7 +65,7 @@ export const introspectionRequest = introspectFields;
 /** `POST /idp/v1/account/userinfo`: the access token in a form body (RFC 6750 §2.2), the alternative to the Authorization header. */
 export const userInfoRequest = z.object({ access_token: z.optional(z.string().check(z.minLength(1))) });
 
-/** The hosted login page's form posts (lib/domain/authorize.ts `continueAuthorization`). */
+/** The hosted login page's form posts (lib/login/authorize.ts `continueAuthorization`). */
 export const authorizeForm = z.object({
   csrf: z.string(),
   action: z.optional(z.enum(['send', 'resend', 'verify'])),
@@ -168,13 +168,13 @@ export const serverMetadata = z.strictObject({
 });
 
 /**
- * Every `error` a JSON error body can carry: the service's (lib/errors.ts) and the one only API
+ * Every `error` a JSON error body can carry: the service's (lib/platform/errors.ts) and the one only API
  * Gateway's own answers use (`access_denied`, the WAF's: infra/api.ts GATEWAY_RESPONSES).
  */
 export type WireErrorCode = ErrorCode | 'access_denied';
 
 /**
- * `error_description` (RFC 6749 §5.2): printable ASCII without `"` and `\` (lib/errors.ts
+ * `error_description` (RFC 6749 §5.2): printable ASCII without `"` and `\` (lib/platform/errors.ts
  * `describable`), so it can be quoted in a WWW-Authenticate challenge.
  */
 export const errorDescription = z

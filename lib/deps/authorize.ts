@@ -1,7 +1,7 @@
 /** The `authorize` function's container: secrets, the table, the delivery clients (the page sends codes). */
-import type { AuthorizeDeps } from '../domain/authorize';
-import { required } from '../env';
-import { lazy } from '../lazy';
+import type { AuthorizeDeps } from '../login/authorize';
+import { required } from '../platform/env';
+import { lazy } from '../platform/lazy';
 import { deliveryAdapters } from './delivery';
 import type { IssuerDeps } from './index';
 import { container, hmacKeysFrom } from './secrets';

@@ -1,5 +1,5 @@
 /** The delivery adapters, for `otp/send` only. */
-import { clientConfig, type AwsClientOptions } from '../adapters/aws';
+import { clientConfig, type AwsClientOptions } from '../platform/aws';
 import { SesEmailSender } from '../adapters/ses/email-sender';
 import { SnsSmsSender } from '../adapters/sns/sms-sender';
 import { SmsVoiceV2VoiceCaller } from '../adapters/voice/voice-caller';

@@ -14,22 +14,22 @@
  * retried by the next request rather than kept.
  */
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
-import type { AwsClientOptions } from '../adapters/aws';
-import type { ServiceConfig } from '../config';
-import type { TokenEndpointDeps } from '../domain/token-endpoint';
-import type { AuthorizeDeps } from '../domain/authorize';
-import type { HmacKeys } from '../domain/hmac-keys';
-import type { IntrospectDeps } from '../domain/introspect-token';
-import type { RevokeDeps } from '../domain/revoke-token';
-import type { SendCodeDeps } from '../domain/send-code';
-import type { VerificationKeys } from '../domain/signing-keys';
-import { logger } from '../log';
-import { systemClock, type Clock, type Log, type SecretSource } from '../ports';
+import type { AwsClientOptions } from '../platform/aws';
+import type { ServiceConfig } from '../platform/config';
+import type { TokenEndpointDeps } from '../endpoints/token-endpoint';
+import type { AuthorizeDeps } from '../login/authorize';
+import type { HmacKeys } from '../keys/hmac-keys';
+import type { IntrospectDeps } from '../endpoints/introspect-token';
+import type { RevokeDeps } from '../endpoints/revoke-token';
+import type { SendCodeDeps } from '../otp/send-code';
+import type { VerificationKeys } from '../keys/signing-keys';
+import { logger } from '../platform/log';
+import { systemClock, type Clock, type Log, type SecretSource } from '../platform/ports';
 import { deliveryAdapters } from './delivery';
 import { DEFAULT_SECRETS_MAX_AGE_SECONDS, hmacKeysFrom, secretCache, signingKeysFrom, verificationKeysFrom } from './secrets';
 import { tableAdapters } from './table';
 
-/** What the token, introspection and well-known handlers add: the issuer URL (lib/http/issuer.ts). */
+/** What the token, introspection and well-known handlers add: the issuer URL (lib/platform/http/issuer.ts). */
 export interface IssuerDeps {
   /** The configured issuer URL (ISSUER, else the stage file's `issuer`). */
   readonly issuer: string | undefined;

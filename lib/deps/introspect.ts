@@ -1,7 +1,7 @@
 /** The `introspect` function's container: the public keys and the table (opaque tokens). */
-import type { IntrospectDeps } from '../domain/introspect-token';
-import { required } from '../env';
-import { lazy } from '../lazy';
+import type { IntrospectDeps } from '../endpoints/introspect-token';
+import { required } from '../platform/env';
+import { lazy } from '../platform/lazy';
 import type { IssuerDeps } from './index';
 import { container, verificationKeysFrom } from './secrets';
 import { tableAdapters } from './table';

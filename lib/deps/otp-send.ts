@@ -1,7 +1,7 @@
 /** The `otp-send` function's container: secrets, the table, the delivery clients. */
-import type { SendCodeDeps } from '../domain/send-code';
-import { required } from '../env';
-import { lazy } from '../lazy';
+import type { SendCodeDeps } from '../otp/send-code';
+import { required } from '../platform/env';
+import { lazy } from '../platform/lazy';
 import { deliveryAdapters } from './delivery';
 import { container, hmacKeysFrom } from './secrets';
 import { sendTableAdapters, tableDocuments } from './send-table';

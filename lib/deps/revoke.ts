@@ -1,7 +1,7 @@
 /** The `revoke` function's container: the HMAC key (refresh token families), the public keys (JWTs) and the table. */
-import type { RevokeDeps } from '../domain/revoke-token';
-import { required } from '../env';
-import { lazy } from '../lazy';
+import type { RevokeDeps } from '../endpoints/revoke-token';
+import { required } from '../platform/env';
+import { lazy } from '../platform/lazy';
 import type { IssuerDeps } from './index';
 import { container, hmacKeysFrom, verificationKeysFrom } from './secrets';
 import { tableAdapters } from './table';

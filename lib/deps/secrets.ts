@@ -5,13 +5,13 @@
  */
 import { FileSecretSource } from '../adapters/secrets/file-secret-source';
 import { SecretsManagerSecretSource } from '../adapters/secrets/secrets-manager-source';
-import { loadServiceConfig, type ServiceConfig } from '../config';
-import { deriveHmacKeys, type HmacKeys } from '../domain/hmac-keys';
-import { loadSigningKeys, loadVerificationKeys, type SigningKeys, type VerificationKeys } from '../domain/signing-keys';
-import { readEnvironment, type ServiceEnvironment } from '../env';
-import { IdpError, TemporarilyUnavailableError } from '../errors';
-import { logger } from '../log';
-import { systemClock, type Clock, type Log, type SecretSource } from '../ports';
+import { loadServiceConfig, type ServiceConfig } from '../platform/config';
+import { deriveHmacKeys, type HmacKeys } from '../keys/hmac-keys';
+import { loadSigningKeys, loadVerificationKeys, type SigningKeys, type VerificationKeys } from '../keys/signing-keys';
+import { readEnvironment, type ServiceEnvironment } from '../platform/env';
+import { IdpError, TemporarilyUnavailableError } from '../platform/errors';
+import { logger } from '../platform/log';
+import { systemClock, type Clock, type Log, type SecretSource } from '../platform/ports';
 
 /**
  * Seconds a container keeps a secret before reading it again. Secrets are read once per
@@ -87,7 +87,7 @@ export interface Container {
 }
 
 /**
- * A Lambda container's foundation: its environment (lib/env.ts, read once), the stage
+ * A Lambda container's foundation: its environment (lib/platform/env.ts, read once), the stage
  * configuration, and where secrets come from (Secrets Manager on AWS, each function given only
  * the ARNs it may read; a folder locally). Endpoints of local stand-ins, if any, come through the
  * SDK's own AWS_ENDPOINT_URL_<SERVICE>.

@@ -5,7 +5,7 @@
  * an adapter module that is merely imported still ships, with its item schema built at load.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AwsClientOptions } from '../adapters/aws';
+import type { AwsClientOptions } from '../platform/aws';
 import { DynamoDbAttemptLimiter } from '../adapters/dynamodb/attempt-limiter';
 import { createDocumentClient, createDynamoDbClient } from '../adapters/dynamodb/client';
 import { DynamoDbCodeStore } from '../adapters/dynamodb/code-store';

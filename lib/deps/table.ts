@@ -1,5 +1,5 @@
 /** The table's adapters, for the functions that use the table (never the well-known function). */
-import type { AwsClientOptions } from '../adapters/aws';
+import type { AwsClientOptions } from '../platform/aws';
 import { DynamoDbAuthorizationCodeStore } from '../adapters/dynamodb/authorization-code-store';
 import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-store';
 import { DynamoDbRevocationStore } from '../adapters/dynamodb/revocation-store';

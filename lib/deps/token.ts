@@ -1,7 +1,7 @@
 /** The `token` function's container: secrets (the private signing keys among them) and the table. */
-import type { TokenEndpointDeps } from '../domain/token-endpoint';
-import { required } from '../env';
-import { lazy } from '../lazy';
+import type { TokenEndpointDeps } from '../endpoints/token-endpoint';
+import { required } from '../platform/env';
+import { lazy } from '../platform/lazy';
 import type { IssuerDeps } from './index';
 import { container, hmacKeysFrom, signingKeysFrom } from './secrets';
 import { tableAdapters } from './table';

@@ -1,7 +1,7 @@
 /** The `userinfo` function's container: the public keys and the table (opaque tokens). */
-import type { UserInfoDeps } from '../domain/userinfo';
-import { required } from '../env';
-import { lazy } from '../lazy';
+import type { UserInfoDeps } from '../endpoints/userinfo';
+import { required } from '../platform/env';
+import { lazy } from '../platform/lazy';
 import type { IssuerDeps } from './index';
 import { container, verificationKeysFrom } from './secrets';
 import { tableAdapters } from './table';

@@ -1,5 +1,5 @@
 /** The `well-known` function's container: the configuration and the public keys, nothing else. */
-import { lazy } from '../lazy';
+import { lazy } from '../platform/lazy';
 import type { WellKnownDeps } from './index';
 import { container, verificationKeysFrom } from './secrets';
 

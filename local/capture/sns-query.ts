@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { escapeXml } from '../../lib/domain/markup';
+import { escapeXml } from '../../lib/messages/markup';
 import { E164, writeAnswer, type CaptureContext, type Refusal, type WireProtocol } from './protocol';
 
 const SNS_VERSION = '2010-03-31';

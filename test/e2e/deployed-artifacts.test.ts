@@ -11,7 +11,7 @@
  *
  * So a bundling regression (a dynamic require, a missing file, a variable the template forgets, a
  * broken source map) fails here, not first on AWS. The functions are found in the template, not
- * listed here: one added to lib/routes.ts is loaded, checked for its environment and asked for an
+ * listed here: one added to lib/platform/routes.ts is loaded, checked for its environment and asked for an
  * error without a change to this file.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -22,8 +22,8 @@ import { build } from 'esbuild';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { CONFIG_FILE_IN_BUNDLE, esbuildOptionsFor } from '../../infra/bundling';
 import { loadStageFile } from '../../infra/stage';
-import { completeKeySet, initialKeySet, publicKeySet } from '../../lib/domain/signing-keys';
-import { ENVIRONMENT_VARIABLES, variablesOf } from '../../lib/env';
+import { completeKeySet, initialKeySet, publicKeySet } from '../../lib/keys/signing-keys';
+import { ENVIRONMENT_VARIABLES, variablesOf } from '../../lib/platform/env';
 import { startApiServer, type ApiServer, type LocalHandler } from '../../local/api-server';
 import { startCaptureServer, type CaptureServer } from '../../local/capture';
 import { ensureTable } from '../../local/dynamodb';
@@ -45,7 +45,7 @@ const INTROSPECT = '/idp/v1/account/introspect';
 const USERINFO = '/idp/v1/account/userinfo';
 const BASIC_BACKEND = `Basic ${Buffer.from(`local-backend:${LOCAL_API_KEY}`).toString('base64')}`;
 
-/** What the template sets that is not the service's own (lib/env.ts): Node's, and Powertools' own variables. */
+/** What the template sets that is not the service's own (lib/platform/env.ts): Node's, and Powertools' own variables. */
 const RUNTIME_VARIABLE = /^(NODE_OPTIONS|POWERTOOLS_[A-Z_]+)$/;
 /** Variables only the local runtime sets (a folder of config or secrets): never in a deployed function's environment. */
 const LOCAL_ONLY: readonly string[] = ['IDP_CONFIG_FILE', 'LOCAL_SECRETS_DIR'];
@@ -63,7 +63,7 @@ const secretArns = new Map<string, string>();
 /** What the functions' logs must never show (addresses, codes, tokens). */
 const personal = new Set<string>();
 
-/** The local value of each secret, by the variable that names it (lib/env.ts). */
+/** The local value of each secret, by the variable that names it (lib/platform/env.ts). */
 let secretValues: Record<string, string>;
 
 function environmentOf(
@@ -209,7 +209,7 @@ const newEmail = () => {
 };
 
 describe('the assembly', () => {
-  it('routes every API path to a function declared in lib/routes.ts, whose asset holds the bundle, its source map and the stage file', () => {
+  it('routes every API path to a function declared in lib/platform/routes.ts, whose asset holds the bundle, its source map and the stage file', () => {
     expect(functions.length).toBeGreaterThan(0);
     for (const fn of functions) {
       expect({
@@ -238,7 +238,7 @@ describe('the assembly', () => {
     }
   }, 120_000);
 
-  it('gives each function every variable its code requires (lib/env.ts), only variables the schema knows, and nothing local-only', () => {
+  it('gives each function every variable its code requires (lib/platform/env.ts), only variables the schema knows, and nothing local-only', () => {
     for (const fn of functions) {
       const variables = Object.keys(fn.variables);
       const required = variablesOf(fn.spec ?? { table: [], secrets: [] });
@@ -491,7 +491,7 @@ describe('a function whose template environment lacks a variable its code reads'
       body: { error: 'server_error', error_description: 'The service met an unexpected condition.' },
     });
     expect(error?.message).toBe('Missing environment variable TABLE_NAME');
-    expect(error?.at).toMatch(/\/lib\/env\.ts:\d+:\d+/);
+    expect(error?.at).toMatch(/\/lib\/platform\/env\.ts:\d+:\d+/);
     // The frame, not the stack trace: no trace in the logs (house rules).
     expect(error?.stack).toBeUndefined();
   });

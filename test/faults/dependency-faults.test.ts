@@ -9,7 +9,7 @@
  *
  * answers the documented status (DynamoDB and Secrets Manager: 503 `temporarily_unavailable` with
  * Retry-After; a delivery provider: 502 `delivery_failed`) within the bound its client settings
- * give (./scenario.ts `timeBoundMs`, from lib/adapters/aws.ts `callBudgetMs`: far below what a
+ * give (./scenario.ts `timeBoundMs`, from lib/platform/aws.ts `callBudgetMs`: far below what a
  * timeout that is not enforced costs), and loses or leaks no code: after a failure the code
  * the user held before still works and no other does; a send that fails on DynamoDB or Secrets
  * Manager delivers nothing; no code reaches a log (test/support/log-capture.ts, suite-wide).
@@ -23,7 +23,7 @@ import {
   DYNAMODB_CLIENT_SETTINGS,
   SECRETS_MANAGER_CLIENT_SETTINGS,
   type ClientLimits,
-} from '../../lib/adapters/aws';
+} from '../../lib/platform/aws';
 import { closedPort, startBlackHole, startWireProxy } from '../support/fault-servers';
 import { requiredEnv, type TestService, type TestServiceOptions } from '../support/harness';
 import {

@@ -8,7 +8,7 @@
  * and SMS-voice through the capture server, which captures at once and answers late.
  * (docs/security.md, "A late delivery after a 502".)
  */
-import { DELIVERY_CLIENT_SETTINGS } from '../../lib/adapters/aws';
+import { DELIVERY_CLIENT_SETTINGS } from '../../lib/platform/aws';
 import { startWireProxy } from '../support/fault-servers';
 import { requiredEnv, type TestService, type TestServiceOptions } from '../support/harness';
 import { exchange, recipientFor, SEND, sendBody, sendCode, shared, startStack, type Channel } from './scenario';

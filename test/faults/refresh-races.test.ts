@@ -1,6 +1,6 @@
 /**
  * A refresh whose family another request changes between the family's read and the rotation's
- * conditional write (lib/domain/refresh-token-grant.ts step 7, docs/decisions/009): the refused
+ * conditional write (lib/oauth/grants/refresh-token-grant.ts step 7, docs/decisions/009): the refused
  * write returns the family as it now is (ALL_OLD), and the refresh decides from that. A proxy in
  * front of DynamoDB Local holds the rotation's write while the other request runs, so each race is
  * met exactly, where test/http/refresh.test.ts's concurrent refreshes meet them only by chance.

@@ -7,11 +7,11 @@
  */
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { randomBytes } from 'node:crypto';
-import { callBudgetMs, type ClientLimits } from '../../lib/adapters/aws';
+import { callBudgetMs, type ClientLimits } from '../../lib/platform/aws';
 import { SecretsManagerSecretSource } from '../../lib/adapters/secrets/secrets-manager-source';
-import { initialKeySet, publicKeySet } from '../../lib/domain/signing-keys';
-import { TIMEOUT_MARGIN_MS } from '../../lib/http/handler';
-import { API_TIMEOUT_SECONDS } from '../../lib/routes';
+import { initialKeySet, publicKeySet } from '../../lib/keys/signing-keys';
+import { TIMEOUT_MARGIN_MS } from '../../lib/platform/http/handler';
+import { API_TIMEOUT_SECONDS } from '../../lib/platform/routes';
 import { LOCAL_AWS } from '../../local/dynamodb';
 import {
   REDIRECT_URI,
@@ -104,7 +104,7 @@ export function exchange(service: TestService, userId: string, code: string): Pr
 
 /**
  * When a request waits on a client whose timeout is not enforced, the only thing that ends the
- * wait is the handler's early 503 (lib/http/handler.ts), this long after the request began: the
+ * wait is the handler's early 503 (lib/platform/http/handler.ts), this long after the request began: the
  * function's timeout less the handler's margin, 19.5 s. A hung request takes at least this long,
  * however fast or slow the machine.
  */
@@ -122,7 +122,7 @@ export const LOADED_REST_MS = 3800;
 
 /**
  * The longest a request that meets a broken dependency may take: halfway between what its
- * `calls` to that dependency may take (each its client's `callBudgetMs`, lib/adapters/aws.ts) and
+ * `calls` to that dependency may take (each its client's `callBudgetMs`, lib/platform/aws.ts) and
  * `FUNCTION_DEADLINE_MS`, what it takes when a timeout is not enforced. The two outcomes the fault
  * tests tell apart get the same room: the rest of the request may take up to half the gap (7.75 s
  * for a call to SES, SNS, SMS-voice or Secrets Manager, 8 s for DynamoDB: twice `LOADED_REST_MS`

@@ -9,7 +9,7 @@
  *
  * Real SDK clients against real sockets; the cases run concurrently.
  */
-import { DYNAMODB_CLIENT_SETTINGS, SECRETS_MANAGER_CLIENT_SETTINGS, type ClientLimits } from '../../lib/adapters/aws';
+import { DYNAMODB_CLIENT_SETTINGS, SECRETS_MANAGER_CLIENT_SETTINGS, type ClientLimits } from '../../lib/platform/aws';
 import { closedPort, startBlackHole, startWireProxy } from '../support/fault-servers';
 import { requiredEnv, type TestService, type TestServiceOptions } from '../support/harness';
 import { rememberSecret } from '../support/log-capture';

@@ -7,8 +7,8 @@
  * test/browser/.
  */
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
-import { logHandleOf, userKeyOf } from '../../lib/domain/hmac-keys';
-import { atHash } from '../../lib/domain/id-tokens';
+import { logHandleOf, userKeyOf } from '../../lib/keys/hmac-keys';
+import { atHash } from '../../lib/oauth/id-tokens';
 import { capturedLogs, rememberSecret } from '../support/log-capture';
 import {
   logEntries,
@@ -23,9 +23,9 @@ import {
 } from '../support/harness';
 import { AUTHORIZE_PATH, csrfOf, LoginSession, type PageResponse } from '../support/login-flow';
 import { closedPort } from '../support/fault-servers';
-import { escapeHtml } from '../../lib/domain/markup';
-import { pagePolicy } from '../../lib/http/html';
-import { LOGIN_PAGES } from '../../lib/locales';
+import { escapeHtml } from '../../lib/messages/markup';
+import { pagePolicy } from '../../lib/login/html';
+import { LOGIN_PAGES } from '../../lib/messages/locales';
 
 const TOKEN = '/idp/v1/account/token';
 

@@ -8,9 +8,9 @@ import { attemptItemKey } from '../../lib/adapters/dynamodb/attempt-limiter';
 import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
 import { familyItemKey } from '../../lib/adapters/dynamodb/refresh-token-store';
 import { tokenItemKey } from '../../lib/adapters/dynamodb/token-store';
-import { opaqueTokenHash } from '../../lib/domain/access-tokens';
-import { userKeyOf } from '../../lib/domain/hmac-keys';
-import { familyKeyOf } from '../../lib/domain/refresh-tokens';
+import { opaqueTokenHash } from '../../lib/oauth/access-tokens';
+import { userKeyOf } from '../../lib/keys/hmac-keys';
+import { familyKeyOf } from '../../lib/oauth/refresh-tokens';
 import { LOCAL_AWS } from '../../local/dynamodb';
 import {
   exchangeBody,

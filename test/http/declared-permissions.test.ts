@@ -1,9 +1,9 @@
 /**
- * The stack grants each function exactly the table actions lib/routes.ts declares. This checks
+ * The stack grants each function exactly the table actions lib/platform/routes.ts declares. This checks
  * the declarations against what the operations really do on the wire, over every path through
  * them (success, refusal, failure), so a declaration can be neither missing nor superfluous.
  */
-import { FUNCTIONS, type FunctionName } from '../../lib/routes';
+import { FUNCTIONS, type FunctionName } from '../../lib/platform/routes';
 import { LOCAL_API_KEY, REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../support/harness';
 import { rememberSecret } from '../support/log-capture';
 import { LoginSession } from '../support/login-flow';

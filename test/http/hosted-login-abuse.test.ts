@@ -6,9 +6,9 @@
  * uses the page presents one at the token endpoint; one transaction, and one source, can only send
  * so many codes; a transaction that would not fit in a cookie is refused on the redirect.
  */
-import { escapeHtml } from '../../lib/domain/markup';
-import { apiKeyDigest } from '../../lib/domain/api-keys';
-import { LOGIN_PAGES } from '../../lib/locales';
+import { escapeHtml } from '../../lib/messages/markup';
+import { apiKeyDigest } from '../../lib/oauth/api-keys';
+import { LOGIN_PAGES } from '../../lib/messages/locales';
 import { capturedLogs, rememberSecret } from '../support/log-capture';
 import {
   LOCAL_API_KEY,
@@ -305,7 +305,7 @@ describe('the transaction cookie’s size (RFC 6265 §6.1: browsers keep at leas
     expect(accepted).toBeLessThan(1500);
     const session = new LoginSession(service, 'local-web', { from: '127.0.44.1' });
     const first = await session.start({ state: 's'.repeat(accepted), nonce: 'n'.repeat(accepted) });
-    // 254 characters: the longest address lib/email-address.ts accepts.
+    // 254 characters: the longest address lib/platform/email-address.ts accepts.
     const longest = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com`;
     expect(longest).toHaveLength(254);
     const second = await session.post(first, 'send', { user_id: longest });

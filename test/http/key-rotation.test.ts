@@ -11,7 +11,7 @@ import { JwtRsaVerifier, JwtVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { SIGNING_KEYS_FILE } from '../../lib/adapters/secrets/file-secret-source';
-import { parseStoredKeySet, rotateKeySet } from '../../lib/domain/signing-keys';
+import { parseStoredKeySet, rotateKeySet } from '../../lib/keys/signing-keys';
 import { ensureLocalSecrets } from '../../local/secrets';
 import { startTestService, uniqueEmail, type TestService } from '../support/harness';
 

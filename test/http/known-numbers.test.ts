@@ -5,8 +5,8 @@
  * allowance, after strangers have spent the day's budget on numbers never seen before.
  */
 import { knownNumberItemKey } from '../../lib/adapters/dynamodb/known-numbers';
-import { userKeyOf } from '../../lib/domain/hmac-keys';
-import { LOG_EVENTS } from '../../lib/log-events';
+import { userKeyOf } from '../../lib/keys/hmac-keys';
+import { LOG_EVENTS } from '../../lib/platform/log-events';
 import { capturedLogs } from '../support/log-capture';
 import { startFailingDynamoDbProxy, type FailingDynamoDbProxy } from '../support/failing-dynamodb-proxy';
 import {

@@ -7,8 +7,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { type DynamoDbSendGuards } from '../../lib/adapters/dynamodb/send-guards';
 import { attemptItemKey } from '../../lib/adapters/dynamodb/attempt-limiter';
 import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
-import { digestCode } from '../../lib/domain/codes';
-import { userKeyOf } from '../../lib/domain/hmac-keys';
+import { digestCode } from '../../lib/otp/codes';
+import { userKeyOf } from '../../lib/keys/hmac-keys';
 import { capturedLogs } from '../support/log-capture';
 import {
   exchangeBody,
@@ -324,7 +324,7 @@ describe('failures', () => {
     const keys = await service.deps.hmacKeys();
     const pk = codeItemKey(slotOf(userKeyOf(keys, { authType: 'sms', value: FAILING_PHONE })));
     const response = await service.post(SEND, smsSend(FAILING_PHONE));
-    // Regression: the 502 had no Retry-After, where every 503 has one (lib/errors.ts DeliveryFailedError says why 15).
+    // Regression: the 502 had no Retry-After, where every 503 has one (lib/platform/errors.ts DeliveryFailedError says why 15).
     expect({ status: response.status, headers: serviceHeaders(response.headers), body: response.body }).toEqual({
       status: 502,
       headers: { ...JSON_HEADERS, 'x-content-type-options': 'nosniff', vary: 'Origin', 'retry-after': '15' },

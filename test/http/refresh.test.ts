@@ -7,7 +7,7 @@
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import * as client from 'openid-client';
-import { atHash } from '../../lib/domain/id-tokens';
+import { atHash } from '../../lib/oauth/id-tokens';
 import { LOCAL_AWS } from '../../local/dynamodb';
 import { capturedLogs, rememberSecret } from '../support/log-capture';
 import {

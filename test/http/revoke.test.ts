@@ -4,7 +4,7 @@
  * each revocation costs.
  */
 import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
-import { LOG_EVENTS } from '../../lib/log-events';
+import { LOG_EVENTS } from '../../lib/platform/log-events';
 import { capturedLogs, rememberSecret } from '../support/log-capture';
 import {
   LOCAL_API_KEY,

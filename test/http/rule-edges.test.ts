@@ -7,8 +7,8 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
-import { s256Challenge } from '../../lib/domain/codes';
-import { userKeyOf } from '../../lib/domain/hmac-keys';
+import { s256Challenge } from '../../lib/otp/codes';
+import { userKeyOf } from '../../lib/keys/hmac-keys';
 import { LOCAL_AWS } from '../../local/dynamodb';
 import { capturedLogs } from '../support/log-capture';
 import {

@@ -21,9 +21,9 @@
  * mocked.
  */
 import { randomUUID } from 'node:crypto';
-import { escapeHtml } from '../../lib/domain/markup';
-import { LOG_EVENTS } from '../../lib/log-events';
-import { LOGIN_PAGES } from '../../lib/locales';
+import { escapeHtml } from '../../lib/messages/markup';
+import { LOG_EVENTS } from '../../lib/platform/log-events';
+import { LOGIN_PAGES } from '../../lib/messages/locales';
 import { closedPort, startWireProxy, type ProxyAnswer, type RecordedRequest, type WireProxy } from '../support/fault-servers';
 import {
   logEntries,

@@ -3,7 +3,7 @@
  * through the local runtime, against DynamoDB Local, with codes read from the outbox.
  */
 import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
-import { s256Challenge } from '../../lib/domain/codes';
+import { s256Challenge } from '../../lib/otp/codes';
 import { capturedLogs, rememberSecret } from '../support/log-capture';
 import {
   LOCAL_API_KEY,

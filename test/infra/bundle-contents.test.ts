@@ -5,7 +5,7 @@
 import { build, type Metafile } from 'esbuild';
 import { relative } from 'node:path';
 import { esbuildOptionsFor, lambdaNames, PROJECT_ROOT } from '../../infra/bundling';
-import { LOCALES, LOGIN_PAGES } from '../../lib/locales';
+import { LOCALES, LOGIN_PAGES } from '../../lib/messages/locales';
 
 const metafiles = new Map<string, Metafile>();
 const code = new Map<string, string>();
@@ -25,7 +25,7 @@ it.each(lambdaNames())('%s carries nothing from infra/ (the deployment schema st
   const inputs = inputsOf(name);
   expect(inputs.some((input) => input.startsWith('lib/'))).toBe(true);
   expect(inputs.filter((input) => input.startsWith('infra/') || input.includes('aws-cdk-lib'))).toEqual([]);
-  // Messages only the deployment schema has (regression: it lived in lib/config.ts and shipped in every bundle).
+  // Messages only the deployment schema has (regression: it lived in lib/platform/config.ts and shipped in every bundle).
   expect(code.get(name)).not.toContain('an ACM certificate ARN');
   expect(code.get(name)).not.toContain('a 12-digit AWS account id');
 });
@@ -52,7 +52,7 @@ it.each([
 it.each(['token', 'introspect', 'revoke', 'well-known', 'rotate-signing-keys'])(
   '%s carries no language’s texts: it sends no message (regression: the locale list came with every text)',
   (name) => {
-    expect(inputsOf(name).filter((input) => input.startsWith('lib/locales/'))).toEqual([]);
+    expect(inputsOf(name).filter((input) => input.startsWith('lib/messages/locales/'))).toEqual([]);
   },
 );
 
@@ -113,11 +113,11 @@ it.each(lambdaNames())('%s takes its AWS credentials from the environment only, 
 
 it('token carries the phone parsing rules only, not every numbering plan’s validation rules (one E.164 form, a seventh of the data)', () => {
   const phoneData = inputsOf('token').filter((input) => input.includes('phone-metadata') || /libphonenumber-js\/metadata/.test(input));
-  expect(phoneData).toEqual(['lib/domain/phone-metadata/parsing.json']);
+  expect(phoneData).toEqual(['lib/phone/phone-metadata/parsing.json']);
 });
 
 it.each(['otp-send', 'authorize'])('%s validates phone numbers with the full rules (it sends to them)', (name) => {
-  expect(inputsOf(name)).toContain('lib/domain/phone-metadata/validation.json');
+  expect(inputsOf(name)).toContain('lib/phone/phone-metadata/validation.json');
 });
 
 /** Bundle budgets in bytes (KB = 1000 bytes), the index.mjs each function loads (docs/performance.md). */

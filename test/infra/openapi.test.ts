@@ -1,6 +1,6 @@
 /**
  * docs/openapi.json: current (regenerated in memory and compared), accepted by a strict OpenAPI
- * 3.1 validator, and complete: every route and method of lib/routes.ts, every error the service
+ * 3.1 validator, and complete: every route and method of lib/platform/routes.ts, every error the service
  * can throw at its status, every answer API Gateway gives of its own. The typed client's types
  * (client/schema.ts) are current too.
  */
@@ -31,8 +31,8 @@ import {
   UnauthorizedClientError,
   UnsupportedGrantTypeError,
   UnsupportedMediaTypeError,
-} from '../../lib/errors';
-import { ROUTES } from '../../lib/routes';
+} from '../../lib/platform/errors';
+import { ROUTES } from '../../lib/platform/routes';
 
 type Json = Record<string, unknown>;
 interface Response {
@@ -87,7 +87,7 @@ it('is valid OpenAPI 3.1 to a strict validator (@readme/openapi-parser), which r
   expect((await validate(broken as never)).valid).toBe(false);
 });
 
-it('describes every route of lib/routes.ts with exactly its methods, plus the CORS preflight', () => {
+it('describes every route of lib/platform/routes.ts with exactly its methods, plus the CORS preflight', () => {
   expect(Object.keys(document.paths).sort()).toEqual(ROUTES.map((route) => route.path).sort());
   for (const route of ROUTES) {
     expect(Object.keys(document.paths[route.path] ?? {}).sort()).toEqual([...route.methods.map((m) => m.toLowerCase()), 'options'].sort());

@@ -11,8 +11,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { TABLE_DEFINITION } from '../../lib/adapters/dynamodb/table';
-import { LOG_EVENTS } from '../../lib/log-events';
-import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec, type SecretName } from '../../lib/routes';
+import { LOG_EVENTS } from '../../lib/platform/log-events';
+import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec, type SecretName } from '../../lib/platform/routes';
 import { CREATE_REQUIRE_BANNER } from '../../infra/bundling';
 import { preflightsOf, startApiServer } from '../../local/api-server';
 import {

@@ -169,7 +169,7 @@ describe('SES identities', () => {
 
 describe('the rotation arithmetic', () => {
   it('assumes a JWKS cache time at least as long as the one the well-known function sends', async () => {
-    const { JWKS_MAX_AGE_SECONDS } = await import('../../lib/domain/metadata');
+    const { JWKS_MAX_AGE_SECONDS } = await import('../../lib/endpoints/metadata');
     const { JWKS_MAX_CACHE_SECONDS } = await import('../../infra/stage');
     expect(JWKS_MAX_AGE_SECONDS).toBeLessThanOrEqual(JWKS_MAX_CACHE_SECONDS);
   });

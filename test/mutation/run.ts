@@ -7,7 +7,7 @@
  *
  * `npm run mutation -- changed` runs only the files changed since the committed baselines (and
  * nothing when none did). `npm run mutation -- unit` (or `integration`) runs one scope; any other argument goes to
- * `stryker run` (e.g. `npm run mutation -- integration --mutate lib/domain/send-code.ts`).
+ * `stryker run` (e.g. `npm run mutation -- integration --mutate lib/otp/send-code.ts`).
  * Exits non-zero when a scope fails or scores below the break threshold.
  */
 import { spawn } from 'node:child_process';

@@ -1,6 +1,6 @@
 /** An API Gateway (REST, v1) event and a Lambda context, for tests that call a handler directly. */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { API_TIMEOUT_SECONDS } from '../../lib/routes';
+import { API_TIMEOUT_SECONDS } from '../../lib/platform/routes';
 
 export function apiEvent(overrides: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent {
   return {

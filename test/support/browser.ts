@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { StageConfig } from '../../lib/config';
+import type { StageConfig } from '../../lib/platform/config';
 import { createDemoClient, DEMO_CLIENT_ID, type DemoClient } from '../../local/demo-client';
 import { freePort } from '../../local/ports';
 import { startTestService, type TestService, type TestServiceOptions } from './harness';

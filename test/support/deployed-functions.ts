@@ -3,15 +3,15 @@
  * them: each Lambda that an API Gateway method integrates, with the asset directory its
  * `Code.S3Key` names in the assets manifest, its `Handler`, its environment as the template gives
  * it, its memory, timeout and logging settings, and the API paths routed to it. Read generically,
- * so a function added to lib/routes.ts (and so to the stack) is picked up without a change here.
+ * so a function added to lib/platform/routes.ts (and so to the stack) is picked up without a change here.
  */
 import { join } from 'node:path';
-import { FUNCTIONS, type FunctionSpec } from '../../lib/routes';
+import { FUNCTIONS, type FunctionSpec } from '../../lib/platform/routes';
 import type { CloudAssembly, TemplateJson } from '../infra/synthesize';
 
 export interface DeployedFunction {
   readonly logicalId: string;
-  /** Its declaration in lib/routes.ts, found by its description; undefined when none matches. */
+  /** Its declaration in lib/platform/routes.ts, found by its description; undefined when none matches. */
   readonly spec: FunctionSpec | undefined;
   readonly description: string;
   /** The directory uploaded as its code (`asset.<hash>/`): Lambda's LAMBDA_TASK_ROOT. */

@@ -1,4 +1,4 @@
-import type { Clock } from '../../lib/ports';
+import type { Clock } from '../../lib/platform/ports';
 
 /**
  * A time that stays in the future of the real clock: a day ahead, on a whole minute. DynamoDB

@@ -4,8 +4,8 @@
  * arbitraries for codes and caller messages.
  */
 import fc from 'fast-check';
-import { CODE_PLACEHOLDER, validateMessage } from '../../lib/domain/messages';
-import type { RenderInput } from '../../lib/domain/render-input';
+import { CODE_PLACEHOLDER, validateMessage } from '../../lib/messages/messages';
+import type { RenderInput } from '../../lib/messages/render-input';
 
 export const base: RenderInput = { code: '012345', locale: 'en-US', expiresInSeconds: 300, serviceName: 'Acme' };
 

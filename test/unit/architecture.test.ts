@@ -23,15 +23,27 @@ function importsOf(file: string): string[] {
   });
 }
 
-it.each(['lib/vocabulary.ts', 'lib/email-address.ts', 'lib/lazy.ts'])('%s is a leaf: it imports nothing', (file) => {
-  expect(importsOf(file)).toEqual([]);
+it.each(['lib/platform/vocabulary.ts', 'lib/platform/email-address.ts', 'lib/platform/lazy.ts'])(
+  '%s is a leaf: it imports nothing',
+  (file) => {
+    expect(importsOf(file)).toEqual([]);
+  },
+);
+
+it('the configuration imports nothing from the capabilities (but the country list), the adapters or the HTTP layer', () => {
+  expect(
+    importsOf('lib/platform/config.ts').filter(
+      (target) => target.startsWith('lib/') && target !== 'lib/phone/countries' && !/^lib\/platform\/(?!http\/)/.test(target),
+    ),
+  ).toEqual([]);
 });
 
-it('the configuration imports nothing from the domain, the adapters or the HTTP layer', () => {
-  expect(importsOf('lib/config.ts').filter((target) => /^lib\/(domain|adapters|http)\//.test(target))).toEqual([]);
-});
+/** The capabilities and the endpoints: what lib/domain/ held before issue 26. */
+const RULES = ['keys', 'identity', 'phone', 'messages', 'limits', 'guards', 'otp', 'oauth', 'login', 'endpoints'].flatMap((folder) =>
+  sources(`lib/${folder}`),
+);
 
-it.each(sources('lib/domain'))('%s imports no adapter and no AWS SDK (the domain talks to ports)', (file) => {
+it.each([...RULES, 'lib/platform/request-fields.ts'])('%s imports no adapter and no AWS SDK (the rules talk to ports)', (file) => {
   expect(
     importsOf(file).filter(
       (target) => target.startsWith('lib/adapters/') || target.startsWith('lib/deps') || /^@aws-sdk\/|^@smithy\//.test(target),
@@ -40,5 +52,5 @@ it.each(sources('lib/domain'))('%s imports no adapter and no AWS SDK (the domain
 });
 
 it.each(sources('lib/adapters'))('%s imports no HTTP layer and no function', (file) => {
-  expect(importsOf(file).filter((target) => /^lib\/http\/|^functions\//.test(target))).toEqual([]);
+  expect(importsOf(file).filter((target) => /^lib\/platform\/http\/|^lib\/login\/html$|^functions\//.test(target))).toEqual([]);
 });

@@ -10,9 +10,9 @@ import {
   usesHostedLogin,
   type LimitConfig,
   type StageConfig,
-} from '../../lib/config';
-import type * as ConfigModule from '../../lib/config';
-import { readEnvironment } from '../../lib/env';
+} from '../../lib/platform/config';
+import type * as ConfigModule from '../../lib/platform/config';
+import { readEnvironment } from '../../lib/platform/env';
 
 const LOCAL_FILE = join(__dirname, '../../config/local.json');
 const readLocal = (): unknown => JSON.parse(readFileSync(LOCAL_FILE, 'utf8'));
@@ -369,7 +369,7 @@ describe('parseStageConfig defaults', () => {
     // Arrange: a fresh module instance, so the shared constants of other tests are untouched.
     let isolated: typeof ConfigModule | undefined;
     await jest.isolateModulesAsync(async () => {
-      isolated = await import('../../lib/config');
+      isolated = await import('../../lib/platform/config');
     });
     const first = isolated!.parseStageConfig(minimal());
 
@@ -487,7 +487,7 @@ describe('parseStageConfig validation: each problem is reported with its path', 
 
   it('names the unknown field itself, so the reader knows what to remove (regression: zod/mini installs no messages, so it said only "Invalid input")', () => {
     // Arrange: zod keeps its locale in globalThis.__zod_globalConfig. Remove it, as in a Lambda
-    // where nothing else has loaded one, then load lib/config afresh: it must install English itself.
+    // where nothing else has loaded one, then load lib/platform/config afresh: it must install English itself.
     const zodConfig = (globalThis as { __zod_globalConfig?: { localeError?: unknown } }).__zod_globalConfig;
     const saved = zodConfig?.localeError;
     if (zodConfig !== undefined) delete zodConfig.localeError;
@@ -499,7 +499,7 @@ describe('parseStageConfig validation: each problem is reported with its path', 
     try {
       jest.isolateModules(() => {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const fresh = require('../../lib/config') as typeof ConfigModule;
+        const fresh = require('../../lib/platform/config') as typeof ConfigModule;
         try {
           fresh.parseStageConfig(raw);
         } catch (error) {
@@ -646,7 +646,7 @@ describe('applyLimitOverrides', () => {
     const message = thrownMessage(() => applyLimitOverrides(config, readEnvironment({ [variable]: value })));
 
     // Assert
-    // The variable is named; its value is not quoted (lib/env.ts reads every variable the same way).
+    // The variable is named; its value is not quoted (lib/platform/env.ts reads every variable the same way).
     expect(message).toBe(`Invalid environment:\n✖ ${variable}: a positive integer`);
   });
 

@@ -1,8 +1,8 @@
-/** The environment variables, read by one schema (lib/env.ts), and only there. */
+/** The environment variables, read by one schema (lib/platform/env.ts), and only there. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ENVIRONMENT_VARIABLES, readEnvironment, required, variablesOf } from '../../lib/env';
-import { FUNCTIONS } from '../../lib/routes';
+import { ENVIRONMENT_VARIABLES, readEnvironment, required, variablesOf } from '../../lib/platform/env';
+import { FUNCTIONS } from '../../lib/platform/routes';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -62,5 +62,5 @@ it('is the only place in lib/ and functions/ that reads process.env (regression:
   const readers = [...files(join(ROOT, 'lib')), ...files(join(ROOT, 'functions'))]
     .filter((file) => /process\.env\b/.test(readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')))
     .map((file) => relative(ROOT, file));
-  expect(readers).toEqual(['lib/env.ts']);
+  expect(readers).toEqual(['lib/platform/env.ts']);
 });

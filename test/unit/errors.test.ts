@@ -18,7 +18,7 @@ import {
   UnauthorizedClientError,
   UnsupportedGrantTypeError,
   UnsupportedMediaTypeError,
-} from '../../lib/errors';
+} from '../../lib/platform/errors';
 
 interface Expectation {
   readonly make: () => IdpError;

@@ -1,5 +1,5 @@
 /**
- * The attempt limit (lib/domain/limits.ts) in DynamoDB: one conditional UpdateItem per attempt,
+ * The attempt limit (lib/limits/limits.ts) in DynamoDB: one conditional UpdateItem per attempt,
  * so it is race-safe without a read. Of 20 concurrent attempts, DynamoDB serialises the writes on
  * the one item and exactly `maxAttempts` pass the condition.
  *
@@ -21,11 +21,11 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import '../../zod';
+import '../../platform/zod';
 import * as z from 'zod/mini';
-import type { FailureCapConfig, LimitConfig } from '../../config';
-import { capRetryAfter, isCapped, retryAfterSeconds, runHasLapsed } from '../../domain/limits';
-import type { AttemptDecision, AttemptKey, AttemptLimiter, FailureRun } from '../../ports';
+import type { FailureCapConfig, LimitConfig } from '../../platform/config';
+import { capRetryAfter, isCapped, retryAfterSeconds, runHasLapsed } from '../../limits/limits';
+import type { AttemptDecision, AttemptKey, AttemptLimiter, FailureRun } from '../../platform/ports';
 import { itemOfFailure, storageFailure } from './client';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
 
@@ -181,7 +181,7 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
 
   /**
    * Starts the block, unless a concurrent attempt already did (the condition keeps a live block
-   * from being extended). The slots are kept: see lib/domain/limits.ts for why.
+   * from being extended). The slots are kept: see lib/limits/limits.ts for why.
    */
   private async startBlock(pk: string, limit: LimitConfig, now: number, cap: FailureCapConfig | undefined): Promise<AttemptDecision> {
     const blockedUntil = now + limit.blockSeconds * 1000;

@@ -5,10 +5,10 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import '../../zod';
+import '../../platform/zod';
 import * as z from 'zod/mini';
-import type { AuthorizationCodeRecord, AuthorizationCodeStore } from '../../ports';
-import { CHANNELS } from '../../vocabulary';
+import type { AuthorizationCodeRecord, AuthorizationCodeStore } from '../../platform/ports';
+import { CHANNELS } from '../../platform/vocabulary';
 import { storageFailure } from './client';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
 

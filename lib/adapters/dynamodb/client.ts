@@ -4,12 +4,12 @@
 import { DynamoDBClient, type ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { clientConfig, dependencyFailure, DYNAMODB_CLIENT_SETTINGS, type AwsClientOptions } from '../aws';
+import { clientConfig, dependencyFailure, DYNAMODB_CLIENT_SETTINGS, type AwsClientOptions } from '../../platform/aws';
 
 /**
  * Timeouts are short on purpose: an identity request that cannot reach its table should answer
  * 503 within a few seconds, not hang until the Lambda times out. The values, and why they fit
- * the function's timeout, are `DYNAMODB_CLIENT_SETTINGS` in lib/adapters/aws.ts. Only tests pass
+ * the function's timeout, are `DYNAMODB_CLIENT_SETTINGS` in lib/platform/aws.ts. Only tests pass
  * `requestTimeoutMs`: DynamoDB Local (a Java process on a shared test machine) can take longer
  * than DynamoDB ever does under a burst, and a test about concurrency must not fail on latency.
  */
@@ -24,7 +24,7 @@ export function createDynamoDbClient(options: AwsClientOptions = {}, requestTime
   return new DynamoDBClient({ ...clientConfig(options), ...settings });
 }
 
-/** A DynamoDB failure in the service's vocabulary (see lib/adapters/aws.ts). */
+/** A DynamoDB failure in the service's vocabulary (see lib/platform/aws.ts). */
 export function storageFailure(error: unknown, operation: string): Error {
   return dependencyFailure(error, `DynamoDB ${operation}`);
 }

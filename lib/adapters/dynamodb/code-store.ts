@@ -4,7 +4,7 @@
  *
  * The item holds the live code in `live` (a map) and the codes it replaced in `h0` (oldest) …
  * `h{K-1}` (newest), each a map or NULL, for a failed delivery to put back the last code that
- * reached the user (the rule: lib/domain/code-history.ts). Every write is one UpdateItem:
+ * reached the user (the rule: lib/otp/code-history.ts). Every write is one UpdateItem:
  *
  * - save: shifts the history down by one place, moves `live` into the newest place and writes the
  *   new code into `live`. DynamoDB evaluates every operand against the item as it was before the
@@ -34,11 +34,20 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import '../../zod';
+import '../../platform/zod';
 import * as z from 'zod/mini';
-import { discardStep, type DiscardStep } from '../../domain/code-history';
-import { CHANNELS } from '../../vocabulary';
-import type { AbandonedPresentation, CodeGuess, CodeRecord, CodeSlot, CodeStore, GuessResult, KeptCode, SlotState } from '../../ports';
+import { discardStep, type DiscardStep } from '../../otp/code-history';
+import { CHANNELS } from '../../platform/vocabulary';
+import type {
+  AbandonedPresentation,
+  CodeGuess,
+  CodeRecord,
+  CodeSlot,
+  CodeStore,
+  GuessResult,
+  KeptCode,
+  SlotState,
+} from '../../platform/ports';
 import { itemOfFailure, storageFailure } from './client';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
 

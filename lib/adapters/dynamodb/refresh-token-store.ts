@@ -19,11 +19,11 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import '../../zod';
+import '../../platform/zod';
 import * as z from 'zod/mini';
-import type { OpaqueTokenRecord, RefreshFamily, RefreshTokenStore, Rotation, RotationResult, RevocationReason } from '../../ports';
-import { CHANNELS } from '../../vocabulary';
-import { MAX_REFRESH_WINDOW } from '../../config';
+import type { OpaqueTokenRecord, RefreshFamily, RefreshTokenStore, Rotation, RotationResult, RevocationReason } from '../../platform/ports';
+import { CHANNELS } from '../../platform/vocabulary';
+import { MAX_REFRESH_WINDOW } from '../../platform/config';
 import { itemOfFailure, storageFailure } from './client';
 import { slotShifts } from './sliding-window';
 import { TABLE_DEFINITION } from './table';

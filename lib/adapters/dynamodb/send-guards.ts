@@ -13,7 +13,7 @@
  *   slot says when the window has room again. No block: the window itself is the limit, and a
  *   block would need a second write.
  * - The day's budget is split over shards (`guard#budget#<environment>#<day>#<shard>`,
- *   lib/domain/daily-budget.ts), each a count `sent` under its own cap. A container leases
+ *   lib/guards/daily-budget.ts), each a count `sent` under its own cap. A container leases
  *   messages: `ADD sent :take` on the condition `sent <= cap − take`, `take` sized by its own
  *   recent sends (`leaseSizeOf`), then spends them one send at a time without a request. A lease
  *   that does not fit returns the shard's count, and the container takes what is left of it; a
@@ -28,12 +28,12 @@
 import { randomInt } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import '../../zod';
+import '../../platform/zod';
 import * as z from 'zod/mini';
-import type { DailyBudgetConfig, SendWindowConfig } from '../../config';
-import { LEASE_RATE_WINDOW_MS, leaseSizeOf, MAX_LEASE, nextUtcDayStart, shardCapsOf, utcDayOf } from '../../domain/daily-budget';
-import { retryAfterSeconds } from '../../domain/limits';
-import type { BudgetDecision, SendGuards, SendWindowKey, WindowDecision } from '../../ports';
+import type { DailyBudgetConfig, SendWindowConfig } from '../../platform/config';
+import { LEASE_RATE_WINDOW_MS, leaseSizeOf, MAX_LEASE, nextUtcDayStart, shardCapsOf, utcDayOf } from '../../guards/daily-budget';
+import { retryAfterSeconds } from '../../limits/limits';
+import type { BudgetDecision, SendGuards, SendWindowKey, WindowDecision } from '../../platform/ports';
 import { itemOfFailure, storageFailure } from './client';
 import { slotShifts } from './sliding-window';
 import { TABLE_DEFINITION, ttlSeconds } from './table';

@@ -4,9 +4,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SecretSource } from '../../ports';
-import { parseSecretJson } from '../aws';
-import { parseStoredKeySet, publicKeySet } from '../../domain/signing-keys';
+import type { SecretSource } from '../../platform/ports';
+import { parseSecretJson } from '../../platform/aws';
+import { parseStoredKeySet, publicKeySet } from '../../keys/signing-keys';
 
 export const HMAC_SECRET_FILE = 'hmac-secret';
 export const SIGNING_KEYS_FILE = 'signing-keys.json';

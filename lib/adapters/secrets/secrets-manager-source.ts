@@ -4,8 +4,14 @@
  * signing key set and its public half are the JSON the rotation function maintains.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { clientConfig, dependencyFailure, parseSecretJson, SECRETS_MANAGER_CLIENT_SETTINGS, type AwsClientOptions } from '../aws';
-import type { SecretSource } from '../../ports';
+import {
+  clientConfig,
+  dependencyFailure,
+  parseSecretJson,
+  SECRETS_MANAGER_CLIENT_SETTINGS,
+  type AwsClientOptions,
+} from '../../platform/aws';
+import type { SecretSource } from '../../platform/ports';
 
 export class SecretsManagerSecretSource implements SecretSource {
   constructor(

@@ -1,7 +1,7 @@
 /**
  * The Secrets Manager rotation function of the signing key set (the four-step protocol:
  * createSecret, setSecret, testSecret, finishSecret). Each rotation is one step of
- * lib/domain/signing-keys.ts `rotateKeySet`; the first one (right after deployment, when the
+ * lib/keys/signing-keys.ts `rotateKeySet`; the first one (right after deployment, when the
  * secret still holds CloudFormation's random placeholder) creates the initial set instead.
  *
  * finishSecret also publishes the new set's public half (`publicKeySet`) to the verification
@@ -17,16 +17,9 @@ import {
   UpdateSecretVersionStageCommand,
   type SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import {
-  initialKeySet,
-  loadSigningKeys,
-  parseStoredKeySet,
-  publicKeySet,
-  rotateKeySet,
-  type StoredKeySet,
-} from '../../domain/signing-keys';
-import type { Log } from '../../ports';
-import { parseSecretJson } from '../aws';
+import { initialKeySet, loadSigningKeys, parseStoredKeySet, publicKeySet, rotateKeySet, type StoredKeySet } from '../../keys/signing-keys';
+import type { Log } from '../../platform/ports';
+import { parseSecretJson } from '../../platform/aws';
 
 export interface RotationEvent {
   readonly SecretId: string;

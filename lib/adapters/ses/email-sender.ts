@@ -3,9 +3,9 @@
  * and an HTML part, UTF-8 throughout.
  */
 import { SESClient, SendEmailCommand, type SESClientConfig } from '@aws-sdk/client-ses';
-import { DeliveryFailedError } from '../../errors';
-import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../aws';
-import type { EmailMessage, EmailSender } from '../../ports';
+import { DeliveryFailedError } from '../../platform/errors';
+import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../../platform/aws';
+import type { EmailMessage, EmailSender } from '../../platform/ports';
 
 export class SesEmailSender implements EmailSender {
   private readonly client: RenewableClient<SESClient>;

@@ -4,9 +4,9 @@
  * rather than cost.
  */
 import { PublishCommand, SNSClient, type MessageAttributeValue, type SNSClientConfig } from '@aws-sdk/client-sns';
-import { DeliveryFailedError } from '../../errors';
-import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../aws';
-import type { SmsMessage, SmsSender } from '../../ports';
+import { DeliveryFailedError } from '../../platform/errors';
+import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../../platform/aws';
+import type { SmsMessage, SmsSender } from '../../platform/ports';
 
 export class SnsSmsSender implements SmsSender {
   private readonly client: RenewableClient<SNSClient>;

@@ -7,9 +7,9 @@ import {
   type PinpointSMSVoiceV2ClientConfig,
   type VoiceId,
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
-import { DeliveryFailedError } from '../../errors';
-import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../aws';
-import type { VoiceCaller, VoiceMessage } from '../../ports';
+import { DeliveryFailedError } from '../../platform/errors';
+import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../../platform/aws';
+import type { VoiceCaller, VoiceMessage } from '../../platform/ports';
 
 export class SmsVoiceV2VoiceCaller implements VoiceCaller {
   private readonly client: RenewableClient<PinpointSMSVoiceV2Client>;

@@ -9,7 +9,7 @@
  */
 import { SesEmailSender } from '../../../lib/adapters/ses/email-sender';
 import { SnsSmsSender } from '../../../lib/adapters/sns/sms-sender';
-import { DeliveryFailedError } from '../../../lib/errors';
+import { DeliveryFailedError } from '../../../lib/platform/errors';
 import { startCaptureServer, type CaptureServer } from '../../../local/capture';
 import { LOCAL_AWS } from '../../../local/dynamodb';
 import { startWireProxy, type WireProxy } from '../../support/fault-servers';

@@ -1,14 +1,14 @@
 /**
  * The attempt limit against DynamoDB Local: the rule's boundaries with an injected clock, its
- * race-safety, its request budget, and its equivalence with the pure model (lib/domain/limits.ts).
+ * race-safety, its request budget, and its equivalence with the pure model (lib/limits/limits.ts).
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { attemptItemKey, DynamoDbAttemptLimiter } from '../../../lib/adapters/dynamodb/attempt-limiter';
-import type { LimitConfig } from '../../../lib/config';
-import { applyAttempt, applyFailure, EMPTY_LIMIT_STATE, isCapped, type LimitState } from '../../../lib/domain/limits';
-import type { AttemptKey, FailureRun } from '../../../lib/ports';
+import type { LimitConfig } from '../../../lib/platform/config';
+import { applyAttempt, applyFailure, EMPTY_LIMIT_STATE, isCapped, type LimitState } from '../../../lib/limits/limits';
+import type { AttemptKey, FailureRun } from '../../../lib/platform/ports';
 import { futureBase } from '../../support/fake-clock';
 import { storageUnavailable, type DynamoDbRequest } from '../../support/failing-dynamodb-proxy';
 import { createTestTable, faultyTestTable, type TestTable } from '../../support/table';
@@ -204,7 +204,7 @@ describe('request budget (counted on the wire)', () => {
 });
 
 describe('equivalence with the pure model', () => {
-  it('decides every attempt of a random sequence exactly as lib/domain/limits.ts does', async () => {
+  it('decides every attempt of a random sequence exactly as lib/limits/limits.ts does', async () => {
     const limitArb = fc.record({
       maxAttempts: fc.integer({ min: 1, max: 6 }),
       windowSeconds: fc.integer({ min: 1, max: 30 }),

@@ -1,15 +1,15 @@
 /**
  * The code store against DynamoDB Local: the guess's exact boundaries (the rules the condition
  * expression enforces, each at its edge), its race-safety, the slot's history under concurrent
- * failing sends, equivalence with the reference model (lib/domain/code-history.ts), and corrupt
+ * failing sends, equivalence with the reference model (lib/otp/code-history.ts), and corrupt
  * items.
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { codeItemKey, DynamoDbCodeStore } from '../../../lib/adapters/dynamodb/code-store';
-import { applyDiscardStep, discardStep, EMPTY_SLOT, saveIntoSlot } from '../../../lib/domain/code-history';
-import type { CodeGuess, CodeRecord, CodeSlot, SlotState } from '../../../lib/ports';
+import { applyDiscardStep, discardStep, EMPTY_SLOT, saveIntoSlot } from '../../../lib/otp/code-history';
+import type { CodeGuess, CodeRecord, CodeSlot, SlotState } from '../../../lib/platform/ports';
 import { futureBase } from '../../support/fake-clock';
 import { storageUnavailable, type DynamoDbRequest } from '../../support/failing-dynamodb-proxy';
 import { createTestTable, faultyTestTable, type TestTable } from '../../support/table';

@@ -5,7 +5,7 @@
  */
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerSecretSource } from '../../../lib/adapters/secrets/secrets-manager-source';
-import { initialKeySet, publicKeySet } from '../../../lib/domain/signing-keys';
+import { initialKeySet, publicKeySet } from '../../../lib/keys/signing-keys';
 import { otpSendDeps } from '../../../lib/deps/otp-send';
 import { REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../../support/harness';
 import { startSecretsManagerLocal, type SecretsManagerLocal } from '../../support/secrets-manager-local';

@@ -4,8 +4,8 @@
  */
 import { CreateSecretCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerSecretSource } from '../../../lib/adapters/secrets/secrets-manager-source';
-import { initialKeySet, publicKeySet, rotateKeySet } from '../../../lib/domain/signing-keys';
-import { TemporarilyUnavailableError } from '../../../lib/errors';
+import { initialKeySet, publicKeySet, rotateKeySet } from '../../../lib/keys/signing-keys';
+import { TemporarilyUnavailableError } from '../../../lib/platform/errors';
 import { startSecretsManagerLocal, type SecretsManagerLocal } from '../../support/secrets-manager-local';
 
 const NOW = new Date(Date.UTC(2026, 0, 15, 9, 30, 0));

@@ -22,8 +22,8 @@ import {
   publicKeySet,
   type SigningKeys,
   type StoredKeySet,
-} from '../../../lib/domain/signing-keys';
-import { logger } from '../../../lib/log';
+} from '../../../lib/keys/signing-keys';
+import { logger } from '../../../lib/platform/log';
 import { capturedLogs, rememberSecret } from '../../support/log-capture';
 import { startSecretsManagerLocal, type SecretsManagerLocal } from '../../support/secrets-manager-local';
 

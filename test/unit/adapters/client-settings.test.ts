@@ -1,6 +1,6 @@
 /**
  * Every AWS client's timeouts are enforced, and the worst case of the longest requests fits the
- * API functions' timeout (the arithmetic in lib/adapters/aws.ts). test/faults/ measures the same
+ * API functions' timeout (the arithmetic in lib/platform/aws.ts). test/faults/ measures the same
  * bounds against servers that refuse, hang and answer late.
  */
 import { type DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -14,10 +14,10 @@ import {
   FINISH_SEND_BUDGET_MS,
   SECRETS_MANAGER_CLIENT_SETTINGS,
   type ClientLimits,
-} from '../../../lib/adapters/aws';
+} from '../../../lib/platform/aws';
 import { createDynamoDbClient } from '../../../lib/adapters/dynamodb/client';
 import { deliveryAdapters } from '../../../lib/deps/delivery';
-import { TIMEOUT_MARGIN_MS } from '../../../lib/http/handler';
+import { TIMEOUT_MARGIN_MS } from '../../../lib/platform/http/handler';
 import { API_TIMEOUT, ROTATION_TIMEOUT } from '../../../infra/functions';
 
 const CLIENTS: Array<[string, ClientLimits]> = [

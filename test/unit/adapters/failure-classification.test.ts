@@ -1,9 +1,9 @@
 /**
- * What an AWS failure means to a caller (lib/adapters/aws.ts): the dependency is unavailable (503,
+ * What an AWS failure means to a caller (lib/platform/aws.ts): the dependency is unavailable (503,
  * the client may retry) or something is wrong on our side (a 500 that a retry would not fix).
  */
-import { isUnavailable, dependencyFailure } from '../../../lib/adapters/aws';
-import { TemporarilyUnavailableError } from '../../../lib/errors';
+import { isUnavailable, dependencyFailure } from '../../../lib/platform/aws';
+import { TemporarilyUnavailableError } from '../../../lib/platform/errors';
 
 const sdkError = (name: string, fields: Record<string, unknown> = {}) => Object.assign(new Error(name), { name, ...fields });
 

@@ -1,9 +1,9 @@
 /**
- * RenewableClient (lib/adapters/aws.ts): which failures retire a client, and when the retired one
+ * RenewableClient (lib/platform/aws.ts): which failures retire a client, and when the retired one
  * is destroyed. Plain objects stand in for SDK clients here, because the rule is about the holder;
  * test/integration/delivery/poisoned-client.test.ts drives real SDK clients into the bad state.
  */
-import { RenewableClient } from '../../../lib/adapters/aws';
+import { RenewableClient } from '../../../lib/platform/aws';
 
 class FakeClient {
   destroyed = false;

@@ -1,5 +1,5 @@
 /**
- * The access token as a resource server receives it (lib/domain/access-tokens.ts): the JWT's
+ * The access token as a resource server receives it (lib/oauth/access-tokens.ts): the JWT's
  * header and claim names on the wire, which verifiers nobody on the team wrote key on, and the
  * opaque token's stored record. Read back with jose's decoders, never with our own constants, so
  * a renamed claim or header value is caught here and not only by the HTTP suites.
@@ -8,10 +8,10 @@ import { decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildServiceConfig, parseStageConfig, type ClientConfig } from '../../../lib/config';
-import { mintOpaqueToken, opaqueTokenHash, signAccessToken, signingKeyFor, type Grant } from '../../../lib/domain/access-tokens';
-import { initialKeySet, loadSigningKeys, loadVerificationKeys, publicKeySet, type SigningKeys } from '../../../lib/domain/signing-keys';
-import { TemporarilyUnavailableError } from '../../../lib/errors';
+import { buildServiceConfig, parseStageConfig, type ClientConfig } from '../../../lib/platform/config';
+import { mintOpaqueToken, opaqueTokenHash, signAccessToken, signingKeyFor, type Grant } from '../../../lib/oauth/access-tokens';
+import { initialKeySet, loadSigningKeys, loadVerificationKeys, publicKeySet, type SigningKeys } from '../../../lib/keys/signing-keys';
+import { TemporarilyUnavailableError } from '../../../lib/platform/errors';
 
 const config = buildServiceConfig(parseStageConfig(JSON.parse(readFileSync(resolve(__dirname, '../../../config/local.json'), 'utf8'))));
 const client = (id: string): ClientConfig => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { parseStageConfig, type ClientConfig } from '../../../lib/config';
+import { parseStageConfig, type ClientConfig } from '../../../lib/platform/config';
 import {
   apiKeyDigest,
   basicCredentials,
@@ -9,8 +9,8 @@ import {
   presentedDigest,
   requireApiKey,
   requireBearer,
-} from '../../../lib/domain/api-keys';
-import { IdpError, InvalidTokenError } from '../../../lib/errors';
+} from '../../../lib/oauth/api-keys';
+import { IdpError, InvalidTokenError } from '../../../lib/platform/errors';
 
 const CURRENT_KEY = 'k3y-Current_0123456789abcdefghijklmnopqrstuv';
 const NEXT_KEY = 'k3y-Next_0123456789abcdefghijklmnopqrstuvwxyz';

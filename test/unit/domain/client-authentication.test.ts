@@ -1,5 +1,5 @@
 /**
- * How the revocation endpoint knows its caller (lib/domain/client-authentication.ts): RFC 7009
+ * How the revocation endpoint knows its caller (lib/oauth/client-authentication.ts): RFC 7009
  * §2.1 and RFC 6749 §2.3. A public client names itself; a client with API keys proves it, by HTTP
  * Basic (RFC 6749 §2.3.1) or a Bearer API key. Every refusal is 401 invalid_client (RFC 6749 §5.2),
  * whose WWW-Authenticate challenge is `Basic` exactly when the client tried Basic, and whose
@@ -7,9 +7,9 @@
  * test/http/revoke.test.ts.
  */
 import { createHash } from 'node:crypto';
-import { buildServiceConfig, parseStageConfig, type ServiceConfig } from '../../../lib/config';
-import { authenticateClient } from '../../../lib/domain/client-authentication';
-import { InvalidClientError } from '../../../lib/errors';
+import { buildServiceConfig, parseStageConfig, type ServiceConfig } from '../../../lib/platform/config';
+import { authenticateClient } from '../../../lib/oauth/client-authentication';
+import { InvalidClientError } from '../../../lib/platform/errors';
 
 const BACKEND_KEY = 'k3y-Backend_0123456789abcdefghijklmnopqrstuv';
 const OTHER_KEY = 'k3y-Other_0123456789abcdefghijklmnopqrstuvwxy';

@@ -1,11 +1,11 @@
 /**
- * The rule that puts back the last delivered code when a send fails (lib/domain/code-history.ts),
+ * The rule that puts back the last delivered code when a send fails (lib/otp/code-history.ts),
  * on the pure model: named scenarios, then every interleaving fast-check finds of concurrent sends
  * whose deliveries succeed or fail in any order.
  */
 import fc from 'fast-check';
-import { applyDiscardStep, discardStep, EMPTY_SLOT, saveIntoSlot } from '../../../lib/domain/code-history';
-import type { CodeRecord, SlotState } from '../../../lib/ports';
+import { applyDiscardStep, discardStep, EMPTY_SLOT, saveIntoSlot } from '../../../lib/otp/code-history';
+import type { CodeRecord, SlotState } from '../../../lib/platform/ports';
 
 const NOW = 1_000_000;
 

@@ -10,7 +10,7 @@ import {
   isWellFormedCode,
   s256Challenge,
   type CodeBinding,
-} from '../../../lib/domain/codes';
+} from '../../../lib/otp/codes';
 
 /** Upper 0.1% point of the chi-square distribution with 9 degrees of freedom. */
 const CHI_SQUARE_DF9_P001 = 27.877;

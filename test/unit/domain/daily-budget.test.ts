@@ -9,7 +9,7 @@ import {
   shardCapsOf,
   usedPercent,
   utcDayOf,
-} from '../../../lib/domain/daily-budget';
+} from '../../../lib/guards/daily-budget';
 
 const DAY = Date.UTC(2026, 10, 22);
 

@@ -1,11 +1,11 @@
 import { getCountries } from 'libphonenumber-js/max';
-import { destinationOf, destinationRefusal, NO_COUNTRY, prefixOf, rangeOf } from '../../../lib/domain/destinations';
-import { normalisePhone } from '../../../lib/domain/phone-validation';
-import { PHONE_COUNTRIES } from '../../../lib/countries';
+import { destinationOf, destinationRefusal, NO_COUNTRY, prefixOf, rangeOf } from '../../../lib/phone/destinations';
+import { normalisePhone } from '../../../lib/phone/phone-validation';
+import { PHONE_COUNTRIES } from '../../../lib/phone/countries';
 
 /** Every country, no kind of number refused but those refused everywhere. */
 const EVERYWHERE = { allowedCountries: [...PHONE_COUNTRIES], refusedNumberTypes: [] };
-/** config/local.json's countries, with the kinds of number an environment refuses by default (lib/config.ts). */
+/** config/local.json's countries, with the kinds of number an environment refuses by default (lib/platform/config.ts). */
 const ALLOWED = {
   allowedCountries: ['US', 'CA', 'GB', 'DE', 'FR', 'ES', 'PT', 'BR', 'NL', 'IT', 'IN', 'AU'],
   refusedNumberTypes: ['PERSONAL_NUMBER', 'VOIP'],
@@ -73,7 +73,7 @@ describe('destinationRefusal', () => {
 
 /**
  * libphonenumber's example numbers of each type (resources/PhoneNumberMetadata.xml), read with the
- * metadata the service carries (lib/domain/phone-metadata/validation.json).
+ * metadata the service carries (lib/phone/phone-metadata/validation.json).
  */
 describe('personal numbers and VoIP (regression: accepted in every allowed country, though revenue-share fraud uses them)', () => {
   const PERSONAL_AND_VOIP = [

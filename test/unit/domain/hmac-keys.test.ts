@@ -1,14 +1,14 @@
 /**
- * lib/domain/hmac-keys.ts: the purpose keys and the keyed hashes stored data is found by. Their
+ * lib/keys/hmac-keys.ts: the purpose keys and the keyed hashes stored data is found by. Their
  * labels and inputs are part of the stored format: a user's counters, codes, refresh token
  * families and fraud guard counters are keyed by them, and `sub` is derived from them, so a
  * changed label would orphan every stored item and change every user's subject. The vectors
  * below pin them.
  */
 import { hkdfSync } from 'node:crypto';
-import { deriveHmacKeys, guardKeyOf, hmac, subjectOf, userKeyOf } from '../../../lib/domain/hmac-keys';
-import { familyKeyOf, refreshLifetimesOf, refreshTokenHash } from '../../../lib/domain/refresh-tokens';
-import type { ClientConfig } from '../../../lib/config';
+import { deriveHmacKeys, guardKeyOf, hmac, subjectOf, userKeyOf } from '../../../lib/keys/hmac-keys';
+import { familyKeyOf, refreshLifetimesOf, refreshTokenHash } from '../../../lib/oauth/refresh-tokens';
+import type { ClientConfig } from '../../../lib/platform/config';
 
 const SECRET = Buffer.alloc(32, 7);
 const KEYS = deriveHmacKeys(SECRET);

@@ -6,12 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildServiceConfig, parseStageConfig, type ClientConfig } from '../../../lib/config';
-import { AUTHORIZATION_CODE_PATTERN, authorizationCodeHash, mintAuthorizationCode } from '../../../lib/domain/authorization-codes';
-import { maskDestination, pickLocale, redirectWith, relativeTime } from '../../../lib/domain/authorize';
-import { deriveHmacKeys } from '../../../lib/domain/hmac-keys';
-import { atHash } from '../../../lib/domain/id-tokens';
-import { renderLoginPage, STYLE_HASH, STYLESHEET } from '../../../lib/domain/login-page';
+import { buildServiceConfig, parseStageConfig, type ClientConfig } from '../../../lib/platform/config';
+import { AUTHORIZATION_CODE_PATTERN, authorizationCodeHash, mintAuthorizationCode } from '../../../lib/oauth/authorization-codes';
+import { maskDestination, pickLocale, redirectWith, relativeTime } from '../../../lib/login/authorize';
+import { deriveHmacKeys } from '../../../lib/keys/hmac-keys';
+import { atHash } from '../../../lib/oauth/id-tokens';
+import { renderLoginPage, STYLE_HASH, STYLESHEET } from '../../../lib/login/login-page';
 import {
   csrfMatches,
   LOGIN_COOKIE,
@@ -20,11 +20,11 @@ import {
   openTransaction,
   sealTransaction,
   type LoginTransaction,
-} from '../../../lib/domain/login-transaction';
-import { allowedScopes, grantScope, hasScope, scopesOf } from '../../../lib/domain/scopes';
-import { SUPPORTED_LOCALES } from '../../../lib/vocabulary';
-import { LOGIN_PAGES } from '../../../lib/locales';
-import { escapeHtml } from '../../../lib/domain/markup';
+} from '../../../lib/login/login-transaction';
+import { allowedScopes, grantScope, hasScope, scopesOf } from '../../../lib/oauth/scopes';
+import { SUPPORTED_LOCALES } from '../../../lib/platform/vocabulary';
+import { LOGIN_PAGES } from '../../../lib/messages/locales';
+import { escapeHtml } from '../../../lib/messages/markup';
 
 const config = buildServiceConfig(parseStageConfig(JSON.parse(readFileSync(resolve(__dirname, '../../../config/local.json'), 'utf8'))));
 const client = (id: string): ClientConfig => {

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { IdpError, InvalidRequestError } from '../../../lib/errors';
-import { inferAuthType, mailboxOf, normaliseUser } from '../../../lib/domain/identity';
-import { canonicalisePhone } from '../../../lib/domain/phone-canonical';
-import { normalisePhone } from '../../../lib/domain/phone-validation';
-import { normaliseEmail } from '../../../lib/email-address';
-import { AUTH_TYPES, CHANNELS } from '../../../lib/vocabulary';
+import { IdpError, InvalidRequestError } from '../../../lib/platform/errors';
+import { inferAuthType, mailboxOf, normaliseUser } from '../../../lib/identity/identity';
+import { canonicalisePhone } from '../../../lib/phone/phone-canonical';
+import { normalisePhone } from '../../../lib/phone/phone-validation';
+import { normaliseEmail } from '../../../lib/platform/email-address';
+import { AUTH_TYPES, CHANNELS } from '../../../lib/platform/vocabulary';
 
 /** Whatever `fn` throws, or undefined. */
 function thrown(fn: () => unknown): unknown {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { formatMinutes, isSupportedLocale, resolveLocale } from '../../../lib/domain/locale';
-import { SUPPORTED_LOCALES, type Locale } from '../../../lib/locales';
+import { formatMinutes, isSupportedLocale, resolveLocale } from '../../../lib/messages/locale';
+import { SUPPORTED_LOCALES, type Locale } from '../../../lib/messages/locales';
 
 describe('isSupportedLocale', () => {
   it.each(SUPPORTED_LOCALES)('accepts %s', (locale) => {
@@ -31,7 +31,7 @@ describe('resolveLocale', () => {
     ['zh-CN', 'en-US', 'zh-CN'],
     ['ja-JP', 'fr-FR', 'ja-JP'],
     // A region we lack, or no region: the language's first locale in the registry's order
-    // (lib/vocabulary.ts).
+    // (lib/platform/vocabulary.ts).
     ['en-AU', 'de-DE', 'en-US'],
     ['en-IN', 'fr-FR', 'en-US'],
     ['es-AR', 'en-US', 'es-ES'],

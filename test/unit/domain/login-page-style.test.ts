@@ -1,11 +1,11 @@
 /**
- * The login page's stylesheet against what lib/domain/login-page.ts says of it: the contrast of
+ * The login page's stylesheet against what lib/login/login-page.ts says of it: the contrast of
  * each colour pair it documents (WCAG 2.2 SC 1.4.3 asks 4.5:1 of text, SC 1.4.11 asks 3:1 of an
  * input's border and of a focus indicator), computed from the declarations themselves with
  * WCAG's relative luminance, and controls that span the card fitting inside it (SC 1.4.10, reflow).
  * A real browser renders the page in test/browser/hosted-login.test.ts.
  */
-import { STYLESHEET } from '../../../lib/domain/login-page';
+import { STYLESHEET } from '../../../lib/login/login-page';
 
 /** The stylesheet's rules as selector → declarations (it has no at-rules and no nesting). */
 const rules = new Map(

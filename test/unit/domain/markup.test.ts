@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { escapeHtml, escapeXml } from '../../../lib/domain/markup';
+import { escapeHtml, escapeXml } from '../../../lib/messages/markup';
 import { htmlEscapeOracle } from '../../support/rendering';
 
 describe('escapeHtml', () => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { InvalidRequestError } from '../../../lib/errors';
+import { InvalidRequestError } from '../../../lib/platform/errors';
 import {
   CODE_PLACEHOLDER,
   MAX_EMAIL_MESSAGE_LENGTH,
@@ -7,9 +7,9 @@ import {
   MAX_VOICE_MESSAGE_LENGTH,
   substituteCode,
   voiceMessageSsml,
-} from '../../../lib/domain/messages';
-import { renderSms } from '../../../lib/domain/render-sms';
-import { countSmsSegments } from '../../../lib/domain/sms-segments';
+} from '../../../lib/messages/messages';
+import { renderSms } from '../../../lib/messages/render-sms';
+import { countSmsSegments } from '../../../lib/messages/sms-segments';
 import { base, codeArbitrary, messageArbitrary, spelled, validationError } from '../../support/rendering';
 
 describe('validateMessage', () => {

@@ -4,12 +4,20 @@
  * The counters themselves are tested on DynamoDB Local (test/integration/dynamodb/send-guards.test.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { parseStageConfig, type EnvironmentConfig } from '../../../lib/config';
-import { guardPhoneSend, type PhoneSend } from '../../../lib/domain/phone-guards';
-import { deriveHmacKeys, guardKeyOf } from '../../../lib/domain/hmac-keys';
-import { DestinationNotAllowedError, TemporarilyUnavailableError, TooManyRequestsError } from '../../../lib/errors';
-import { LOG_EVENTS } from '../../../lib/log-events';
-import type { BudgetDecision, KnownNumberKey, KnownNumbers, Log, SendGuards, SendWindowKey, WindowDecision } from '../../../lib/ports';
+import { parseStageConfig, type EnvironmentConfig } from '../../../lib/platform/config';
+import { guardPhoneSend, type PhoneSend } from '../../../lib/guards/phone-guards';
+import { deriveHmacKeys, guardKeyOf } from '../../../lib/keys/hmac-keys';
+import { DestinationNotAllowedError, TemporarilyUnavailableError, TooManyRequestsError } from '../../../lib/platform/errors';
+import { LOG_EVENTS } from '../../../lib/platform/log-events';
+import type {
+  BudgetDecision,
+  KnownNumberKey,
+  KnownNumbers,
+  Log,
+  SendGuards,
+  SendWindowKey,
+  WindowDecision,
+} from '../../../lib/platform/ports';
 
 const KEYS = deriveHmacKeys(randomBytes(32));
 const NOW = Date.UTC(2026, 10, 22, 18, 30);

@@ -20,9 +20,9 @@ import {
   VALIDATION_METADATA_FILE,
   validationMetadata,
 } from '../../../infra/phone-metadata';
-import { canonicalisePhone } from '../../../lib/domain/phone-canonical';
-import { countryCallingCodeOf, normalisePhone } from '../../../lib/domain/phone-validation';
-import { MAX_PHONE_INPUT_LENGTH } from '../../../lib/domain/phone-numbers';
+import { canonicalisePhone } from '../../../lib/phone/phone-canonical';
+import { countryCallingCodeOf, normalisePhone } from '../../../lib/phone/phone-validation';
+import { MAX_PHONE_INPUT_LENGTH } from '../../../lib/phone/phone-numbers';
 
 /** Known-valid numbers (libphonenumber's own examples and well-known fictional ones). */
 const VALID_NUMBERS = ['+14155552671', '+442079460958', '+4930901820', '+33142685300', '+5511987654321'] as const;

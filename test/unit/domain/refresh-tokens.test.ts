@@ -6,9 +6,9 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildServiceConfig, parseStageConfig, type ClientConfig } from '../../../lib/config';
-import { claimsWithin } from '../../../lib/domain/access-tokens';
-import { deriveHmacKeys } from '../../../lib/domain/hmac-keys';
+import { buildServiceConfig, parseStageConfig, type ClientConfig } from '../../../lib/platform/config';
+import { claimsWithin } from '../../../lib/oauth/access-tokens';
+import { deriveHmacKeys } from '../../../lib/keys/hmac-keys';
 import {
   ACCESS_TOKEN_MAX_SECONDS,
   decoyFamilyId,
@@ -22,8 +22,8 @@ import {
   refreshTokenOf,
   successorOf,
   usableUntil,
-} from '../../../lib/domain/refresh-tokens';
-import { narrowScope } from '../../../lib/domain/scopes';
+} from '../../../lib/oauth/refresh-tokens';
+import { narrowScope } from '../../../lib/oauth/scopes';
 
 const config = buildServiceConfig(parseStageConfig(JSON.parse(readFileSync(resolve(__dirname, '../../../config/local.json'), 'utf8'))));
 const client = (id: string): ClientConfig => config.client(id) as ClientConfig;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { CODE_PLACEHOLDER } from '../../../lib/domain/messages';
-import { renderEmail } from '../../../lib/domain/render-email';
+import { CODE_PLACEHOLDER } from '../../../lib/messages/messages';
+import { renderEmail } from '../../../lib/messages/render-email';
 import { base, codeArbitrary, htmlEscapeOracle, messageArbitrary, validationError } from '../../support/rendering';
 
 describe('renderEmail', () => {

@@ -1,8 +1,8 @@
-import { InvalidRequestError } from '../../../lib/errors';
-import { checkInput, type RenderInput } from '../../../lib/domain/render-input';
-import { renderEmail } from '../../../lib/domain/render-email';
-import { renderSms } from '../../../lib/domain/render-sms';
-import { renderVoice } from '../../../lib/domain/render-voice';
+import { InvalidRequestError } from '../../../lib/platform/errors';
+import { checkInput, type RenderInput } from '../../../lib/messages/render-input';
+import { renderEmail } from '../../../lib/messages/render-email';
+import { renderSms } from '../../../lib/messages/render-sms';
+import { renderVoice } from '../../../lib/messages/render-voice';
 import { base } from '../../support/rendering';
 
 describe('checkInput', () => {

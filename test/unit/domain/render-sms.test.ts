@@ -1,5 +1,5 @@
-import { InvalidRequestError } from '../../../lib/errors';
-import { renderSms } from '../../../lib/domain/render-sms';
+import { InvalidRequestError } from '../../../lib/platform/errors';
+import { renderSms } from '../../../lib/messages/render-sms';
 import { base } from '../../support/rendering';
 
 describe('renderSms', () => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { renderVoice } from '../../../lib/domain/render-voice';
+import { renderVoice } from '../../../lib/messages/render-voice';
 import { base, messageArbitrary, spelled, spokenDigits, validationError } from '../../support/rendering';
 
 describe('renderVoice', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as z from 'zod/mini';
-import { enumField, optionalTextField, parseFields, textField } from '../../../lib/domain/request-fields';
-import { InvalidRequestError } from '../../../lib/errors';
+import { enumField, optionalTextField, parseFields, textField } from '../../../lib/platform/request-fields';
+import { InvalidRequestError } from '../../../lib/platform/errors';
 
 /** The InvalidRequestError `fn` throws; fails the test when it throws nothing or something else. */
 function invalidRequest(fn: () => unknown): InvalidRequestError {

@@ -10,7 +10,7 @@ import {
   type StoredKeySet,
   loadVerificationKeys,
   publicKeySet,
-} from '../../../lib/domain/signing-keys';
+} from '../../../lib/keys/signing-keys';
 
 const NOW = new Date(Date.UTC(2026, 0, 15, 9, 30, 0));
 const LATER = new Date(Date.UTC(2026, 3, 15, 9, 30, 0));
@@ -189,7 +189,7 @@ describe('parseStoredKeySet', () => {
     expect(() => parseStoredKeySet(withJwkExtras)).not.toThrow();
   });
 
-  // zod/mini has no message texts until some module configures a locale (lib/config.ts does; the
+  // zod/mini has no message texts until some module configures a locale (lib/platform/config.ts does; the
   // rotation Lambda never imports it), so only what holds either way is asserted: the path of the
   // problem where it has one, and the refinements' own messages.
   it.each<[string, () => unknown, RegExp]>([

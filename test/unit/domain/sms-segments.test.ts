@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { countSmsSegments } from '../../../lib/domain/sms-segments';
+import { countSmsSegments } from '../../../lib/messages/sms-segments';
 
 describe('countSmsSegments', () => {
   it.each<[string, string, ReturnType<typeof countSmsSegments>]>([

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { sourceNetworkOf, UNKNOWN_NETWORK } from '../../../lib/domain/source-network';
+import { sourceNetworkOf, UNKNOWN_NETWORK } from '../../../lib/guards/source-network';
 
 describe('sourceNetworkOf', () => {
   it.each([

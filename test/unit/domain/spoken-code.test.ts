@@ -1,4 +1,4 @@
-import { spellDigits } from '../../../lib/domain/spoken-code';
+import { spellDigits } from '../../../lib/messages/spoken-code';
 import { spelled } from '../../support/rendering';
 
 describe('spellDigits', () => {

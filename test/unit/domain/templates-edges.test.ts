@@ -4,13 +4,13 @@
  * caller's voice message, the footer and language of every locale's email and call, and the
  * guards on a request's locale tag.
  */
-import { LOCALES, SUPPORTED_LOCALES } from '../../../lib/locales';
-import { formatMinutes, resolveLocale } from '../../../lib/domain/locale';
-import { escapeHtml, escapeXml } from '../../../lib/domain/markup';
-import { validateMessage, voiceMessageSsml } from '../../../lib/domain/messages';
-import { renderEmail } from '../../../lib/domain/render-email';
-import { renderVoice } from '../../../lib/domain/render-voice';
-import { InvalidRequestError } from '../../../lib/errors';
+import { LOCALES, SUPPORTED_LOCALES } from '../../../lib/messages/locales';
+import { formatMinutes, resolveLocale } from '../../../lib/messages/locale';
+import { escapeHtml, escapeXml } from '../../../lib/messages/markup';
+import { validateMessage, voiceMessageSsml } from '../../../lib/messages/messages';
+import { renderEmail } from '../../../lib/messages/render-email';
+import { renderVoice } from '../../../lib/messages/render-voice';
+import { InvalidRequestError } from '../../../lib/platform/errors';
 
 describe('escapeXml: XML 1.0 §2.2 Char, at every edge of every range', () => {
   const kept = [0x09, 0x0a, 0x0d, 0x20, 0x7e, 0xd7ff, 0xe000, 0xfffd, 0x10000, 0x10ffff];

@@ -1,12 +1,12 @@
 /**
- * The shared middleware stack (lib/http/handler.ts) around a stub handler: what every route's
+ * The shared middleware stack (lib/platform/http/handler.ts) around a stub handler: what every route's
  * response gets whatever the handler does.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { TemporarilyUnavailableError } from '../../../lib/errors';
-import { logger } from '../../../lib/log';
-import { apiHandler, TIMEOUT_MARGIN_MS } from '../../../lib/http/handler';
-import { STRICT_TRANSPORT_SECURITY } from '../../../lib/http/security-headers';
+import { TemporarilyUnavailableError } from '../../../lib/platform/errors';
+import { logger } from '../../../lib/platform/log';
+import { apiHandler, TIMEOUT_MARGIN_MS } from '../../../lib/platform/http/handler';
+import { STRICT_TRANSPORT_SECURITY } from '../../../lib/platform/http/security-headers';
 import { apiEvent, lambdaContext } from '../../support/api-event';
 import { capturedLogs } from '../../support/log-capture';
 

@@ -1,11 +1,11 @@
 /**
- * The hosted login page's responses (lib/http/html.ts): the headers a page that takes codes needs,
+ * The hosted login page's responses (lib/login/html.ts): the headers a page that takes codes needs,
  * exactly, the transaction cookie's attributes (RFC 6265), and reading the cookie back. The page
  * over HTTP is test/http/authorize.test.ts.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { STYLE_HASH } from '../../../lib/domain/login-page';
-import { htmlResponse, pagePolicy, redirectResponse, transactionCookie } from '../../../lib/http/html';
+import { STYLE_HASH } from '../../../lib/login/login-page';
+import { htmlResponse, pagePolicy, redirectResponse, transactionCookie } from '../../../lib/login/html';
 import { apiEvent } from '../../support/api-event';
 
 /** A request to the endpoint as API Gateway sends it: the stage in requestContext.path only. */

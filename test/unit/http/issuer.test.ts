@@ -4,7 +4,7 @@
  * issuer must have one spelling), otherwise derived from the request.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { issuerOf } from '../../../lib/http/issuer';
+import { issuerOf } from '../../../lib/platform/http/issuer';
 import { apiEvent } from '../../support/api-event';
 
 function eventFrom(requestContext: { apiId: string; domainName?: string; stage?: string }): APIGatewayProxyEvent {

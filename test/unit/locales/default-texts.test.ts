@@ -3,12 +3,12 @@
  * its row to the table.
  */
 import { VoiceId } from '@aws-sdk/client-pinpoint-sms-voice-v2';
-import { countSmsSegments } from '../../../lib/domain/sms-segments';
-import { MAX_SMS_SEGMENTS } from '../../../lib/domain/messages';
-import { renderEmail } from '../../../lib/domain/render-email';
-import { renderSms } from '../../../lib/domain/render-sms';
-import { renderVoice } from '../../../lib/domain/render-voice';
-import { SUPPORTED_LOCALES, type Locale } from '../../../lib/locales';
+import { countSmsSegments } from '../../../lib/messages/sms-segments';
+import { MAX_SMS_SEGMENTS } from '../../../lib/messages/messages';
+import { renderEmail } from '../../../lib/messages/render-email';
+import { renderSms } from '../../../lib/messages/render-sms';
+import { renderVoice } from '../../../lib/messages/render-voice';
+import { SUPPORTED_LOCALES, type Locale } from '../../../lib/messages/locales';
 import { base, htmlEscapeOracle, spelled, spokenDigits } from '../../support/rendering';
 
 /**

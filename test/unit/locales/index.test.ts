@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VoiceId } from '@aws-sdk/client-pinpoint-sms-voice-v2';
-import { LOCALES, LOGIN_PAGES, SUPPORTED_LOCALES, type LocaleStrings } from '../../../lib/locales';
+import { LOCALES, LOGIN_PAGES, SUPPORTED_LOCALES, type LocaleStrings } from '../../../lib/messages/locales';
 
-const LOCALES_DIR = join(__dirname, '../../../lib/locales');
+const LOCALES_DIR = join(__dirname, '../../../lib/messages/locales');
 /** The folder's two files that are not a locale. */
 const NOT_A_LOCALE = new Set(['index.ts', 'types.ts']);
 const localeFiles = readdirSync(LOCALES_DIR).filter((file) => !NOT_A_LOCALE.has(file));
@@ -31,7 +31,7 @@ describe('the locale files', () => {
 
   it.each(SUPPORTED_LOCALES)('%s exports its texts and its login page texts, each registered, and nothing else', async (locale) => {
     // Act
-    const exported = Object.values((await import(`../../../lib/locales/${locale}`)) as Record<string, unknown>);
+    const exported = Object.values((await import(`../../../lib/messages/locales/${locale}`)) as Record<string, unknown>);
 
     // Assert
     expect(exported).toHaveLength(2);
@@ -40,7 +40,7 @@ describe('the locale files', () => {
   });
 
   it.each([...NOT_A_LOCALE, ...localeFiles])(
-    '%s imports nothing from outside lib/locales/ but the leaf vocabulary (config and domain depend on it)',
+    '%s imports nothing from outside lib/messages/locales/ but the leaf vocabulary (config and domain depend on it)',
     (file) => {
       // Arrange
       const source = readFileSync(join(LOCALES_DIR, file), 'utf8');
@@ -52,7 +52,7 @@ describe('the locale files', () => {
       );
 
       // Assert
-      for (const specifier of specifiers) expect(specifier).toMatch(/^(\.\/[^/]+|\.\.\/vocabulary)$/);
+      for (const specifier of specifiers) expect(specifier).toMatch(/^(\.\/[^/]+|\.\.\/\.\.\/platform\/vocabulary)$/);
     },
   );
 });

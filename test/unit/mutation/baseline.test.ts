@@ -2,26 +2,26 @@
 import { inScope, scopeFiles } from '../../mutation/baseline';
 
 describe('inScope: the mutate patterns as stryker.config.mjs writes them', () => {
-  const patterns = ['lib/domain/**/*.ts', 'lib/errors.ts', '!lib/domain/send-code.ts'];
+  const patterns = ['lib/otp/**/*.ts', 'lib/platform/errors.ts', '!lib/otp/send-code.ts'];
 
   it.each([
-    ['lib/domain/codes.ts', true],
-    ['lib/domain/phone-metadata/index.ts', true],
-    ['lib/errors.ts', true],
-    ['lib/domain/send-code.ts', false],
-    ['lib/domain/codes.json', false],
-    ['lib/config.ts', false],
-    ['lib/errors.ts.bak', false],
-    ['lib/domainx/codes.ts', false],
+    ['lib/otp/codes.ts', true],
+    ['lib/otp/nested/index.ts', true],
+    ['lib/platform/errors.ts', true],
+    ['lib/otp/send-code.ts', false],
+    ['lib/otp/codes.json', false],
+    ['lib/platform/config.ts', false],
+    ['lib/platform/errors.ts.bak', false],
+    ['lib/otpx/codes.ts', false],
   ])('%s → %s', (file, expected) => {
     expect(inScope(patterns, file)).toBe(expected);
   });
 
   it('lists the files of the repository the patterns select, with / separators, sorted', () => {
     const files = scopeFiles(patterns);
-    expect(files).toContain('lib/domain/codes.ts');
-    expect(files).toContain('lib/errors.ts');
-    expect(files).not.toContain('lib/domain/send-code.ts');
+    expect(files).toContain('lib/otp/codes.ts');
+    expect(files).toContain('lib/platform/errors.ts');
+    expect(files).not.toContain('lib/otp/send-code.ts');
     expect(files).toEqual([...files].sort());
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { escapeXml } from '../../../../lib/domain/markup';
-import { spellDigits } from '../../../../lib/domain/spoken-code';
+import { escapeXml } from '../../../../lib/messages/markup';
+import { spellDigits } from '../../../../lib/messages/spoken-code';
 import { ssmlToText } from '../../../../local/capture/ssml-text';
 
 describe('ssmlToText', () => {

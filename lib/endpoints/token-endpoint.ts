@@ -1,0 +1,47 @@
+/**
+ * `POST /idp/v1/account/token` (RFC 6749 §3.2): one endpoint, a module per grant.
+ *
+ * - A request that names a user (`user_id`), or whose `code` is a six-digit one-time code, is the
+ *   service's own API flow: the code delivered by `otp/send` (lib/otp/exchange-code.ts). Its
+ *   attempt is counted before anything else is checked, the grant type included.
+ * - `grant_type=authorization_code` with a code from the hosted login page: the standard
+ *   exchange, with PKCE and nothing else (lib/oauth/grants/authorization-code-grant.ts).
+ * - `grant_type=refresh_token` (RFC 6749 §6): rotation with reuse detection
+ *   (lib/oauth/grants/refresh-token-grant.ts). First, whatever else the request holds: a refresh names
+ *   no user, and any `user_id` in it is an unknown parameter, ignored (RFC 6749 §3.1).
+ * - Any other grant type: `unsupported_grant_type` (RFC 6749 §5.2).
+ */
+import { InvalidRequestError, UnsupportedGrantTypeError } from '../platform/errors';
+import { exchangeAuthorizationCode, type AuthorizationCodeGrantDeps } from '../oauth/grants/authorization-code-grant';
+import { isWellFormedCode } from '../otp/codes';
+import { exchangeCode, type ExchangeCodeDeps } from '../otp/exchange-code';
+import { refreshTokens, type RefreshTokenGrantDeps } from '../oauth/grants/refresh-token-grant';
+import type { TokenResponse } from '../oauth/token-response';
+
+export interface TokenEndpointDeps extends ExchangeCodeDeps, AuthorizationCodeGrantDeps, RefreshTokenGrantDeps {}
+
+export interface TokenRequest {
+  readonly environmentId: string | undefined;
+  readonly fields: Record<string, unknown>;
+  /** The Authorization header: a client with API keys authenticates with it (RFC 6749 §2.3.1). */
+  readonly authorization: string | undefined;
+  /** The `iss` of the tokens: the service's issuer URL. */
+  readonly issuer: string;
+}
+
+/** Answers a token request with the grant it is. */
+export async function requestToken(deps: TokenEndpointDeps, request: TokenRequest): Promise<TokenResponse> {
+  const { fields } = request;
+  if (fields.grant_type === 'refresh_token') return refreshTokens(deps, request);
+  if (fields.user_id !== undefined || (typeof fields.code === 'string' && isWellFormedCode(fields.code)))
+    return exchangeCode(deps, request);
+  switch (fields.grant_type) {
+    case 'authorization_code':
+      return exchangeAuthorizationCode(deps, request);
+    case undefined:
+    case '':
+      throw new InvalidRequestError('grant_type is required.');
+    default:
+      throw new UnsupportedGrantTypeError();
+  }
+}

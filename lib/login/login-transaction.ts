@@ -1,0 +1,101 @@
+/**
+ * The hosted login page's transaction: which client is asking, where to send the user back, the
+ * client's PKCE challenge, nonce, state and scope, the locale, and after step 1 the user and the
+ * channel. It lives in a cookie, encrypted and integrity-protected (JWE, `dir` with A256GCM, RFC
+ * 7516, under a key of its own derived from the service's secret), so the page keeps no server
+ * state and costs no DynamoDB request of its own: docs/decisions/007-hosted-login.md says why.
+ *
+ * Every form the page shows carries the transaction's CSRF token (128 random bits), which must
+ * equal the one sealed in the cookie: another site can make a browser post to the page, but
+ * cannot read the cookie nor the page, so it cannot know the token (OWASP's "double submit" with
+ * an encrypted cookie). A tampered cookie does not decrypt; an expired one (10 minutes) is refused.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { EncryptJWT, jwtDecrypt } from 'jose';
+import '../platform/zod';
+import * as z from 'zod/mini';
+import { CHANNELS, SUPPORTED_LOCALES } from '../platform/vocabulary';
+import type { HmacKeys } from '../keys/hmac-keys';
+
+/** Seconds a login transaction lasts: long enough to fetch a code from a phone, short enough to be stale soon. */
+export const LOGIN_TRANSACTION_TTL_SECONDS = 600;
+
+/** The cookie's name and path: sent only to the authorization endpoint. */
+export const LOGIN_COOKIE = 'idp_login';
+
+/**
+ * The longest sealed transaction the page sets. RFC 6265 §6.1 asks browsers to keep cookies of at
+ * least 4,096 bytes, name, value and attributes together, and Chromium drops a longer one silently
+ * (the user then saw "expired"); the cookie's name (9), `=`, and its attributes (`Path` of the stage's
+ * authorize path, `HttpOnly`, `SameSite=Lax`, `Secure`: under 120 bytes with a stage name of 30)
+ * leave 3,900 for the value with room to spare.
+ */
+export const MAX_SEALED_TRANSACTION_LENGTH = 3900;
+
+/**
+ * The largest a transaction can grow in its flow: step 1 adds the user (an address of up to 320
+ * characters, the page's cap) and the channel, and every send its count.
+ */
+export function largestFormOf(transaction: LoginTransaction): LoginTransaction {
+  return { ...transaction, user: { authType: 'email', value: 'x'.repeat(320) }, channel: 'voice', sends: 99 };
+}
+
+const transactionSchema = z.strictObject({
+  environmentId: z.string(),
+  clientId: z.string(),
+  redirectUri: z.string(),
+  codeChallenge: z.string(),
+  state: z.optional(z.string()),
+  nonce: z.optional(z.string()),
+  scope: z.optional(z.string()),
+  locale: z.enum(SUPPORTED_LOCALES),
+  loginHint: z.optional(z.string()),
+  csrf: z.string(),
+  /** Set by step 1: the normalised user and how the code travels. */
+  user: z.optional(z.strictObject({ authType: z.enum(['email', 'sms']), value: z.string() })),
+  channel: z.optional(z.enum(CHANNELS)),
+  /** Codes this transaction has sent (its own cap: `limits.sendsPerTransaction`). */
+  sends: z.optional(z.int().check(z.gte(1))),
+});
+
+export type LoginTransaction = z.infer<typeof transactionSchema>;
+
+/** A fresh CSRF token for a new transaction. */
+export function newCsrfToken(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/** The cookie value for `transaction`, valid for LOGIN_TRANSACTION_TTL_SECONDS from `now` (ms). */
+export async function sealTransaction(keys: HmacKeys, transaction: LoginTransaction, now: number): Promise<string> {
+  const issuedAt = Math.floor(now / 1000);
+  return new EncryptJWT({ tx: transaction })
+    .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + LOGIN_TRANSACTION_TTL_SECONDS)
+    .encrypt(keys.loginTransaction);
+}
+
+/** The transaction sealed in `cookie`, or undefined when it is missing, tampered with, expired or malformed. */
+export async function openTransaction(keys: HmacKeys, cookie: string | undefined, now: number): Promise<LoginTransaction | undefined> {
+  if (cookie === undefined || cookie === '') return undefined;
+  try {
+    const { payload } = await jwtDecrypt(cookie, keys.loginTransaction, {
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+      currentDate: new Date(now),
+      clockTolerance: 0,
+    });
+    const parsed = transactionSchema.safeParse(payload.tx);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a form's CSRF token is the transaction's (constant time). */
+export function csrfMatches(transaction: LoginTransaction, presented: unknown): boolean {
+  if (typeof presented !== 'string') return false;
+  const expected = Buffer.from(transaction.csrf);
+  const actual = Buffer.from(presented);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}

@@ -1,0 +1,50 @@
+/** German (Germany). */
+import type { LocaleStrings, LoginPageStrings } from './types';
+
+export const deDE: LocaleStrings = {
+  minute: { one: 'Minute', other: 'Minuten' },
+  // Measured (5-minute code): GSM-7, one segment, 92 of 160 units for "Acme" and 128 for a
+  // 40-character name.
+  sms: (service, code, minutes) => `Ihr Code für ${service} lautet ${code}. Er ist ${minutes} gültig. Geben Sie ihn an niemanden weiter.`,
+  emailSubject: (service) => `Ihr Anmeldecode für ${service}`,
+  emailIntro: (service) => `Mit diesem Code melden Sie sich bei ${service} an:`,
+  expiry: (minutes) => `Er ist ${minutes} gültig.`,
+  emailIgnore: 'Wenn Sie diesen Code nicht angefordert haben, können Sie diese E-Mail ignorieren. Geben Sie den Code an niemanden weiter.',
+  voiceIntro: (service) => `Ihr Code für ${service} lautet`,
+  voiceAgain: 'Ich wiederhole, Ihr Code lautet',
+  voiceId: 'VICKI',
+};
+
+/** The hosted login page (lib/login/login-page.ts). */
+export const deDELogin: LoginPageStrings = {
+  title: (service) => `Bei ${service} anmelden`,
+  userIdLabel: 'E-Mail-Adresse oder Telefonnummer',
+  userIdHint: 'Telefonnummern bitte mit + und Ländervorwahl eingeben.',
+  channelLegend: 'Code an Telefonnummern senden per',
+  channelSms: 'SMS',
+  channelVoice: 'Anruf',
+  sendCode: 'Code senden',
+  codeSent: (destination) => `Wir haben einen 6-stelligen Code an ${destination} gesendet.`,
+  codeCalled: (destination) => `Wir rufen ${destination} an und lesen Ihnen einen 6-stelligen Code vor.`,
+  codeLabel: '6-stelliger Code',
+  signIn: 'Anmelden',
+  resend: 'Neuen Code senden',
+  changeUser: 'Andere E-Mail-Adresse oder Telefonnummer verwenden',
+  newCodeSent: 'Ein neuer Code ist unterwegs.',
+  invalidUserId: 'Geben Sie eine E-Mail-Adresse ein oder eine Telefonnummer, die mit + und der Ländervorwahl beginnt.',
+  invalidCode: 'Geben Sie die 6 Ziffern des Codes ein.',
+  wrongCode: 'Dieser Code ist nicht richtig. Prüfen Sie ihn und versuchen Sie es erneut.',
+  codeDead: 'Dieser Code kann nicht mehr verwendet werden. Fordern Sie einen neuen Code an.',
+  blocked: (retryIn) => `Zu viele Versuche. Versuchen Sie es ${retryIn} erneut.`,
+  deliveryFailed: 'Der Code konnte nicht gesendet werden. Versuchen Sie es gleich noch einmal.',
+  unavailable: 'Bei uns ist ein Fehler aufgetreten. Versuchen Sie es gleich noch einmal.',
+  destinationNotAllowed:
+    'An diese Telefonnummer können wir keine Codes senden. Verwenden Sie eine E-Mail-Adresse oder eine andere Telefonnummer.',
+  tooManySends: (retryIn) =>
+    `Es wurden zu viele Codes angefordert. Versuchen Sie es ${retryIn} erneut oder verwenden Sie eine E-Mail-Adresse.`,
+  phoneUnavailable:
+    'Codes per SMS und Anruf sind derzeit nicht verfügbar. Verwenden Sie eine E-Mail-Adresse oder versuchen Sie es später erneut.',
+  expired: 'Diese Anmeldeseite ist abgelaufen. Kehren Sie zur App zurück und beginnen Sie neu.',
+  invalidRequestTitle: 'Dieser Anmeldelink ist ungültig',
+  invalidRequestBody: 'Kehren Sie zur App zurück, von der Sie kamen, und versuchen Sie es erneut.',
+};

@@ -1,0 +1,173 @@
+/**
+ * Access tokens, as the client's settings say:
+ * - `jwt`: an RFC 9068 JWT access token, signed with the current key of the client's algorithm
+ *   (ES256 by default, or RS256; header `typ: at+jwt`, `kid`), verifiable by a resource server with
+ *   nothing but the JWKS;
+ * - `opaque`: 256 random bits, meaningful only through introspection (RFC 7662); stored only as
+ *   its SHA-256.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { ClientConfig } from '../platform/config';
+import { TemporarilyUnavailableError } from '../platform/errors';
+import type { OpaqueTokenRecord, UserClaims } from '../platform/ports';
+import type { Channel, SigningAlgorithm } from '../platform/vocabulary';
+import type { UserIdentity } from '../identity/identity';
+import { hasScope } from './scopes';
+import type { SigningKey, SigningKeys } from '../keys/signing-keys';
+
+/** RFC 9068 §2.1: the media type of JWT access tokens, `application/at+jwt`, as `typ`. */
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
+
+/**
+ * RFC 8176 authentication method references: `otp` for every code, plus how it travelled: `sms`,
+ * `tel` (a phone call), or `email` (not registered in RFC 8176; its meaning is documented here).
+ */
+export function amrOf(channel: Channel): string[] {
+  return ['otp', channel === 'voice' ? 'tel' : channel];
+}
+
+/**
+ * The claim that binds a JWT to the environment it was issued in (the request's `env_id`):
+ * introspection answers only for callers of that environment, so a client allowed in two
+ * environments cannot carry a token from one into the other.
+ */
+export const ENVIRONMENT_CLAIM = 'env_id';
+
+/** The `aud` of a client's tokens in an environment: its per-environment audience, else its audience. */
+export function audienceOf(client: ClientConfig, environmentId: string): string {
+  return client.accessToken.audienceByEnvironment?.[environmentId] ?? client.accessToken.audience;
+}
+
+/**
+ * The user's address as OpenID Connect claims (OIDC Core §5.1), only where the grant's scope asks
+ * for it (`email`, `phone`: §5.4) or the client always wants it (`includeUserIdClaim`). Personal
+ * data stays out of tokens otherwise. The address is verified: the user just proved they receive
+ * codes at it.
+ */
+export function userClaimsOf(user: UserIdentity, client: ClientConfig, scope: string | undefined): UserClaims {
+  if (user.authType === 'email') {
+    return client.accessToken.includeUserIdClaim || hasScope(scope, 'email') ? { email: user.value, email_verified: true } : {};
+  }
+  return client.accessToken.includeUserIdClaim || hasScope(scope, 'phone') ? { phone_number: user.value, phone_number_verified: true } : {};
+}
+
+/**
+ * The claims of `claims` that `scope` still covers: a refresh that narrows the scope (RFC 6749 §6)
+ * drops the address claims that only the dropped `email` or `phone` scope granted. A client that
+ * always wants them (`includeUserIdClaim`) keeps them.
+ */
+export function claimsWithin(claims: UserClaims, client: ClientConfig, scope: string | undefined): UserClaims {
+  if (client.accessToken.includeUserIdClaim) return claims;
+  const kept: Record<string, string | boolean> = {};
+  for (const [name, value] of Object.entries(claims)) {
+    if (hasScope(scope, name.startsWith('phone_') ? 'phone' : 'email')) kept[name] = value;
+  }
+  return kept;
+}
+
+/**
+ * The claim that names the refresh token family an access token was issued with: `sid`, the
+ * session id (registered in the IANA JWT claims registry by OpenID Connect Front-Channel Logout
+ * §3); a family is the client's session with the user. Revoking the family makes the access
+ * token inactive at introspection (RFC 7009 §2.1). Its value is the family's key, from which no
+ * refresh token can be rebuilt.
+ */
+export const FAMILY_CLAIM = 'sid';
+
+/** What a token says about its grant, whatever its format. */
+export interface Grant {
+  readonly issuer: string;
+  readonly client: ClientConfig;
+  readonly environmentId: string;
+  readonly subject: string;
+  /** How the code travelled (for `amr`). */
+  readonly channel: Channel;
+  /** The user's address claims the grant carries (`userClaimsOf`). */
+  readonly claims: UserClaims;
+  /** The granted scope, space-separated (RFC 6749 §3.3), if any. */
+  readonly scope: string | undefined;
+  /** Seconds since the epoch: when the tokens are issued. */
+  readonly issuedAt: number;
+  /** Seconds since the epoch: when the user proved possession of the code (`auth_time`). */
+  readonly authTime: number;
+  /** The authorization request's `nonce`, for the ID token (OIDC Core §3.1.2.1). */
+  readonly nonce?: string | undefined;
+  /** The key of the refresh token family the tokens are issued with, if any. */
+  readonly familyKey?: string | undefined;
+}
+
+export interface IssuedToken {
+  readonly accessToken: string;
+  readonly expiresIn: number;
+}
+
+/**
+ * Signs an RFC 9068 access token. Claims: iss, sub, aud, client_id, iat, exp, jti (§2.2), and
+ * auth_time, amr, scope, the environment (`env_id`), the refresh token family (`sid`) when there
+ * is one, and the user's address where the grant carries it (`userClaimsOf`), under the OpenID
+ * Connect claim names.
+ */
+export async function signAccessToken(keys: SigningKeys, grant: Grant): Promise<IssuedToken> {
+  const settings = grant.client.accessToken;
+  const signer = signingKeyFor(keys, settings.signingAlgorithm);
+  const claims: Record<string, unknown> = {
+    client_id: grant.client.id,
+    [ENVIRONMENT_CLAIM]: grant.environmentId,
+    auth_time: grant.authTime,
+    amr: amrOf(grant.channel),
+    ...(grant.scope === undefined ? {} : { scope: grant.scope }),
+    ...(grant.familyKey === undefined ? {} : { [FAMILY_CLAIM]: grant.familyKey }),
+    ...grant.claims,
+  };
+  const accessToken = await new SignJWT(claims)
+    .setProtectedHeader({ alg: settings.signingAlgorithm, typ: ACCESS_TOKEN_TYPE, kid: signer.kid })
+    .setIssuer(grant.issuer)
+    .setSubject(grant.subject)
+    .setAudience(audienceOf(grant.client, grant.environmentId))
+    .setIssuedAt(grant.issuedAt)
+    .setExpirationTime(grant.issuedAt + settings.ttlSeconds)
+    .setJti(randomUUID())
+    .sign(signer.key);
+  return { accessToken, expiresIn: settings.ttlSeconds };
+}
+
+/** The hash an opaque token is stored and looked up by. */
+export function opaqueTokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64url');
+}
+
+/** A new opaque token (256 bits from the CSPRNG, base64url) and the record to store for it. */
+export function mintOpaqueToken(grant: Grant): { token: string; record: OpaqueTokenRecord } {
+  const token = randomBytes(32).toString('base64url');
+  const settings = grant.client.accessToken;
+  return {
+    token,
+    record: {
+      tokenHash: opaqueTokenHash(token),
+      subject: grant.subject,
+      clientId: grant.client.id,
+      environmentId: grant.environmentId,
+      audience: audienceOf(grant.client, grant.environmentId),
+      scope: grant.scope,
+      jti: randomUUID(),
+      amr: amrOf(grant.channel),
+      issuedAt: grant.issuedAt,
+      authTime: grant.authTime,
+      expiresAt: grant.issuedAt + settings.ttlSeconds,
+      claims: grant.claims,
+      familyKey: grant.familyKey,
+    },
+  };
+}
+
+/**
+ * The current key of `alg`. A key set stored before RS256 existed has none until its next
+ * rotation creates the group (docs/operations/key-rotation.md): a dependency not ready yet (503),
+ * not the client's fault.
+ */
+export function signingKeyFor(keys: SigningKeys, alg: SigningAlgorithm): SigningKey {
+  const key = keys.current.get(alg);
+  if (key === undefined) throw new TemporarilyUnavailableError({ detail: `no current ${alg} signing key: rotate the signing keys once` });
+  return key;
+}

@@ -1,0 +1,599 @@
+/**
+ * Environments and clients are code: one JSON file per stage (`config/<stage>.json`), validated by
+ * this schema, frozen, and read once per Lambda container (never from the table, never per
+ * request). The CDK app validates the same file with the same schema at synthesis, so a bad file
+ * fails `cdk synth` rather than a cold start.
+ *
+ */
+import { readFileSync } from 'node:fs';
+import './zod';
+import * as z from 'zod/mini';
+import { PHONE_COUNTRIES, type PhoneCountry } from '../phone/countries';
+import { isEmailAddress } from './email-address';
+import type { EnvironmentVariable, ServiceEnvironment } from './env';
+import { CHANNELS, SIGNING_ALGORITHMS, SUPPORTED_LOCALES, type Channel } from './vocabulary';
+
+/** Ids appear in DynamoDB keys and logs: keep them to a safe, delimiter-free alphabet. */
+// Spelled without the `i` flag: JSON Schema patterns (config/stage.schema.json) have no flags.
+const id = () => z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'ids are 1-64 of [A-Za-z0-9._-]'));
+const int = (min: number, max: number) => z.int().check(z.gte(min), z.lte(max));
+const sha256Hex = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'API keys are stored as lower-case hex SHA-256 digests'));
+/** An email address as the service accepts one (lib/platform/email-address.ts): the one validator. */
+export const emailAddress = () => z.string().check(z.refine(isEmailAddress, 'an email address (lower-case domain, no quoted local part)'));
+/** Shared with the deployment schema (infra/stage-config.ts). */
+export { int };
+
+const limitSchema = (defaults: Readonly<{ maxAttempts: number; windowSeconds: number; blockSeconds: number }>) =>
+  z._default(
+    z.strictObject({
+      /** Attempts processed per user in any sliding window (default 5). */
+      maxAttempts: z._default(int(1, 50), defaults.maxAttempts),
+      /** Length of the sliding window, in seconds (default 60). */
+      windowSeconds: z._default(int(1, 86_400), defaults.windowSeconds),
+      /** How long the attempt that exceeds the limit blocks the user, in seconds (default 300). */
+      blockSeconds: z._default(int(1, 86_400), defaults.blockSeconds),
+    }),
+    // A factory: a shared default object would be shared (and frozen) across parses.
+    () => ({ ...defaults }),
+  );
+
+const ATTEMPT_LIMIT_DEFAULTS = Object.freeze({ maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 });
+
+/** Refresh token lifetimes (`refreshTokens`): Auth0's and Okta's defaults for idle and absolute lifetime. */
+const REFRESH_DEFAULTS = Object.freeze({ idleSeconds: 30 * 86_400, absoluteSeconds: 90 * 86_400, reuseIntervalSeconds: 0 });
+
+/**
+ * The most rotations a family's limit can count: the family item keeps the times of this many
+ * (lib/adapters/dynamodb/refresh-token-store.ts), whatever the configured limit, so changing the
+ * limit never misreads an item written under another.
+ */
+export const MAX_REFRESH_WINDOW = 20;
+
+/**
+ * A refresh family's own limit (docs/decisions/009-refresh-token-families.md): an app refreshes
+ * once per access token lifetime, a few times at once with several tabs; 10 a minute is far above
+ * that and far below a client stuck in a loop.
+ */
+const REFRESH_LIMIT_DEFAULTS = Object.freeze({ maxRefreshes: 10, windowSeconds: 60 });
+
+/**
+ * NIST SP 800-63B §5.2.2: at most 100 consecutive failed attempts on one account. The per-minute
+ * limit alone lets a patient attacker make 7,200 guesses a day; this cap bounds them per rolling run.
+ */
+const FAILURE_CAP_DEFAULTS = Object.freeze({ maxConsecutive: 100, windowSeconds: 86_400 });
+
+const failureCapSchema = z._default(
+  z.strictObject({
+    /** Consecutive failed code exchanges (invalid_grant) for one user after which the token endpoint refuses that user. */
+    maxConsecutive: z._default(int(1, 10_000), FAILURE_CAP_DEFAULTS.maxConsecutive),
+    /**
+     * How long a run of failures counts: a failure more than this after the run's first one starts
+     * a new run, and a capped user is refused until this long after the run's first failure.
+     */
+    windowSeconds: z._default(int(60, 30 * 86_400), FAILURE_CAP_DEFAULTS.windowSeconds),
+  }),
+  () => ({ ...FAILURE_CAP_DEFAULTS }),
+);
+
+/**
+ * The most sends a guard's window can count. Each window remembers one time per send it counts
+ * (lib/adapters/dynamodb/send-guards.ts): 100 keeps the update expression within DynamoDB's 4 KB
+ * limit on expressions and the item near 1 KB (one write unit). docs/decisions/008-sms-fraud-guards.md.
+ */
+export const MAX_WINDOW_SENDS = 100;
+
+const windowSchema = <T extends { maxSends: number; windowSeconds: number }>(defaults: Readonly<T>) => ({
+  /** Sends counted in any sliding window. */
+  maxSends: z._default(int(1, MAX_WINDOW_SENDS), defaults.maxSends),
+  /** Length of the sliding window, in seconds. */
+  windowSeconds: z._default(int(1, 86_400), defaults.windowSeconds),
+});
+
+/** The per-source-IP guard's defaults: 10 SMS or voice sends per hour from one IP (or IPv6 /64). */
+const SEND_PER_IP = Object.freeze({ maxSends: 10, windowSeconds: 3600 });
+/**
+ * The per-source-IP guard of email sends: 30 an hour from one IP (or IPv6 /64). Email costs nothing
+ * per message, but a flood of it is email bombing and the bounces and complaints that get the SES
+ * account paused (then every email login is down): docs/decisions/010-hosted-login-abuse.md.
+ */
+const EMAIL_PER_IP = Object.freeze({ maxSends: 30, windowSeconds: 3600 });
+/** Codes one hosted login transaction may send (docs/decisions/010-hosted-login-abuse.md). */
+const SENDS_PER_TRANSACTION = 5;
+/**
+ * The per-destination-prefix guard's defaults: 20 sends an hour to one block of numbers, a block
+ * being the country calling code and the first 6 digits of the national number (a NANP exchange,
+ * NPA-NXX, of 10,000 numbers). Why these numbers: docs/decisions/008-sms-fraud-guards.md.
+ */
+const SEND_PER_PREFIX = Object.freeze({ digits: 6, maxSends: 20, windowSeconds: 3600 });
+/** The daily budget's default: 1,000 SMS and voice messages per environment per UTC day. */
+const DAILY_PHONE_BUDGET = Object.freeze({ maxMessages: 1000 });
+
+/** The most sends a known number's own allowance can count (its item keeps this many times). */
+export const MAX_KNOWN_NUMBER_SENDS = 10;
+/**
+ * Known numbers (docs/decisions/012-known-numbers.md): a number that completed a login in the
+ * environment within 30 days gets up to 5 SMS and voice sends in any 24 hours past the prefix and
+ * budget guards: a person signs in a few times a day at most.
+ */
+const KNOWN_NUMBERS = Object.freeze({ rememberDays: 30, maxSendsPerDay: 5 });
+
+/**
+ * The kinds of number an environment may refuse for SMS and voice codes even in a country it
+ * allows, by libphonenumber's `PhoneNumberType`: `PERSONAL_NUMBER` (personal numbering, "follow
+ * me" numbers that forward wherever their holder says: UK +44 70, ES +34 70x, DE +49 700) and
+ * `VOIP` (numbers of internet telephony services: UK +44 56, FR +33 9). Premium rate and the other
+ * kinds that are never a person's phone are refused everywhere, so they are not settings.
+ */
+export const REFUSABLE_NUMBER_TYPES = ['PERSONAL_NUMBER', 'VOIP'] as const;
+export type RefusableNumberType = (typeof REFUSABLE_NUMBER_TYPES)[number];
+
+/**
+ * `sms.refusedNumberTypes`' default: both. Revenue-share fraud (SMS pumping, toll fraud) asks for
+ * codes to numbers whose range holder is paid for each message or call that ends there and shares
+ * it with the attacker; personal and VoIP ranges are among its classics (blocks that are easy to
+ * obtain, reach no particular handset, and, for personal numbers, carry high termination rates).
+ * Few people sign in with one; an environment whose users do empties the list, or keeps one type
+ * (docs/decisions/008-sms-fraud-guards.md, "1. Allowed destinations").
+ */
+const REFUSED_NUMBER_TYPES: readonly RefusableNumberType[] = REFUSABLE_NUMBER_TYPES;
+
+/** An ISO 3166-1 alpha-2 code, as libphonenumber names the regions of phone numbers. */
+const phoneCountry = () => z.enum(PHONE_COUNTRIES, { error: 'an ISO 3166-1 alpha-2 country code (GB, not UK)' });
+
+const environmentSchema = z.strictObject({
+  /** Selected by `?env_id=`; part of every code's binding and every attempt counter's key. */
+  id: id(),
+  /** Product name used in the default message texts and the email subject. */
+  serviceName: z.string().check(z.minLength(1), z.maxLength(40)),
+  /** Locale of the default texts when a request names none, or one we do not have. */
+  defaultLocale: z._default(z.enum(SUPPORTED_LOCALES), 'en-US'),
+  email: z.strictObject({
+    /** SES-verified sender address (the `From`). */
+    sender: emailAddress(),
+    /** Display name in the `From` header. */
+    senderName: z.optional(z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[^"\r\n<>]+$/))),
+    /** Optional SES configuration set (event publishing, suppression). */
+    configurationSet: z.optional(z.string().check(z.minLength(1))),
+  }),
+  sms: z._default(
+    z.strictObject({
+      /** Alphanumeric sender id where the destination country supports one (3GPP: 1-11 characters). */
+      senderId: z.optional(z.string().check(z.regex(/^(?=.*[A-Za-z])[A-Za-z0-9]{1,11}$/))),
+      /** Origination number (E.164) for countries that require one. */
+      originationNumber: z.optional(z.e164()),
+      /**
+       * The countries (ISO 3166-1 alpha-2, as libphonenumber assigns a number to one) whose numbers
+       * may get SMS and voice codes; any other number is answered 403 `destination_not_allowed`.
+       * Empty (the default): no SMS or voice codes in this environment. Premium-rate, shared-cost,
+       * UAN, voicemail and pager numbers, and the international networks +881/+882/+883, are
+       * refused whatever this lists (docs/decisions/008-sms-fraud-guards.md).
+       */
+      allowedCountries: z._default(z.array(phoneCountry()), (): PhoneCountry[] => []),
+      /**
+       * Kinds of number refused in this environment whatever its countries (403
+       * `destination_not_allowed`): personal numbers and VoIP by default, two ranges revenue-share
+       * fraud uses (`REFUSED_NUMBER_TYPES`). Empty it, or list one, where your users have them.
+       */
+      refusedNumberTypes: z._default(z.array(z.enum(REFUSABLE_NUMBER_TYPES)), (): RefusableNumberType[] => [...REFUSED_NUMBER_TYPES]),
+    }),
+    () => ({ allowedCountries: [], refusedNumberTypes: [...REFUSED_NUMBER_TYPES] }),
+  ),
+  /** Voice calls (`method: "voice_with_otp"`); absent means voice is not offered in this environment. */
+  voice: z.optional(
+    z.strictObject({
+      /** A voice-capable phone number, pool or ARN registered in AWS End User Messaging. */
+      originationIdentity: z.string().check(z.minLength(1)),
+      /** Optional configuration set for event destinations. */
+      configurationSet: z.optional(z.string().check(z.minLength(1))),
+    }),
+  ),
+  code: z._default(
+    z.strictObject({
+      /** Lifetime of a one-time code, in seconds (default 300). Checked by the application, never left to TTL. */
+      ttlSeconds: z._default(int(30, 3600), 300),
+      /** Wrong tries after which a code dies, whatever its remaining lifetime (Auth0 uses 3). */
+      maxTries: z._default(int(1, 10), 3),
+    }),
+    () => ({ ttlSeconds: 300, maxTries: 3 }),
+  ),
+  limits: z._default(
+    z.strictObject({
+      /** The token endpoint, per normalised user_id across all clients. */
+      token: limitSchema(ATTEMPT_LIMIT_DEFAULTS),
+      /** `otp/send`, per recipient mailbox (see `mailboxOf` in lib/identity/identity.ts). */
+      send: limitSchema(ATTEMPT_LIMIT_DEFAULTS),
+      /** The token endpoint's cap on consecutive failed exchanges per user (NIST SP 800-63B §5.2.2). */
+      failures: failureCapSchema,
+      /**
+       * SMS and voice sends per source IP (an IPv6 address counts by its /64), in a sliding window
+       * (default 10 per hour). Refused with 429 and Retry-After, as the attempt limit is. Email is
+       * not counted. The IP is API Gateway's `requestContext.identity.sourceIp`, never a header.
+       */
+      sendPerIp: z._default(z.strictObject(windowSchema(SEND_PER_IP)), () => ({ ...SEND_PER_IP })),
+      /**
+       * Email sends per source IP (an IPv6 address counts by its /64), in a sliding window (default
+       * 30 per hour), on otp/send and the hosted login page alike; refused with 429 and Retry-After.
+       * A client that authenticates its sends with an API key is not counted (its servers send for
+       * all its users), as for SMS. The IP is API Gateway's `requestContext.identity.sourceIp`.
+       */
+      emailPerIp: z._default(z.strictObject(windowSchema(EMAIL_PER_IP)), () => ({ ...EMAIL_PER_IP })),
+      /**
+       * Codes one hosted login transaction may send, whatever the channel and recipient (default
+       * 5: the first, a resend or two, a corrected address); the next one ends the transaction (the
+       * user starts again from the app). The per-source guards bound what many transactions send.
+       */
+      sendsPerTransaction: z._default(int(1, 50), SENDS_PER_TRANSACTION),
+      /**
+       * SMS and voice sends to one block of numbers, in a sliding window (default 20 per hour): the
+       * same country calling code and the same first `digits` digits of the national number. SMS
+       * pumping rotates through a range of numbers, so the per-recipient limit never trips; this does.
+       */
+      sendPerPrefix: z._default(
+        z.strictObject({
+          /** Leading digits of the national number that make a block (default 6: 10,000 numbers of a 10-digit plan). */
+          digits: z._default(int(1, 12), SEND_PER_PREFIX.digits),
+          ...windowSchema(SEND_PER_PREFIX),
+        }),
+        () => ({ ...SEND_PER_PREFIX }),
+      ),
+      /**
+       * The most SMS and voice messages (together) this environment sends per UTC day (default
+       * 1,000). When they are spent, SMS and voice sends answer 503 with Retry-After until the next
+       * UTC day; email keeps working. An alarm fires at 80%. Choosing it: docs/deploy.md.
+       */
+      dailyPhoneBudget: z._default(
+        z.strictObject({
+          /** Messages per UTC day; never exceeded (docs/decisions/008-sms-fraud-guards.md). */
+          maxMessages: z._default(int(1, 100_000_000), DAILY_PHONE_BUDGET.maxMessages),
+        }),
+        () => ({ ...DAILY_PHONE_BUDGET }),
+      ),
+      /**
+       * Known numbers: a number that completed a login (a code checked right, by the token
+       * endpoint or the hosted page) in this environment within `rememberDays` days is exempt
+       * from the prefix guard and the daily budget for up to `maxSendsPerDay` SMS and voice sends
+       * in any 24 hours; the destination and per-source guards still apply. So an attacker who
+       * spends the budget stops SMS only for numbers never seen before, while the budget stays the
+       * ceiling of what those cost. `rememberDays: 0` turns it off. The record is keyed by the
+       * number's HMAC, as every counter (docs/decisions/012-known-numbers.md).
+       */
+      knownNumbers: z._default(
+        z.strictObject({
+          rememberDays: z._default(int(0, 365), KNOWN_NUMBERS.rememberDays),
+          maxSendsPerDay: z._default(int(1, MAX_KNOWN_NUMBER_SENDS), KNOWN_NUMBERS.maxSendsPerDay),
+        }),
+        () => ({ ...KNOWN_NUMBERS }),
+      ),
+    }),
+    () => ({
+      token: { ...ATTEMPT_LIMIT_DEFAULTS },
+      send: { ...ATTEMPT_LIMIT_DEFAULTS },
+      failures: { ...FAILURE_CAP_DEFAULTS },
+      sendPerIp: { ...SEND_PER_IP },
+      emailPerIp: { ...EMAIL_PER_IP },
+      sendsPerTransaction: SENDS_PER_TRANSACTION,
+      sendPerPrefix: { ...SEND_PER_PREFIX },
+      dailyPhoneBudget: { ...DAILY_PHONE_BUDGET },
+      knownNumbers: { ...KNOWN_NUMBERS },
+    }),
+  ),
+});
+
+const clientSchema = z.strictObject({
+  /** The `client_id` clients send. */
+  id: id(),
+  /** Environments the client may use. */
+  environments: z.array(id()).check(z.minLength(1)),
+  /** Redirect URIs, compared by exact string match (RFC 6749 §3.1.2, OAuth 2.1). */
+  redirectUris: z.array(z.url()).check(z.minLength(1)),
+  /** Channels this client may send codes by (voice costs money: clients opt in). */
+  channels: z._default(z.array(z.enum(CHANNELS)).check(z.minLength(1)), (): Channel[] => ['email', 'sms']),
+  accessToken: z.strictObject({
+    /** `jwt`: RFC 9068, verifiable with the JWKS. `opaque`: random, checked by introspection. */
+    format: z.enum(['jwt', 'opaque']),
+    /** Access token lifetime in seconds. */
+    ttlSeconds: z._default(int(60, 86_400), 3600),
+    /**
+     * How JWTs of this client are signed (RFC 7518): ES256, the default (short, fast: about 0.13 ms
+     * a token), or RS256 for consumers that verify RSA only, such as API Gateway's JWT
+     * authorizers (about 0.8 ms a token; README: verifying tokens).
+     */
+    signingAlgorithm: z._default(z.enum(SIGNING_ALGORITHMS), 'ES256'),
+    /** The `aud` of JWT access tokens (RFC 9068 §2.2): the resource server's identifier. */
+    audience: z.string().check(z.minLength(1)),
+    /**
+     * A different `aud` per environment, for a client used in several: a resource server of one
+     * environment then refuses another's tokens even when it verifies them locally with the JWKS.
+     */
+    audienceByEnvironment: z.optional(z.record(id(), z.string().check(z.minLength(1)))),
+    /** Space-separated scope granted to every token of this client, if any. */
+    scope: z.optional(z.string().check(z.regex(/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/))),
+    /**
+     * Put the user's email (`email`) or phone (`phone_number`) in JWTs. Off by default: personal data
+     * stays out of tokens unless a client asks.
+     */
+    includeUserIdClaim: z._default(z.boolean(), false),
+  }),
+  /**
+   * Whether this client may replace the message text (`message` with `%code%`). Off by default:
+   * free text sent from the service's own sender and number is a phishing and spam relay, so it is
+   * for clients you trust (typically ones that also require an API key).
+   */
+  allowCustomMessage: z._default(z.boolean(), false),
+  /** Whether `otp/send` requires `Authorization: Bearer <api key>` from this client. */
+  sendRequiresApiKey: z._default(z.boolean(), false),
+  /**
+   * Whether the client may use the hosted login page (the authorization endpoint). Absent: yes,
+   * unless `sendRequiresApiKey`: a client whose codes only its own servers may request cannot
+   * have them requested by anyone through the page (which sends without its key), so it is
+   * refused there with an error page, and `true` beside `sendRequiresApiKey` is a configuration
+   * error. A client with API keys that uses the page must present one at the token endpoint.
+   */
+  hostedLogin: z.optional(z.boolean()),
+  /** SHA-256 (hex) of each API key; several so a key can be rotated without downtime. */
+  apiKeySha256: z._default(z.array(sha256Hex), (): string[] => []),
+  /** Whether this client's API keys may call the introspection endpoint (RFC 7662). */
+  mayIntrospect: z._default(z.boolean(), false),
+  /**
+   * Refresh tokens (RFC 6749 §6), in families with rotation and reuse detection
+   * (docs/decisions/009-refresh-token-families.md). Absent: code exchanges return no refresh token.
+   * Rotation is always on: every refresh spends the presented token and returns its successor
+   * (OAuth 2.1 §4.3.1 and RFC 9700 §4.14.2 require it of public clients, and only public clients,
+   * those without API keys, may have refresh tokens: RFC 6749 §6 requires a client with
+   * credentials to authenticate when it refreshes, and the token endpoint authenticates no client).
+   */
+  refreshTokens: z.optional(
+    z.strictObject({
+      /** A refresh token unused for this long dies (default 30 days). */
+      idleSeconds: z._default(int(300, 365 * 86_400), REFRESH_DEFAULTS.idleSeconds),
+      /** The whole family (every token from one login) dies this long after the login, however used (default 90 days). */
+      absoluteSeconds: z._default(int(300, 365 * 86_400), REFRESH_DEFAULTS.absoluteSeconds),
+      /**
+       * Reuse interval (Auth0's name; Okta's grace period): for this long after a rotation, the
+       * token just spent may be presented again and gets the same successor (a retry that lost
+       * its response, two tabs refreshing at once) instead of revoking the family. Default 0: any
+       * second presentation is reuse.
+       */
+      reuseIntervalSeconds: z._default(int(0, 60), REFRESH_DEFAULTS.reuseIntervalSeconds),
+      /**
+       * The family's own limit: at most `maxRefreshes` rotations in any sliding window of
+       * `windowSeconds` (default 10 a minute); one more is answered 429 with Retry-After, and the
+       * token it presented stays live. Refreshes present an unguessable token, so they neither
+       * count into nor are refused by the user's attempt limit or failure cap (those protect the
+       * guessable one-time codes): an app's refreshes never lock its user out.
+       */
+      limit: z._default(
+        z.strictObject({
+          maxRefreshes: z._default(int(1, MAX_REFRESH_WINDOW), REFRESH_LIMIT_DEFAULTS.maxRefreshes),
+          windowSeconds: z._default(int(1, 3600), REFRESH_LIMIT_DEFAULTS.windowSeconds),
+        }),
+        () => ({ ...REFRESH_LIMIT_DEFAULTS }),
+      ),
+    }),
+  ),
+});
+
+/**
+ * CORS for browser clients; absent: no CORS anywhere (server-side clients need none). The one part
+ * of the stage file's `deployment` section the functions read (they add the headers to every
+ * response; API Gateway answers the preflights).
+ */
+export const corsSchema = z.optional(
+  z.strictObject({
+    /** Origins (`https://app.example.com`, no path) allowed to call the API from a browser. */
+    allowOrigins: z.array(z.string().check(z.regex(/^https?:\/\/[^/\s]+$/, 'an origin: scheme and host, no path'))).check(z.minLength(1)),
+    /** API paths (from lib/platform/routes.ts) that answer preflight requests; absent: every route. */
+    paths: z.optional(z.array(z.string().check(z.regex(/^\//))).check(z.minLength(1))),
+  }),
+);
+
+/** The fields of a stage file other than `deployment`: what the service is (environments, clients). */
+export const stageFields = {
+  /** Editor hint only: the JSON Schema of stage files (config/stage.schema.json). */
+  $schema: z.optional(z.string()),
+  /** The stage this file configures (informational; the file name selects it). */
+  stage: z.optional(id()),
+  /**
+   * The `iss` of tokens and the base of the metadata URLs. Absent: the API's own URL (set by the
+   * CDK stack or the local runtime through the ISSUER environment variable).
+   */
+  issuer: z.optional(z.httpUrl()),
+  /** Environment used when a request has no `env_id`. */
+  defaultEnvironment: id(),
+  environments: z.array(environmentSchema).check(z.minLength(1)),
+  clients: z.array(clientSchema).check(z.minLength(1)),
+};
+
+interface StageReferences {
+  readonly defaultEnvironment: string;
+  readonly environments: ReadonlyArray<{ readonly id: string }>;
+  readonly clients: ReadonlyArray<z.infer<typeof clientSchema>>;
+}
+
+/** What a schema cannot say field by field: ids are unique and every reference names something. */
+export function checkStageReferences(
+  config: StageReferences,
+  ctx: { addIssue(issue: { code: 'custom'; path: PropertyKey[]; message: string }): void },
+): void {
+  const environmentIds = new Set<string>();
+  for (const [index, environment] of config.environments.entries()) {
+    if (environmentIds.has(environment.id)) {
+      ctx.addIssue({ code: 'custom', path: ['environments', index, 'id'], message: `duplicate environment "${environment.id}"` });
+    }
+    environmentIds.add(environment.id);
+  }
+  if (!environmentIds.has(config.defaultEnvironment)) {
+    ctx.addIssue({ code: 'custom', path: ['defaultEnvironment'], message: `no environment "${config.defaultEnvironment}"` });
+  }
+  const clientIds = new Set<string>();
+  for (const [index, client] of config.clients.entries()) {
+    if (clientIds.has(client.id)) {
+      ctx.addIssue({ code: 'custom', path: ['clients', index, 'id'], message: `duplicate client "${client.id}"` });
+    }
+    clientIds.add(client.id);
+    for (const environment of client.environments) {
+      if (!environmentIds.has(environment)) {
+        ctx.addIssue({ code: 'custom', path: ['clients', index, 'environments'], message: `no environment "${environment}"` });
+      }
+    }
+    for (const environment of Object.keys(client.accessToken.audienceByEnvironment ?? {})) {
+      if (!client.environments.includes(environment)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['clients', index, 'accessToken', 'audienceByEnvironment', environment],
+          message: `the client is not allowed in environment "${environment}"`,
+        });
+      }
+    }
+    if (client.refreshTokens !== undefined && client.apiKeySha256.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'refreshTokens'],
+        message:
+          'refresh tokens are for public clients (no apiKeySha256): a client with credentials must authenticate to refresh (RFC 6749 §6)',
+      });
+    }
+    if (client.refreshTokens !== undefined && client.refreshTokens.idleSeconds > client.refreshTokens.absoluteSeconds) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'refreshTokens', 'idleSeconds'],
+        message: 'the idle lifetime cannot be longer than the absolute one',
+      });
+    }
+    if (client.sendRequiresApiKey && client.hostedLogin === true) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'hostedLogin'],
+        message: 'a client whose codes only its servers may request (sendRequiresApiKey) cannot use the hosted login page',
+      });
+    }
+    if ((client.sendRequiresApiKey || client.mayIntrospect) && client.apiKeySha256.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'apiKeySha256'],
+        message: 'a client that requires an API key or may introspect needs at least one key hash',
+      });
+    }
+  }
+}
+
+/**
+ * A stage file as the functions read it. Its `deployment` section belongs to the CDK stack, which
+ * validates all of it (infra/stage-config.ts); here only `cors` is read, and the rest is the
+ * stack's business. So no function bundle carries the deployment schema.
+ */
+export const stageConfigSchema = z
+  .strictObject({
+    ...stageFields,
+    deployment: z.prefault(z.looseObject({ cors: corsSchema }), {}),
+  })
+  .check(z.superRefine(checkStageReferences));
+
+export type StageConfig = z.infer<typeof stageConfigSchema>;
+export type EnvironmentConfig = StageConfig['environments'][number];
+export type ClientConfig = StageConfig['clients'][number];
+export type LimitConfig = EnvironmentConfig['limits']['token'];
+export type FailureCapConfig = EnvironmentConfig['limits']['failures'];
+/** A guard's sliding window: at most `maxSends` in any `windowSeconds`. */
+export type SendWindowConfig = EnvironmentConfig['limits']['sendPerIp'];
+export type PrefixWindowConfig = EnvironmentConfig['limits']['sendPerPrefix'];
+export type DailyBudgetConfig = EnvironmentConfig['limits']['dailyPhoneBudget'];
+export type KnownNumbersConfig = EnvironmentConfig['limits']['knownNumbers'];
+
+/** Whether `client` may use the hosted login page (`hostedLogin`, by default unless it requires an API key to send). */
+export function usesHostedLogin(client: ClientConfig): boolean {
+  return client.hostedLogin ?? !client.sendRequiresApiKey;
+}
+
+/** Parses and validates a stage configuration, throwing one readable message listing every problem. */
+export function parseStageConfig(raw: unknown, source = 'configuration'): StageConfig {
+  const result = stageConfigSchema.safeParse(raw);
+  if (!result.success) {
+    throw new Error(`Invalid ${source}:\n${z.prettifyError(result.error)}`);
+  }
+  return result.data;
+}
+
+/**
+ * The documented overrides for local runs and tests (README: the attempt limit, the fraud guards):
+ * environment variables (parsed by lib/platform/env.ts) that apply to every environment.
+ */
+const LIMIT_OVERRIDES = {
+  token: { maxAttempts: 'TOKEN_MAX_ATTEMPTS', windowSeconds: 'TOKEN_WINDOW_SECONDS', blockSeconds: 'TOKEN_BLOCK_SECONDS' },
+  send: { maxAttempts: 'OTP_SEND_MAX', windowSeconds: 'OTP_SEND_WINDOW_SECONDS', blockSeconds: 'OTP_SEND_BLOCK_SECONDS' },
+  sendPerIp: { maxSends: 'OTP_SEND_IP_MAX', windowSeconds: 'OTP_SEND_IP_WINDOW_SECONDS' },
+} as const satisfies {
+  token: Record<keyof LimitConfig, EnvironmentVariable>;
+  send: Record<keyof LimitConfig, EnvironmentVariable>;
+  sendPerIp: Record<keyof SendWindowConfig, EnvironmentVariable>;
+};
+type OverriddenLimit = keyof typeof LIMIT_OVERRIDES;
+
+/** Applies the TOKEN_*, OTP_SEND_* and OTP_SEND_IP_* overrides of `env` on top of the file's limits. */
+export function applyLimitOverrides(config: StageConfig, env: Partial<ServiceEnvironment>): StageConfig {
+  const overrides: Partial<Record<OverriddenLimit, Record<string, number>>> = {};
+  const applied: string[] = [];
+  for (const limit of Object.keys(LIMIT_OVERRIDES) as OverriddenLimit[]) {
+    for (const [field, variable] of Object.entries(LIMIT_OVERRIDES[limit])) {
+      const raw = env[variable as EnvironmentVariable];
+      if (raw === undefined) continue;
+      overrides[limit] = { ...overrides[limit], [field]: Number(raw) };
+      applied.push(`${variable}=${String(raw)}`);
+    }
+  }
+  if (Object.keys(overrides).length === 0) return config;
+  return parseStageConfig(
+    {
+      ...config,
+      environments: config.environments.map((environment) => ({
+        ...environment,
+        limits: {
+          ...environment.limits,
+          token: { ...environment.limits.token, ...overrides.token },
+          send: { ...environment.limits.send, ...overrides.send },
+          sendPerIp: { ...environment.limits.sendPerIp, ...overrides.sendPerIp },
+        },
+      })),
+    },
+    `configuration after the limit overrides ${applied.join(', ')}`,
+  );
+}
+
+/** A stage configuration with lookups; deeply frozen. */
+export interface ServiceConfig {
+  readonly stage: StageConfig;
+  environment(id: string | undefined): EnvironmentConfig | undefined;
+  client(id: string): ClientConfig | undefined;
+}
+
+/** Wraps a validated stage configuration with its lookups. */
+export function buildServiceConfig(stage: StageConfig): ServiceConfig {
+  const frozen = deepFreeze(stage);
+  const environments = new Map(frozen.environments.map((environment) => [environment.id, environment]));
+  const clients = new Map(frozen.clients.map((client) => [client.id, client]));
+  return Object.freeze({
+    stage: frozen,
+    environment: (id: string | undefined) => environments.get(id ?? frozen.defaultEnvironment),
+    client: (id: string) => clients.get(id),
+  });
+}
+
+/** Reads, validates and freezes the stage file named by IDP_CONFIG_FILE, with the limit overrides. */
+export function loadServiceConfig(env: Partial<ServiceEnvironment>): ServiceConfig {
+  const file = env.IDP_CONFIG_FILE ?? `${env.LAMBDA_TASK_ROOT ?? '.'}/config.json`;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`Cannot read configuration file ${file}: ${(error as Error).message}`);
+  }
+  return buildServiceConfig(applyLimitOverrides(parseStageConfig(raw, file), env));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

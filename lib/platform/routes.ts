@@ -1,0 +1,123 @@
+/**
+ * The API's routes and the functions behind them: one Lambda per route group, named by its file
+ * in `functions/`. The CDK stack and the local runtime both build from these lists, so they cannot
+ * disagree, and the stack derives each function's IAM policy from what is declared here (a test
+ * checks the declarations against the DynamoDB requests each operation really makes).
+ */
+
+/**
+ * How long an API function may run, in seconds: the CDK stack's timeout (infra/functions.ts) and
+ * the local runtime's, so a request runs out of time locally exactly as on AWS. Why 20:
+ * lib/platform/aws.ts (every call's bound) and infra/functions.ts.
+ */
+export const API_TIMEOUT_SECONDS = 20;
+
+/**
+ * DynamoDB actions on the table, as IAM names them (`dynamodb:<action>`). A TransactWriteItems
+ * request has no action of its own: IAM authorises each of its writes by its own action.
+ */
+export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+/**
+ * The service's secrets: the HMAC master key, the signing key set (private keys: the token
+ * function only), and its public half (what the verifying functions read).
+ */
+export type SecretName = 'hmac' | 'signingKeys' | 'verificationKeys';
+/** Delivery channels, each one IAM action: ses:SendEmail, sns:Publish, sms-voice:SendVoiceMessage. */
+export type DeliveryAction = 'email' | 'sms' | 'voice';
+
+export interface FunctionSpec {
+  /** The file in functions/ (without extension) whose `handler` this Lambda runs. */
+  readonly name: string;
+  /** One line for the console and the docs. */
+  readonly description: string;
+  readonly table: readonly TableAction[];
+  readonly secrets: readonly SecretName[];
+  readonly delivery: readonly DeliveryAction[];
+}
+
+export const FUNCTIONS = {
+  'otp-send': {
+    name: 'otp-send',
+    description: 'POST /idp/v1/otp/send: send a one-time code',
+    // The attempt, the SMS fraud guards' counters (send-guards.ts), the code and, when delivery
+    // fails, putting back the last delivered code: all updates of one item each (code-store.ts).
+    table: ['UpdateItem'],
+    secrets: ['hmac'],
+    delivery: ['email', 'sms', 'voice'],
+  },
+  token: {
+    name: 'token',
+    description: 'POST /idp/v1/account/token: exchange a code or a refresh token for tokens',
+    // The attempt, the failure count, the guess that spends a try, a rotation and a family's
+    // revocation (UpdateItem), an opaque token and a new refresh token family (PutItem, alone or
+    // in a transaction), an authorization code consumed (DeleteItem), a family read (GetItem).
+    table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+    secrets: ['hmac', 'signingKeys'],
+    delivery: [],
+  },
+  introspect: {
+    name: 'introspect',
+    description: 'POST /idp/v1/account/introspect: token introspection for resource servers',
+    // An opaque token by its hash; JWTs are verified with public keys only; whether either was
+    // revoked (its refresh token family's item, or a JWT's own revocation item).
+    table: ['GetItem'],
+    secrets: ['verificationKeys'],
+    delivery: [],
+  },
+  revoke: {
+    name: 'revoke',
+    description: 'POST /idp/v1/account/revoke: token revocation (RFC 7009)',
+    // A refresh token's family, or a JWT's jti in its family (UpdateItem), a JWT's jti without a
+    // family (PutItem), an opaque token (DeleteItem).
+    // The HMAC key finds a refresh token's family; the public keys verify a JWT.
+    table: ['UpdateItem', 'PutItem', 'DeleteItem'],
+    secrets: ['hmac', 'verificationKeys'],
+    delivery: [],
+  },
+  authorize: {
+    name: 'authorize',
+    description: 'GET|POST /idp/v1/account/authorize: the hosted login page (the OAuth authorization endpoint)',
+    // The attempts, the SMS fraud guards' counters (send-guards.ts), the code, a wrong try and a
+    // failure count (UpdateItem), the authorization code (PutItem).
+    table: ['UpdateItem', 'PutItem'],
+    secrets: ['hmac'],
+    delivery: ['email', 'sms', 'voice'],
+  },
+  userinfo: {
+    name: 'userinfo',
+    description: 'GET|POST /idp/v1/account/userinfo: the claims an access token was granted (OpenID Connect)',
+    // An opaque token by its hash, and whether a token was revoked, as introspection reads them.
+    table: ['GetItem'],
+    secrets: ['verificationKeys'],
+    delivery: [],
+  },
+  'well-known': {
+    name: 'well-known',
+    description: 'GET /.well-known/*: the JWKS, the authorization server metadata and the OpenID configuration',
+    table: [],
+    secrets: ['verificationKeys'],
+    delivery: [],
+  },
+} as const satisfies Record<string, FunctionSpec>;
+
+export type FunctionName = keyof typeof FUNCTIONS;
+
+export interface Route {
+  /** API Gateway resource path. */
+  readonly path: string;
+  /** The methods the route answers; API Gateway sends every other method to the function too, which answers 405. */
+  readonly methods: readonly string[];
+  readonly functionName: FunctionName;
+}
+
+export const ROUTES: readonly Route[] = [
+  { path: '/idp/v1/otp/send', methods: ['POST'], functionName: 'otp-send' },
+  { path: '/idp/v1/account/token', methods: ['POST'], functionName: 'token' },
+  { path: '/idp/v1/account/introspect', methods: ['POST'], functionName: 'introspect' },
+  { path: '/idp/v1/account/revoke', methods: ['POST'], functionName: 'revoke' },
+  { path: '/idp/v1/account/authorize', methods: ['GET', 'POST'], functionName: 'authorize' },
+  { path: '/idp/v1/account/userinfo', methods: ['GET', 'POST'], functionName: 'userinfo' },
+  { path: '/.well-known/jwks.json', methods: ['GET'], functionName: 'well-known' },
+  { path: '/.well-known/oauth-authorization-server', methods: ['GET'], functionName: 'well-known' },
+  { path: '/.well-known/openid-configuration', methods: ['GET'], functionName: 'well-known' },
+];

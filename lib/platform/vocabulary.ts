@@ -1,0 +1,67 @@
+/**
+ * Words every layer shares: how a user is identified and how a code travels. A leaf module (it
+ * imports nothing), so the configuration and the domain can both use it and every dependency
+ * arrow points one way.
+ */
+
+/** How the user is identified: `user_id` is an email address or an E.164 phone number. */
+export type AuthType = 'email' | 'sms';
+export const AUTH_TYPES: readonly AuthType[] = ['email', 'sms'];
+
+/** How a code travels. `voice` is a call to the phone number of an `sms` user. */
+export type Channel = 'email' | 'sms' | 'voice';
+export const CHANNELS: readonly [Channel, ...Channel[]] = ['email', 'sms', 'voice'];
+
+/**
+ * The locales the service has texts and a voice for, as BCP 47 language-REGION tags. Their texts
+ * are in lib/messages/locales/ (one file each, registered in its index, which must cover exactly this
+ * list: the compiler checks). The list lives here, apart from the texts, so that the configuration
+ * and the functions that send no message (token, introspection, well-known) can validate a locale
+ * without carrying every language's strings. Order matters once a language has two regions: a
+ * request for a third region of that language gets the first one listed (lib/messages/locale.ts).
+ */
+export const SUPPORTED_LOCALES = [
+  // The first five keep their places; a language's further regions come after its first, which
+  // is the region a request for one we lack gets (en-AU → en-US, fr-BE → fr-FR, es-AR → es-ES,
+  // pt-AO → pt-BR).
+  'en-US',
+  'de-DE',
+  'fr-FR',
+  'es-ES',
+  'pt-BR',
+  'en-GB',
+  'fr-CA',
+  'es-MX',
+  'es-US',
+  'pt-PT',
+  'it-IT',
+  'nl-NL',
+  'pl-PL',
+  'sv-SE',
+  'da-DK',
+  'nb-NO',
+  'ro-RO',
+  'tr-TR',
+  'ru-RU',
+  'ja-JP',
+  'ko-KR',
+  'zh-CN',
+] as const;
+
+/** One of {@link SUPPORTED_LOCALES}, spelled exactly as there. */
+export type Locale = (typeof SUPPORTED_LOCALES)[number];
+
+/**
+ * The JWS algorithms access tokens (and ID tokens) are signed with, per client (RFC 7518): ES256
+ * (ECDSA P-256 with SHA-256, §3.4: short signatures, fast signing) by default, or RS256 (RSASSA
+ * PKCS#1 v1.5 with SHA-256, §3.3) for the consumers that verify RSA only, such as API Gateway's
+ * JWT authorizers.
+ */
+export const SIGNING_ALGORITHMS = ['ES256', 'RS256'] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
+
+/**
+ * The grant types the token endpoint takes (RFC 6749 §4.1.3, §6; metadata `grant_types_supported`,
+ * which lists `refresh_token` only when some client is issued refresh tokens).
+ */
+export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
