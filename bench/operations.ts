@@ -8,7 +8,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { ServiceConfig } from '../lib/platform/config';
-import type { AuthorizationCodeStore, CodeStore, RefreshTokenStore } from '../lib/platform/ports';
+import type { CodeStore } from '../lib/otp/ports';
+import type { AuthorizationCodeStore, RefreshTokenStore } from '../lib/oauth/ports';
 import { authorizationCodeHash, mintAuthorizationCode } from '../lib/oauth/authorization-codes';
 import { digestCode, s256Challenge } from '../lib/otp/codes';
 import { subjectOf, userKeyOf, type HmacKeys } from '../lib/keys/hmac-keys';

@@ -11,7 +11,8 @@ import { loadSigningKeys, loadVerificationKeys, type SigningKeys, type Verificat
 import { readEnvironment, type ServiceEnvironment } from '../platform/env';
 import { IdpError, TemporarilyUnavailableError } from '../platform/errors';
 import { logger } from '../platform/log';
-import { systemClock, type Clock, type Log, type SecretSource } from '../platform/ports';
+import { systemClock, type Clock, type Log } from '../platform/ports';
+import type { SecretSource } from '../keys/ports';
 
 /**
  * Seconds a container keeps a secret before reading it again. Secrets are read once per

@@ -9,7 +9,7 @@
  * and the address claims the token was granted (`email`, `phone`: §5.4); no database read for a
  * JWT, one for an opaque token.
  */
-import type { UserClaims } from '../platform/ports';
+import type { UserClaims } from '../oauth/ports';
 import { InsufficientScopeError, InvalidRequestError, InvalidTokenError } from '../platform/errors';
 import { LOG_EVENTS } from '../platform/log-events';
 import { bearerCredential } from '../oauth/api-keys';

@@ -14,7 +14,8 @@
 import type { EnvironmentConfig } from '../platform/config';
 import { TooManyRequestsError } from '../platform/errors';
 import { LOG_EVENTS } from '../platform/log-events';
-import type { Log, SendGuards } from '../platform/ports';
+import type { Log } from '../platform/ports';
+import type { SendGuards } from './ports';
 import { guardKeyOf, logHandleOf, type HmacKeys } from '../keys/hmac-keys';
 import { sourceNetworkOf } from './source-network';
 

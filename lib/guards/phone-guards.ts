@@ -34,7 +34,8 @@
 import type { EnvironmentConfig } from '../platform/config';
 import { DestinationNotAllowedError, TemporarilyUnavailableError, TooManyRequestsError } from '../platform/errors';
 import { LOG_EVENTS } from '../platform/log-events';
-import type { KnownNumbers, Log, SendGuards } from '../platform/ports';
+import type { Log } from '../platform/ports';
+import type { KnownNumbers, SendGuards } from './ports';
 import type { Channel } from '../platform/vocabulary';
 import { budgetRetryAfter, usedPercent } from './daily-budget';
 import { destinationOf, destinationRefusal, prefixOf, rangeOf } from '../phone/destinations';

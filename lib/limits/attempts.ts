@@ -5,7 +5,8 @@
 import type { EnvironmentConfig } from '../platform/config';
 import { TooManyRequestsError } from '../platform/errors';
 import { LOG_EVENTS } from '../platform/log-events';
-import type { AttemptKey, AttemptLimiter, FailureRun, Log } from '../platform/ports';
+import type { Log } from '../platform/ports';
+import type { AttemptKey, AttemptLimiter, FailureRun } from './ports';
 import { logHandleOf } from '../keys/hmac-keys';
 import { runHasLapsed } from './limits';
 

@@ -17,7 +17,7 @@
  * window and starts a new block, so "at most N in any window" holds for every configuration.
  */
 import type { FailureCapConfig, LimitConfig } from '../platform/config';
-import type { AttemptDecision, FailureRun } from '../platform/ports';
+import type { AttemptDecision, FailureRun } from './ports';
 
 export interface LimitState {
   /** Times (ms) of the last processed attempts, oldest first, at most maxAttempts. */

@@ -35,7 +35,7 @@ import {
 } from '../platform/errors';
 import { LOG_EVENTS } from '../platform/log-events';
 import { LOGIN_PAGES, type Locale } from '../messages/locales';
-import type { AuthorizationCodeStore } from '../platform/ports';
+import type { AuthorizationCodeStore } from '../oauth/ports';
 import { SUPPORTED_LOCALES, type Channel } from '../platform/vocabulary';
 import { userClaimsOf } from '../oauth/access-tokens';
 import { AUTHORIZATION_CODE_TTL_SECONDS, authorizationCodeHash, mintAuthorizationCode } from '../oauth/authorization-codes';

@@ -10,7 +10,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { ClientConfig } from '../platform/config';
 import { TemporarilyUnavailableError } from '../platform/errors';
-import type { OpaqueTokenRecord, UserClaims } from '../platform/ports';
+import type { OpaqueTokenRecord, UserClaims } from './ports';
 import type { Channel, SigningAlgorithm } from '../platform/vocabulary';
 import type { UserIdentity } from '../identity/identity';
 import { hasScope } from './scopes';

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ClientConfig } from '../platform/config';
-import type { RefreshFamily } from '../platform/ports';
+import type { RefreshFamily } from './ports';
 import { hmac, type HmacKeys } from '../keys/hmac-keys';
 import { retryAfterSeconds } from '../limits/limits';
 

@@ -3,7 +3,8 @@
  * access token as the client's settings say, a refresh token when the client has them, and an ID
  * token when the granted scope includes `openid`.
  */
-import type { Log, OpaqueTokenRecord, RefreshFamily, RefreshTokenStore, TokenStore } from '../platform/ports';
+import type { Log } from '../platform/ports';
+import type { OpaqueTokenRecord, RefreshFamily, RefreshTokenStore, TokenStore } from './ports';
 import { LOG_EVENTS } from '../platform/log-events';
 import { mintOpaqueToken, signAccessToken, type Grant } from './access-tokens';
 import type { HmacKeys } from '../keys/hmac-keys';

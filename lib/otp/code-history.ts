@@ -23,7 +23,7 @@
  * with one conditional write and recomputes it from the slot it finds when another write won.
  * `saveIntoSlot` and `applyDiscardStep` are the reference model its tests compare against.
  */
-import type { CodeRecord, KeptCode, SlotState } from '../platform/ports';
+import type { CodeRecord, KeptCode, SlotState } from './ports';
 
 export const EMPTY_SLOT: SlotState = Object.freeze({ live: undefined, history: Object.freeze([]) });
 

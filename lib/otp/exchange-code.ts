@@ -29,17 +29,10 @@ import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../platform/config';
 import { InvalidGrantError, InvalidRequestError, TemporarilyUnavailableError, UnsupportedGrantTypeError } from '../platform/errors';
 import { LOG_EVENTS } from '../platform/log-events';
-import type {
-  AbandonedPresentation,
-  AttemptLimiter,
-  Clock,
-  CodeRecord,
-  CodeStore,
-  FailureRun,
-  GuessResult,
-  KnownNumbers,
-  Log,
-} from '../platform/ports';
+import type { Clock, Log } from '../platform/ports';
+import type { AttemptLimiter, FailureRun } from '../limits/ports';
+import type { KnownNumbers } from '../guards/ports';
+import type { AbandonedPresentation, CodeRecord, CodeStore, GuessResult } from './ports';
 import { userClaimsOf, type Grant } from '../oauth/access-tokens';
 import { countAttempt, countFailure, endFailureRun } from '../limits/attempts';
 import { CODE_VERIFIER_PATTERN, digestCode, digestsEqual, guessDigestOf, isWellFormedCode, s256Challenge } from './codes';

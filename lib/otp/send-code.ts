@@ -33,19 +33,11 @@ import '../platform/zod';
 import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../platform/config';
 import { DeliveryFailedError, InvalidRequestError, TemporarilyUnavailableError, UnauthorizedClientError } from '../platform/errors';
-import type {
-  AttemptLimiter,
-  Clock,
-  CodeRecord,
-  CodeStore,
-  EmailSender,
-  KnownNumbers,
-  Log,
-  SendGuards,
-  SlotState,
-  SmsSender,
-  VoiceCaller,
-} from '../platform/ports';
+import type { Clock, Log } from '../platform/ports';
+import type { AttemptLimiter } from '../limits/ports';
+import type { KnownNumbers, SendGuards } from '../guards/ports';
+import type { CodeRecord, CodeStore, SlotState } from './ports';
+import type { EmailSender, SmsSender, VoiceCaller } from '../messages/ports';
 import { LOG_EVENTS } from '../platform/log-events';
 import type { Locale } from '../messages/locales';
 import { requireApiKey } from '../oauth/api-keys';

@@ -16,7 +16,7 @@ import { LOCAL_AWS } from '../../local/dynamodb';
 import type { OutboxMessage } from '../../local/outbox';
 import { devRoutes, startLocalServices, type LocalServices } from '../../local/stack';
 import { FileSecretSource } from '../../lib/adapters/secrets/file-secret-source';
-import type { SecretSource } from '../../lib/platform/ports';
+import type { SecretSource } from '../../lib/keys/ports';
 import { startDynamoDbProxy, type DynamoDbProxy } from './dynamodb-proxy';
 import { FakeClock } from './fake-clock';
 import { checkResponse } from './contract-recorder';

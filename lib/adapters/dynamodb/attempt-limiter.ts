@@ -25,7 +25,7 @@ import '../../platform/zod';
 import * as z from 'zod/mini';
 import type { FailureCapConfig, LimitConfig } from '../../platform/config';
 import { capRetryAfter, isCapped, retryAfterSeconds, runHasLapsed } from '../../limits/limits';
-import type { AttemptDecision, AttemptKey, AttemptLimiter, FailureRun } from '../../platform/ports';
+import type { AttemptDecision, AttemptKey, AttemptLimiter, FailureRun } from '../../limits/ports';
 import { itemOfFailure, storageFailure } from './client';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
 

@@ -7,7 +7,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import '../../platform/zod';
 import * as z from 'zod/mini';
-import type { AuthorizationCodeRecord, AuthorizationCodeStore } from '../../platform/ports';
+import type { AuthorizationCodeRecord, AuthorizationCodeStore } from '../../oauth/ports';
 import { CHANNELS } from '../../platform/vocabulary';
 import { storageFailure } from './client';
 import { TABLE_DEFINITION, ttlSeconds } from './table';

@@ -38,16 +38,7 @@ import '../../platform/zod';
 import * as z from 'zod/mini';
 import { discardStep, type DiscardStep } from '../../otp/code-history';
 import { CHANNELS } from '../../platform/vocabulary';
-import type {
-  AbandonedPresentation,
-  CodeGuess,
-  CodeRecord,
-  CodeSlot,
-  CodeStore,
-  GuessResult,
-  KeptCode,
-  SlotState,
-} from '../../platform/ports';
+import type { AbandonedPresentation, CodeGuess, CodeRecord, CodeSlot, CodeStore, GuessResult, KeptCode, SlotState } from '../../otp/ports';
 import { itemOfFailure, storageFailure } from './client';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
 

@@ -15,7 +15,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { MAX_KNOWN_NUMBER_SENDS } from '../../platform/config';
-import type { KnownNumberKey, KnownNumbers } from '../../platform/ports';
+import type { KnownNumberKey, KnownNumbers } from '../../guards/ports';
 import { storageFailure } from './client';
 import { slotShifts } from './sliding-window';
 import { TABLE_DEFINITION, ttlSeconds } from './table';

@@ -21,7 +21,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type Dynam
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import '../../platform/zod';
 import * as z from 'zod/mini';
-import type { OpaqueTokenRecord, RefreshFamily, RefreshTokenStore, Rotation, RotationResult, RevocationReason } from '../../platform/ports';
+import type { OpaqueTokenRecord, RefreshFamily, RefreshTokenStore, Rotation, RotationResult, RevocationReason } from '../../oauth/ports';
 import { CHANNELS } from '../../platform/vocabulary';
 import { MAX_REFRESH_WINDOW } from '../../platform/config';
 import { itemOfFailure, storageFailure } from './client';

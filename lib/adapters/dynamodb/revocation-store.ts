@@ -14,7 +14,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import '../../platform/zod';
 import * as z from 'zod/mini';
-import type { RevocationStore } from '../../platform/ports';
+import type { RevocationStore } from '../../oauth/ports';
 import { storageFailure } from './client';
 import { familyItemKey } from './refresh-token-store';
 import { TABLE_DEFINITION } from './table';

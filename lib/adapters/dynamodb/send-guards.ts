@@ -33,7 +33,7 @@ import * as z from 'zod/mini';
 import type { DailyBudgetConfig, SendWindowConfig } from '../../platform/config';
 import { LEASE_RATE_WINDOW_MS, leaseSizeOf, MAX_LEASE, nextUtcDayStart, shardCapsOf, utcDayOf } from '../../guards/daily-budget';
 import { retryAfterSeconds } from '../../limits/limits';
-import type { BudgetDecision, SendGuards, SendWindowKey, WindowDecision } from '../../platform/ports';
+import type { BudgetDecision, SendGuards, SendWindowKey, WindowDecision } from '../../guards/ports';
 import { itemOfFailure, storageFailure } from './client';
 import { slotShifts } from './sliding-window';
 import { TABLE_DEFINITION, ttlSeconds } from './table';

@@ -6,7 +6,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import '../../platform/zod';
 import * as z from 'zod/mini';
-import type { OpaqueTokenRecord, TokenStore } from '../../platform/ports';
+import type { OpaqueTokenRecord, TokenStore } from '../../oauth/ports';
 import { storageFailure } from './client';
 import { TABLE_DEFINITION } from './table';
 

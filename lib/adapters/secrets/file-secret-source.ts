@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SecretSource } from '../../platform/ports';
+import type { SecretSource } from '../../keys/ports';
 import { parseSecretJson } from '../../platform/aws';
 import { parseStoredKeySet, publicKeySet } from '../../keys/signing-keys';
 

@@ -11,7 +11,7 @@ import {
   SECRETS_MANAGER_CLIENT_SETTINGS,
   type AwsClientOptions,
 } from '../../platform/aws';
-import type { SecretSource } from '../../platform/ports';
+import type { SecretSource } from '../../keys/ports';
 
 export class SecretsManagerSecretSource implements SecretSource {
   constructor(

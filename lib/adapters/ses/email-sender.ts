@@ -5,7 +5,7 @@
 import { SESClient, SendEmailCommand, type SESClientConfig } from '@aws-sdk/client-ses';
 import { DeliveryFailedError } from '../../platform/errors';
 import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../../platform/aws';
-import type { EmailMessage, EmailSender } from '../../platform/ports';
+import type { EmailMessage, EmailSender } from '../../messages/ports';
 
 export class SesEmailSender implements EmailSender {
   private readonly client: RenewableClient<SESClient>;

@@ -6,7 +6,7 @@
 import { PublishCommand, SNSClient, type MessageAttributeValue, type SNSClientConfig } from '@aws-sdk/client-sns';
 import { DeliveryFailedError } from '../../platform/errors';
 import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../../platform/aws';
-import type { SmsMessage, SmsSender } from '../../platform/ports';
+import type { SmsMessage, SmsSender } from '../../messages/ports';
 
 export class SnsSmsSender implements SmsSender {
   private readonly client: RenewableClient<SNSClient>;

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { DeliveryFailedError } from '../../platform/errors';
 import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../../platform/aws';
-import type { VoiceCaller, VoiceMessage } from '../../platform/ports';
+import type { VoiceCaller, VoiceMessage } from '../../messages/ports';
 
 export class SmsVoiceV2VoiceCaller implements VoiceCaller {
   private readonly client: RenewableClient<PinpointSMSVoiceV2Client>;

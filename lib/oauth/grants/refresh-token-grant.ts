@@ -48,7 +48,8 @@ import {
   UnauthorizedClientError,
 } from '../../platform/errors';
 import { LOG_EVENTS } from '../../platform/log-events';
-import type { Clock, Log, RefreshFamily } from '../../platform/ports';
+import type { Clock, Log } from '../../platform/ports';
+import type { RefreshFamily } from '../ports';
 import { claimsWithin, type Grant } from '../access-tokens';
 import { logHandleOf } from '../../keys/hmac-keys';
 import {

@@ -8,7 +8,7 @@ import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { attemptItemKey, DynamoDbAttemptLimiter } from '../../../lib/adapters/dynamodb/attempt-limiter';
 import type { LimitConfig } from '../../../lib/platform/config';
 import { applyAttempt, applyFailure, EMPTY_LIMIT_STATE, isCapped, type LimitState } from '../../../lib/limits/limits';
-import type { AttemptKey, FailureRun } from '../../../lib/platform/ports';
+import type { AttemptKey, FailureRun } from '../../../lib/limits/ports';
 import { futureBase } from '../../support/fake-clock';
 import { storageUnavailable, type DynamoDbRequest } from '../../support/failing-dynamodb-proxy';
 import { createTestTable, faultyTestTable, type TestTable } from '../../support/table';

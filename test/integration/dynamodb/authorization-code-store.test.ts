@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { authorizationCodeItemKey, DynamoDbAuthorizationCodeStore } from '../../../lib/adapters/dynamodb/authorization-code-store';
-import type { AuthorizationCodeRecord } from '../../../lib/platform/ports';
+import type { AuthorizationCodeRecord } from '../../../lib/oauth/ports';
 import { futureBase } from '../../support/fake-clock';
 import { storageUnavailable, type DynamoDbRequest } from '../../support/failing-dynamodb-proxy';
 import { faultyTestTable } from '../../support/table';

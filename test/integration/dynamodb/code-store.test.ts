@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { codeItemKey, DynamoDbCodeStore } from '../../../lib/adapters/dynamodb/code-store';
 import { applyDiscardStep, discardStep, EMPTY_SLOT, saveIntoSlot } from '../../../lib/otp/code-history';
-import type { CodeGuess, CodeRecord, CodeSlot, SlotState } from '../../../lib/platform/ports';
+import type { CodeGuess, CodeRecord, CodeSlot, SlotState } from '../../../lib/otp/ports';
 import { futureBase } from '../../support/fake-clock';
 import { storageUnavailable, type DynamoDbRequest } from '../../support/failing-dynamodb-proxy';
 import { createTestTable, faultyTestTable, type TestTable } from '../../support/table';

@@ -16,7 +16,8 @@ import { attemptItemKey, DynamoDbAttemptLimiter } from '../../../lib/adapters/dy
 import { DynamoDbAuthorizationCodeStore } from '../../../lib/adapters/dynamodb/authorization-code-store';
 import { createDocumentClient, createDynamoDbClient } from '../../../lib/adapters/dynamodb/client';
 import type { FailureCapConfig, LimitConfig } from '../../../lib/platform/config';
-import type { AttemptKey, AuthorizationCodeRecord } from '../../../lib/platform/ports';
+import type { AttemptKey } from '../../../lib/limits/ports';
+import type { AuthorizationCodeRecord } from '../../../lib/oauth/ports';
 import { LOCAL_AWS } from '../../../local/dynamodb';
 import { futureBase } from '../../support/fake-clock';
 import { createTestTable, type TestTable } from '../../support/table';

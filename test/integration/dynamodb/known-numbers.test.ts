@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { DynamoDbKnownNumbers, knownNumberItemKey } from '../../../lib/adapters/dynamodb/known-numbers';
-import type { KnownNumberKey } from '../../../lib/platform/ports';
+import type { KnownNumberKey } from '../../../lib/guards/ports';
 import { futureBase } from '../../support/fake-clock';
 import { storageUnavailable } from '../../support/failing-dynamodb-proxy';
 import { createTestTable, faultyTestTable, type TestTable } from '../../support/table';

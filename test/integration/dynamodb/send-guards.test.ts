@@ -16,7 +16,7 @@ import {
 } from '../../../lib/adapters/dynamodb/send-guards';
 import { MAX_WINDOW_SENDS, type DailyBudgetConfig, type SendWindowConfig } from '../../../lib/platform/config';
 import { LEASE_RATE_WINDOW_MS, maxLeaseOf, nextUtcDayStart, shardCapsOf, utcDayOf } from '../../../lib/guards/daily-budget';
-import type { SendWindowKey, WindowDecision } from '../../../lib/platform/ports';
+import type { SendWindowKey, WindowDecision } from '../../../lib/guards/ports';
 import { futureBase } from '../../support/fake-clock';
 import { storageUnavailable } from '../../support/failing-dynamodb-proxy';
 import { createTestTable, faultyTestTable, type TestTable } from '../../support/table';

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { applyDiscardStep, discardStep, EMPTY_SLOT, saveIntoSlot } from '../../../lib/otp/code-history';
-import type { CodeRecord, SlotState } from '../../../lib/platform/ports';
+import type { CodeRecord, SlotState } from '../../../lib/otp/ports';
 
 const NOW = 1_000_000;
 

@@ -9,15 +9,8 @@ import { guardPhoneSend, type PhoneSend } from '../../../lib/guards/phone-guards
 import { deriveHmacKeys, guardKeyOf } from '../../../lib/keys/hmac-keys';
 import { DestinationNotAllowedError, TemporarilyUnavailableError, TooManyRequestsError } from '../../../lib/platform/errors';
 import { LOG_EVENTS } from '../../../lib/platform/log-events';
-import type {
-  BudgetDecision,
-  KnownNumberKey,
-  KnownNumbers,
-  Log,
-  SendGuards,
-  SendWindowKey,
-  WindowDecision,
-} from '../../../lib/platform/ports';
+import type { Log } from '../../../lib/platform/ports';
+import type { BudgetDecision, KnownNumberKey, KnownNumbers, SendGuards, SendWindowKey, WindowDecision } from '../../../lib/guards/ports';
 
 const KEYS = deriveHmacKeys(randomBytes(32));
 const NOW = Date.UTC(2026, 10, 22, 18, 30);
