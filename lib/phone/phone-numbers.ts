@@ -8,7 +8,7 @@
  * - `canonicalisePhone` (lib/phone/phone-canonical.ts): the token endpoint, which only needs the
  *   E.164 form of a number otp/send already accepted, from a seventh of the data. On every number
  *   `normalisePhone` accepts it returns the same E.164 form, so one user is one key from the send
- *   to the exchange (test/unit/domain/phone-numbers.test.ts checks it for every country).
+ *   to the exchange (test/unit/phone/phone-numbers.test.ts checks it for every country).
  */
 import { parsePhoneNumberFromString, type MetadataJson, type PhoneNumber } from 'libphonenumber-js/core';
 

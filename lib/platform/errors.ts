@@ -241,7 +241,7 @@ export class TooManyRequestsError extends IdpError {
 }
 
 /**
- * `Retry-After` of a failed delivery, in seconds (test/unit/errors.test.ts holds the number). A
+ * `Retry-After` of a failed delivery, in seconds (test/unit/platform/errors.test.ts holds the number). A
  * retry is a new send with a new code, and counts against the recipient's send limit (5 in any
  * 60 seconds by default, then a 300-second block: docs/decisions/001-attempt-limit.md). A client
  * that retries at this pace sends at most 4 a minute, so it never starts the block, and leaves

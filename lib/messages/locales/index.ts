@@ -2,7 +2,7 @@
  * The locales we have texts and a voice for: one file per locale (`<tag>.ts`, the tag exactly as
  * the registry spells it), exporting its message texts and its login page's texts, each listed
  * here once. Adding a locale is adding its file and its line in each registry;
- * test/unit/locales/index.test.ts fails when a file is not registered or a text, a plural form or
+ * test/unit/messages/locales/index.test.ts fails when a file is not registered or a text, a plural form or
  * the voice is missing.
  *
  * A leaf: nothing here imports configuration or domain code, only the list of tags

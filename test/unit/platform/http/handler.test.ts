@@ -3,12 +3,12 @@
  * response gets whatever the handler does.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { TemporarilyUnavailableError } from '../../../lib/platform/errors';
-import { logger } from '../../../lib/platform/log';
-import { apiHandler, TIMEOUT_MARGIN_MS } from '../../../lib/platform/http/handler';
-import { STRICT_TRANSPORT_SECURITY } from '../../../lib/platform/http/security-headers';
-import { apiEvent, lambdaContext } from '../../support/api-event';
-import { capturedLogs } from '../../support/log-capture';
+import { TemporarilyUnavailableError } from '../../../../lib/platform/errors';
+import { logger } from '../../../../lib/platform/log';
+import { apiHandler, TIMEOUT_MARGIN_MS } from '../../../../lib/platform/http/handler';
+import { STRICT_TRANSPORT_SECURITY } from '../../../../lib/platform/http/security-headers';
+import { apiEvent, lambdaContext } from '../../../support/api-event';
+import { capturedLogs } from '../../../support/log-capture';
 
 const ok = (): Promise<APIGatewayProxyResult> => Promise.resolve({ statusCode: 200, body: '{}' });
 const route = (handle: () => Promise<APIGatewayProxyResult>) =>

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import fc from 'fast-check';
-import { apiHandler } from '../../../lib/platform/http/handler';
-import { isWellFormedDeep } from '../../../lib/platform/http/well-formed-unicode';
-import { apiEvent, lambdaContext } from '../../support/api-event';
+import { apiHandler } from '../../../../lib/platform/http/handler';
+import { isWellFormedDeep } from '../../../../lib/platform/http/well-formed-unicode';
+import { apiEvent, lambdaContext } from '../../../support/api-event';
 
 const NOT_WELL_FORMED = { error: 'invalid_request', error_description: 'The request contains text that is not well-formed Unicode.' };
 const HIGH = '\ud83d';

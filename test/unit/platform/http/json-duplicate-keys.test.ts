@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { hasDuplicateKey } from '../../../lib/platform/http/json-duplicate-keys';
+import { hasDuplicateKey } from '../../../../lib/platform/http/json-duplicate-keys';
 
 /** The scanner's precondition, checked in every test: the text is one JSON.parse accepts. */
 function scan(json: string): boolean {

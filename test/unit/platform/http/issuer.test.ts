@@ -4,8 +4,8 @@
  * issuer must have one spelling), otherwise derived from the request.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { issuerOf } from '../../../lib/platform/http/issuer';
-import { apiEvent } from '../../support/api-event';
+import { issuerOf } from '../../../../lib/platform/http/issuer';
+import { apiEvent } from '../../../support/api-event';
 
 function eventFrom(requestContext: { apiId: string; domainName?: string; stage?: string }): APIGatewayProxyEvent {
   return apiEvent({ requestContext: { requestId: 'unit', ...requestContext } as APIGatewayProxyEvent['requestContext'] });

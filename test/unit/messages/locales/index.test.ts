@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VoiceId } from '@aws-sdk/client-pinpoint-sms-voice-v2';
-import { LOCALES, LOGIN_PAGES, SUPPORTED_LOCALES, type LocaleStrings } from '../../../lib/messages/locales';
+import { LOCALES, LOGIN_PAGES, SUPPORTED_LOCALES, type LocaleStrings } from '../../../../lib/messages/locales';
 
-const LOCALES_DIR = join(__dirname, '../../../lib/messages/locales');
+const LOCALES_DIR = join(__dirname, '../../../../lib/messages/locales');
 /** The folder's two files that are not a locale. */
 const NOT_A_LOCALE = new Set(['index.ts', 'types.ts']);
 const localeFiles = readdirSync(LOCALES_DIR).filter((file) => !NOT_A_LOCALE.has(file));
@@ -31,7 +31,7 @@ describe('the locale files', () => {
 
   it.each(SUPPORTED_LOCALES)('%s exports its texts and its login page texts, each registered, and nothing else', async (locale) => {
     // Act
-    const exported = Object.values((await import(`../../../lib/messages/locales/${locale}`)) as Record<string, unknown>);
+    const exported = Object.values((await import(`../../../../lib/messages/locales/${locale}`)) as Record<string, unknown>);
 
     // Assert
     expect(exported).toHaveLength(2);

@@ -18,7 +18,7 @@ import {
   UnauthorizedClientError,
   UnsupportedGrantTypeError,
   UnsupportedMediaTypeError,
-} from '../../lib/platform/errors';
+} from '../../../lib/platform/errors';
 
 interface Expectation {
   readonly make: () => IdpError;

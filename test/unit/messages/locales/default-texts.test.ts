@@ -3,13 +3,13 @@
  * its row to the table.
  */
 import { VoiceId } from '@aws-sdk/client-pinpoint-sms-voice-v2';
-import { countSmsSegments } from '../../../lib/messages/sms-segments';
-import { MAX_SMS_SEGMENTS } from '../../../lib/messages/messages';
-import { renderEmail } from '../../../lib/messages/render-email';
-import { renderSms } from '../../../lib/messages/render-sms';
-import { renderVoice } from '../../../lib/messages/render-voice';
-import { SUPPORTED_LOCALES, type Locale } from '../../../lib/messages/locales';
-import { base, htmlEscapeOracle, spelled, spokenDigits } from '../../support/rendering';
+import { countSmsSegments } from '../../../../lib/messages/sms-segments';
+import { MAX_SMS_SEGMENTS } from '../../../../lib/messages/messages';
+import { renderEmail } from '../../../../lib/messages/render-email';
+import { renderSms } from '../../../../lib/messages/render-sms';
+import { renderVoice } from '../../../../lib/messages/render-voice';
+import { SUPPORTED_LOCALES, type Locale } from '../../../../lib/messages/locales';
+import { base, htmlEscapeOracle, spelled, spokenDigits } from '../../../support/rendering';
 
 /**
  * The language each Amazon Polly voice of the SDK's `VoiceId` enum speaks (the Polly developer

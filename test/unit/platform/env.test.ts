@@ -1,10 +1,10 @@
 /** The environment variables, read by one schema (lib/platform/env.ts), and only there. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { ENVIRONMENT_VARIABLES, readEnvironment, required, variablesOf } from '../../lib/platform/env';
-import { FUNCTIONS } from '../../lib/platform/routes';
+import { ENVIRONMENT_VARIABLES, readEnvironment, required, variablesOf } from '../../../lib/platform/env';
+import { FUNCTIONS } from '../../../lib/platform/routes';
 
-const ROOT = resolve(__dirname, '../..');
+const ROOT = resolve(__dirname, '../../..');
 
 describe('readEnvironment', () => {
   it('reads what is set, treats an empty value as unset, defaults the secrets’ max age to 300 s, and ignores other variables', () => {

@@ -10,11 +10,11 @@ import {
   usesHostedLogin,
   type LimitConfig,
   type StageConfig,
-} from '../../lib/platform/config';
-import type * as ConfigModule from '../../lib/platform/config';
-import { readEnvironment } from '../../lib/platform/env';
+} from '../../../lib/platform/config';
+import type * as ConfigModule from '../../../lib/platform/config';
+import { readEnvironment } from '../../../lib/platform/env';
 
-const LOCAL_FILE = join(__dirname, '../../config/local.json');
+const LOCAL_FILE = join(__dirname, '../../../config/local.json');
 const readLocal = (): unknown => JSON.parse(readFileSync(LOCAL_FILE, 'utf8'));
 
 /** The raw (unvalidated) shape of a stage file, loose enough to break on purpose. */
@@ -369,7 +369,7 @@ describe('parseStageConfig defaults', () => {
     // Arrange: a fresh module instance, so the shared constants of other tests are untouched.
     let isolated: typeof ConfigModule | undefined;
     await jest.isolateModulesAsync(async () => {
-      isolated = await import('../../lib/platform/config');
+      isolated = await import('../../../lib/platform/config');
     });
     const first = isolated!.parseStageConfig(minimal());
 
@@ -499,7 +499,7 @@ describe('parseStageConfig validation: each problem is reported with its path', 
     try {
       jest.isolateModules(() => {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const fresh = require('../../lib/platform/config') as typeof ConfigModule;
+        const fresh = require('../../../lib/platform/config') as typeof ConfigModule;
         try {
           fresh.parseStageConfig(raw);
         } catch (error) {

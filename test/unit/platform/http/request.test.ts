@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { IdpError } from '../../../lib/platform/errors';
-import { parseBody, queryParameter, type ParsedEvent } from '../../../lib/platform/http/request';
+import { IdpError } from '../../../../lib/platform/errors';
+import { parseBody, queryParameter, type ParsedEvent } from '../../../../lib/platform/http/request';
 
 const REPEATED = { error: 'invalid_request', error_description: 'A JSON member name is repeated (RFC 7493 section 2.3 allows each once).' };
 const NOT_WELL_FORMED = { error: 'invalid_request', error_description: 'The request contains text that is not well-formed Unicode.' };
