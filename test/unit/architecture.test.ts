@@ -1,6 +1,7 @@
 /**
- * Dependency arrows point one way (house style: handler → domain → port → adapter): checked on
- * the sources' import lines, so a shortcut fails here rather than in review.
+ * Dependency arrows point one way (house style: handler → endpoint → capability → port →
+ * adapter): checked on the sources' import lines, so a shortcut fails here rather than in review.
+ * One rule per folder: the folders of lib/ its modules may import from (its own always).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -23,6 +24,74 @@ function importsOf(file: string): string[] {
   });
 }
 
+/**
+ * Which folders each folder's modules may import from, top (the Lambda files) to bottom. A
+ * subfolder belongs to its folder (messages/locales/, adapters/dynamodb/) unless it has a rule of
+ * its own (platform/http/, oauth/grants/).
+ */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  // Middy wiring: the composition roots and the use cases they wire. rotate-signing-keys.ts is a
+  // Secrets Manager rotation handler, whose use case is its adapter.
+  functions: ['lib/deps', 'lib/endpoints', 'lib/login', 'lib/otp', 'lib/platform/http', 'lib/platform', 'lib/adapters'],
+  // The composition roots: the adapters, and the use cases whose dependencies they build.
+  'lib/deps': ['lib/adapters', 'lib/endpoints', 'lib/login', 'lib/otp', 'lib/keys', 'lib/platform'],
+  // The only AWS SDK users: each implements a capability's port; no HTTP layer, no Lambda file.
+  'lib/adapters': ['lib/otp', 'lib/oauth', 'lib/guards', 'lib/limits', 'lib/messages', 'lib/keys', 'lib/platform'],
+  'lib/platform/http': ['lib/platform'],
+  // One use case per route: the token endpoint's grants, introspection, revocation, UserInfo, discovery.
+  'lib/endpoints': ['lib/oauth/grants', 'lib/otp', 'lib/oauth', 'lib/keys', 'lib/platform'],
+  // The hosted login page: sends and checks codes as otp/send and the token endpoint do.
+  'lib/login': ['lib/otp', 'lib/oauth', 'lib/messages', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
+  'lib/oauth/grants': ['lib/otp', 'lib/oauth', 'lib/keys', 'lib/platform'],
+  // Sending a code and exchanging it (for oauth/'s tokens).
+  'lib/otp': ['lib/oauth', 'lib/guards', 'lib/limits', 'lib/messages', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
+  'lib/guards': ['lib/limits', 'lib/phone', 'lib/keys', 'lib/platform'],
+  'lib/oauth': ['lib/limits', 'lib/keys', 'lib/identity', 'lib/platform'],
+  'lib/messages': ['lib/platform'],
+  'lib/limits': ['lib/keys', 'lib/platform'],
+  'lib/keys': ['lib/identity', 'lib/platform'],
+  'lib/identity': ['lib/platform'],
+  // The configuration validates allowed countries against phone/countries.ts, a leaf.
+  'lib/platform': ['lib/phone'],
+  'lib/phone': [],
+};
+
+/** The folder whose rule covers `path` (a file, or an import resolved to a path), if any. */
+function folderOf(path: string): string | undefined {
+  return Object.keys(MAY_IMPORT)
+    .filter((folder) => path.startsWith(`${folder}/`))
+    .sort((a, b) => b.length - a.length)[0];
+}
+
+const FOLDERS = Object.keys(MAY_IMPORT);
+
+it('every module of lib/ and functions/ has its folder’s rule', () => {
+  expect([...sources('lib'), ...sources('functions')].filter((file) => folderOf(file) === undefined)).toEqual([]);
+});
+
+it.each(FOLDERS)('%s imports from the folders its rule names, and from no other', (folder) => {
+  const allowed = new Set([folder, ...(MAY_IMPORT[folder] as readonly string[])]);
+  const files = sources(folder).filter((file) => folderOf(file) === folder);
+
+  const outside = files.flatMap((file) =>
+    importsOf(file)
+      .filter((target) => /^(lib|functions)\//.test(target) && !allowed.has(folderOf(target) ?? target))
+      .map((target) => `${file} → ${target}`),
+  );
+
+  expect(outside).toEqual([]);
+});
+
+it('the rules are one-way: no folder may import, directly or through others, from a folder that may import from it', () => {
+  const reaches = (from: string, seen = new Set<string>()): Set<string> => {
+    for (const next of MAY_IMPORT[from] ?? []) {
+      if (!seen.has(next)) reaches(next, seen.add(next));
+    }
+    return seen;
+  };
+  expect(FOLDERS.filter((folder) => reaches(folder).has(folder))).toEqual([]);
+});
+
 it.each(['lib/platform/vocabulary.ts', 'lib/platform/email-address.ts', 'lib/platform/lazy.ts'])(
   '%s is a leaf: it imports nothing',
   (file) => {
@@ -38,19 +107,12 @@ it('the configuration imports nothing from the capabilities (but the country lis
   ).toEqual([]);
 });
 
-/** The capabilities and the endpoints: what lib/domain/ held before issue 26. */
-const RULES = ['keys', 'identity', 'phone', 'messages', 'limits', 'guards', 'otp', 'oauth', 'login', 'endpoints'].flatMap((folder) =>
-  sources(`lib/${folder}`),
-);
+/**
+ * The AWS SDK is the adapters'. deps/ names the clients it wires (types), and platform/aws.ts holds
+ * every client's limits (which the Lambda files read) beside the classifier of their failures.
+ */
+const AWS_SDK_USERS = /^lib\/adapters\/|^lib\/deps\/|^lib\/platform\/aws\.ts$/;
 
-it.each([...RULES, 'lib/platform/request-fields.ts'])('%s imports no adapter and no AWS SDK (the rules talk to ports)', (file) => {
-  expect(
-    importsOf(file).filter(
-      (target) => target.startsWith('lib/adapters/') || target.startsWith('lib/deps') || /^@aws-sdk\/|^@smithy\//.test(target),
-    ),
-  ).toEqual([]);
-});
-
-it.each(sources('lib/adapters'))('%s imports no HTTP layer and no function', (file) => {
-  expect(importsOf(file).filter((target) => /^lib\/platform\/http\/|^lib\/login\/html$|^functions\//.test(target))).toEqual([]);
+it.each(sources('lib').filter((file) => !AWS_SDK_USERS.test(file)))('%s imports no AWS SDK (the rules talk to ports)', (file) => {
+  expect(importsOf(file).filter((target) => /^@aws-sdk\/|^@smithy\//.test(target))).toEqual([]);
 });
