@@ -10,7 +10,8 @@
  * - `integration`: the DynamoDB adapters (whose rules are conditional writes) and the operations
  *   that are only tested end to end (otp/send, the token endpoint), checked by the unit project
  *   plus the HTTP and DynamoDB Local tests (jest.stryker.config.js).
- * MUTATION_SCOPE picks one (test/mutation/run.ts sets it); each has its own incremental baseline.
+ * MUTATION_SCOPE picks one (test/mutation/run.ts sets it); each has its own incremental baseline,
+ * kept in reports/mutation/ (git-ignored).
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 
@@ -63,8 +64,10 @@ export default {
   timeoutMS: 30000,
   timeoutFactor: 2,
   dryRunTimeoutMinutes: 30,
+  // Each scope's baseline is local state (git-ignored, like the reports beside it): it holds
+  // absolute paths and a copy of every mutated file, and only describes the machine's last run.
   incremental: true,
-  incrementalFile: `test/mutation/stryker-incremental-${scope}.json`,
+  incrementalFile: `reports/mutation/stryker-incremental-${scope}.json`,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `reports/mutation/${scope}.html` },
   jsonReporter: { fileName: `reports/mutation/${scope}.json` },

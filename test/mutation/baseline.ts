@@ -1,9 +1,9 @@
 /**
- * Which files of a mutation scope the committed incremental baseline
- * (test/mutation/stryker-incremental-<scope>.json) does not describe as they now are: new files,
- * and files whose source differs from the source the baseline's mutants were run against. Those
- * are the files whose mutants `npm run mutation -- changed` runs; for the others the baseline's
- * results stand (Stryker's incremental mode reuses them).
+ * Which files of a mutation scope the local incremental baseline
+ * (reports/mutation/stryker-incremental-<scope>.json, git-ignored) does not describe as they now
+ * are: new files, and files whose source differs from the source the baseline's mutants were run
+ * against. Those are the files whose mutants `npm run mutation -- changed` runs; for the others the
+ * baseline's results stand (Stryker's incremental mode reuses them).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -11,7 +11,7 @@ import { join, relative, sep } from 'node:path';
 export const PROJECT_ROOT = join(__dirname, '../..');
 
 export function baselinePath(scope: string): string {
-  return join(PROJECT_ROOT, 'test/mutation', `stryker-incremental-${scope}.json`);
+  return join(PROJECT_ROOT, 'reports/mutation', `stryker-incremental-${scope}.json`);
 }
 
 /**

@@ -5,7 +5,7 @@
  * jest anew for every mutant, so a jest globalSetup would start Java for every mutant; the
  * stand-ins' addresses reach every test runner through the environment instead.
  *
- * `npm run mutation -- changed` runs only the files changed since the committed baselines (and
+ * `npm run mutation -- changed` runs only the files changed since the local baselines (and
  * nothing when none did). `npm run mutation -- unit` (or `integration`) runs one scope; any other argument goes to
  * `stryker run` (e.g. `npm run mutation -- integration --mutate lib/domain/send-code.ts`).
  * Exits non-zero when a scope fails or scores below the break threshold.
@@ -84,7 +84,7 @@ async function runScope(scope: Scope, args: readonly string[]): Promise<number> 
 }
 
 /**
- * `changed`: only the mutants of the files the committed baselines do not describe as they now
+ * `changed`: only the mutants of the files the local baselines do not describe as they now
  * are (test/mutation/baseline.ts); a scope with none runs nothing. The baselines' results stand
  * for every other file.
  */
