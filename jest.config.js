@@ -4,13 +4,14 @@
  * node_modules is loaded as is.
  *
  * Three projects, so a pure test never waits for Java:
- * - `unit`: pure tests of lib/ (no DynamoDB, no network, fake clocks): `npx jest --selectProjects unit`;
+ * - `unit`: pure tests of lib/ (no DynamoDB, no network, fake clocks): `npm run test:unit`;
  * - `infra`: synthesis, cdk-nag, bundles and stage files (no local services either);
  * - `integration`: DynamoDB Local, the SES stand-in and the local runtime, started once by the
  *   project's globalSetup on free ports (only when one of its tests runs); test/browser/ adds a
  *   headless Chromium (Debian's, driven by playwright-core) on top of them.
  * `npm test` runs all three with coverage, and fails below the floor set here for the
- * capabilities' rules and the error vocabulary.
+ * capabilities' rules and the error vocabulary; `npm run test:unit` and `npm run test:file -- <paths>` collect no
+ * coverage, so the floor (which only the whole suite can reach) never fails them.
  * @type {import('jest').Config}
  */
 const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];

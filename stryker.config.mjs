@@ -1,6 +1,7 @@
 /**
  * Mutation testing (StrykerJS): would a test notice if a rule in the code were changed? Run with
- * `npm run mutation` (test/mutation/run.ts), which runs the two scopes below one after the other.
+ * `npm run mutation -- <files>` or `-- --since <ref>` (test/mutation/run.ts), which sends each file
+ * to the scope below that mutates it; without files, the two scopes whole, one after the other.
  * Method, figures and the survivors judged equivalent: docs/mutation.md and
  * docs/mutation/equivalent-mutants.md.
  *
@@ -10,7 +11,8 @@
  * - `integration`: the DynamoDB adapters (whose rules are conditional writes) and the operations
  *   that are only tested end to end (otp/send, the token endpoint), checked by the unit project
  *   plus the HTTP and DynamoDB Local tests (jest.stryker.config.js).
- * MUTATION_SCOPE picks one (test/mutation/run.ts sets it); each has its own incremental baseline.
+ * MUTATION_SCOPE picks one (test/mutation/run.ts sets it); each has its own incremental baseline,
+ * kept in reports/mutation/ (git-ignored).
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 
@@ -67,7 +69,7 @@ const RULES = [
 
 const scope = process.env.MUTATION_SCOPE === 'unit' ? 'unit' : 'integration';
 
-/** The files each scope mutates (test/mutation/run.ts reads them too, to find what changed since the baseline). */
+/** The files each scope mutates (test/mutation/run.ts reads them too, to send each file it is given to its scope). */
 export const MUTATE = {
   unit: [...RULES, 'lib/platform/errors.ts', 'lib/platform/http/**/*.ts', ...INTEGRATION.map((pattern) => `!${pattern}`)],
   integration: INTEGRATION,
@@ -91,14 +93,16 @@ export default {
   timeoutMS: 30000,
   timeoutFactor: 2,
   dryRunTimeoutMinutes: 30,
+  // Each scope's baseline is local state (git-ignored, like the reports beside it): it holds
+  // absolute paths and a copy of every mutated file, and only describes the machine's last run.
   incremental: true,
-  incrementalFile: `test/mutation/stryker-incremental-${scope}.json`,
+  incrementalFile: `reports/mutation/stryker-incremental-${scope}.json`,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `reports/mutation/${scope}.html` },
   jsonReporter: { fileName: `reports/mutation/${scope}.json` },
   clearTextReporter: { allowColor: false, logTests: false },
-  // Stryker's break counts uncovered mutants against the score; the bar is 90% of the
-  // covered ones, which test/mutation/run.ts checks from the JSON report (test/mutation/score.ts).
+  // The HTML report's colours only. A measurement, not a gate: no break threshold; run.ts prints
+  // the covered mutants killed per file from the JSON report (test/mutation/score.ts).
   thresholds: { high: 95, low: 90, break: null },
   tempDirName: '.stryker-tmp',
 };

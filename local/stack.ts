@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from './dynamodb';
+import { configFileWithOverrides, overridesIn } from './limit-overrides';
 import { startCaptureServer, type CaptureServerOptions } from './capture';
 import { readOutbox } from './outbox';
 import { ensureLocalSecrets } from './secrets';
@@ -25,6 +26,11 @@ export interface LocalServicesOptions {
   readonly tableName?: string;
   readonly secretsDir?: string;
   readonly configFile?: string;
+  /**
+   * Where to read the limit overrides from (`process.env` for npm start; local/limit-overrides.ts):
+   * when it sets any, the handlers read a copy of the stage file with them applied.
+   */
+  readonly limitOverrides?: Readonly<Record<string, string | undefined>>;
   /** Progress lines for a person watching (npm start); tests leave it out. */
   readonly progress?: (line: string) => void;
 }
@@ -35,12 +41,21 @@ export interface LocalServices {
   readonly captureUrl: string;
   readonly tableName: string;
   readonly secretsDir: string;
+  /** The stage file the handlers read: the one given, or its copy with the limit overrides applied. */
   readonly configFile: string;
   /** Stops what this call started (not services it was handed). */
   stop(): Promise<void>;
 }
 
 export async function startLocalServices(options: LocalServicesOptions = {}): Promise<LocalServices> {
+  // First, so that an invalid override fails before anything is started.
+  const stageFile = options.configFile ?? resolve(PROJECT_ROOT, 'config/local.json');
+  const overrides = overridesIn(options.limitOverrides ?? {});
+  const configFile =
+    options.limitOverrides === undefined
+      ? stageFile
+      : configFileWithOverrides(stageFile, options.limitOverrides, resolve(PROJECT_ROOT, '.local/config'));
+  if (overrides.length > 0) options.progress?.(`Limit overrides: ${overrides.join(', ')} (the handlers read ${configFile})`);
   const stops: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const stopOne of stops.reverse()) await stopOne().catch(() => undefined);
@@ -70,7 +85,7 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
       captureUrl: capture.url,
       tableName,
       secretsDir,
-      configFile: options.configFile ?? resolve(PROJECT_ROOT, 'config/local.json'),
+      configFile,
       stop,
     };
   } catch (error) {

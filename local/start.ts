@@ -22,6 +22,8 @@ async function main(): Promise<void> {
     dynamodb: { port: port('DYNAMODB_PORT', 8000) },
     ses: { port: port('SES_PORT', 8005) },
     capture: { port: port('CAPTURE_PORT', 8006) },
+    // TOKEN_MAX_ATTEMPTS and the like shorten the limits for experiments (README: quick start).
+    limitOverrides: process.env,
     progress: (line) => console.log(line),
   });
   const issuer = process.env.ISSUER ?? `http://127.0.0.1:${apiPort}`;

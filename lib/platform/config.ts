@@ -10,7 +10,7 @@ import './zod';
 import * as z from 'zod/mini';
 import { PHONE_COUNTRIES, type PhoneCountry } from '../phone/countries';
 import { isEmailAddress } from './email-address';
-import type { EnvironmentVariable, ServiceEnvironment } from './env';
+import type { ServiceEnvironment } from './env';
 import { CHANNELS, SIGNING_ALGORITHMS, SUPPORTED_LOCALES, type Channel } from './vocabulary';
 
 /** Ids appear in DynamoDB keys and logs: keep them to a safe, delimiter-free alphabet. */
@@ -514,51 +514,6 @@ export function parseStageConfig(raw: unknown, source = 'configuration'): StageC
   return result.data;
 }
 
-/**
- * The documented overrides for local runs and tests (README: the attempt limit, the fraud guards):
- * environment variables (parsed by lib/platform/env.ts) that apply to every environment.
- */
-const LIMIT_OVERRIDES = {
-  token: { maxAttempts: 'TOKEN_MAX_ATTEMPTS', windowSeconds: 'TOKEN_WINDOW_SECONDS', blockSeconds: 'TOKEN_BLOCK_SECONDS' },
-  send: { maxAttempts: 'OTP_SEND_MAX', windowSeconds: 'OTP_SEND_WINDOW_SECONDS', blockSeconds: 'OTP_SEND_BLOCK_SECONDS' },
-  sendPerIp: { maxSends: 'OTP_SEND_IP_MAX', windowSeconds: 'OTP_SEND_IP_WINDOW_SECONDS' },
-} as const satisfies {
-  token: Record<keyof LimitConfig, EnvironmentVariable>;
-  send: Record<keyof LimitConfig, EnvironmentVariable>;
-  sendPerIp: Record<keyof SendWindowConfig, EnvironmentVariable>;
-};
-type OverriddenLimit = keyof typeof LIMIT_OVERRIDES;
-
-/** Applies the TOKEN_*, OTP_SEND_* and OTP_SEND_IP_* overrides of `env` on top of the file's limits. */
-export function applyLimitOverrides(config: StageConfig, env: Partial<ServiceEnvironment>): StageConfig {
-  const overrides: Partial<Record<OverriddenLimit, Record<string, number>>> = {};
-  const applied: string[] = [];
-  for (const limit of Object.keys(LIMIT_OVERRIDES) as OverriddenLimit[]) {
-    for (const [field, variable] of Object.entries(LIMIT_OVERRIDES[limit])) {
-      const raw = env[variable as EnvironmentVariable];
-      if (raw === undefined) continue;
-      overrides[limit] = { ...overrides[limit], [field]: Number(raw) };
-      applied.push(`${variable}=${String(raw)}`);
-    }
-  }
-  if (Object.keys(overrides).length === 0) return config;
-  return parseStageConfig(
-    {
-      ...config,
-      environments: config.environments.map((environment) => ({
-        ...environment,
-        limits: {
-          ...environment.limits,
-          token: { ...environment.limits.token, ...overrides.token },
-          send: { ...environment.limits.send, ...overrides.send },
-          sendPerIp: { ...environment.limits.sendPerIp, ...overrides.sendPerIp },
-        },
-      })),
-    },
-    `configuration after the limit overrides ${applied.join(', ')}`,
-  );
-}
-
 /** A stage configuration with lookups; deeply frozen. */
 export interface ServiceConfig {
   readonly stage: StageConfig;
@@ -578,7 +533,12 @@ export function buildServiceConfig(stage: StageConfig): ServiceConfig {
   });
 }
 
-/** Reads, validates and freezes the stage file named by IDP_CONFIG_FILE, with the limit overrides. */
+/**
+ * Reads, validates and freezes the stage file named by IDP_CONFIG_FILE. Its limits are the file's
+ * alone: the limit overrides for experiments (TOKEN_MAX_ATTEMPTS and the like) are applied by the
+ * local runtime to the file it hands the handlers (local/limit-overrides.ts), never here, so no
+ * variable set on a deployed function can loosen or tighten a stage's limits.
+ */
 export function loadServiceConfig(env: Partial<ServiceEnvironment>): ServiceConfig {
   const file = env.IDP_CONFIG_FILE ?? `${env.LAMBDA_TASK_ROOT ?? '.'}/config.json`;
   let raw: unknown;
@@ -587,7 +547,7 @@ export function loadServiceConfig(env: Partial<ServiceEnvironment>): ServiceConf
   } catch (error) {
     throw new Error(`Cannot read configuration file ${file}: ${(error as Error).message}`);
   }
-  return buildServiceConfig(applyLimitOverrides(parseStageConfig(raw, file), env));
+  return buildServiceConfig(parseStageConfig(raw, file));
 }
 
 function deepFreeze<T>(value: T): T {

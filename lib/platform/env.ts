@@ -27,7 +27,7 @@ const text = () => blankAsAbsent(z.string());
 /** An ARN of a Secrets Manager secret. */
 const secretArn = () =>
   blankAsAbsent(z.string().check(z.regex(/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/, 'a Secrets Manager secret ARN')));
-/** A positive integer of at most six digits, as a string (the limit overrides keep it so). */
+/** A positive integer of at most six digits, as a string. */
 const positive = () => z.string().check(z.regex(/^[1-9][0-9]{0,5}$/, 'a positive integer'));
 
 const environmentSchema = z.object({
@@ -56,19 +56,6 @@ const environmentSchema = z.object({
     ),
     300,
   ),
-  /** The attempt limits, for local runs and tests (README: the attempt limit). */
-  TOKEN_MAX_ATTEMPTS: blankAsAbsent(positive()),
-  TOKEN_WINDOW_SECONDS: blankAsAbsent(positive()),
-  TOKEN_BLOCK_SECONDS: blankAsAbsent(positive()),
-  OTP_SEND_MAX: blankAsAbsent(positive()),
-  OTP_SEND_WINDOW_SECONDS: blankAsAbsent(positive()),
-  OTP_SEND_BLOCK_SECONDS: blankAsAbsent(positive()),
-  /**
-   * The per-source-IP guard on SMS and voice sends, for local runs and tests (README: the fraud
-   * guards): locally every request comes from a loopback address.
-   */
-  OTP_SEND_IP_MAX: blankAsAbsent(positive()),
-  OTP_SEND_IP_WINDOW_SECONDS: blankAsAbsent(positive()),
 });
 
 export type ServiceEnvironment = z.infer<typeof environmentSchema>;

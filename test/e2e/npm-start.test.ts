@@ -1,6 +1,6 @@
 /**
  * `npm start` as a newcomer runs it: the real entry point (local/start.ts) in its own process, on
- * free ports, with the real handler exports. It must serve the README's examples, show each
+ * free ports, with the real handler exports. It must serve docs/api.md's examples, show each
  * message in the outbox (email also in the SES viewer), log nothing personal, listen on loopback
  * only, stop everything on Ctrl-C, and say in one line how to install Java when it is missing.
  */
@@ -131,7 +131,7 @@ describe('npm start', () => {
       }
     ).messages;
 
-  it('serves the README example by email: the code is in the outbox and in the SES viewer', async () => {
+  it('serves the docs/api.md example by email: the code is in the outbox and in the SES viewer', async () => {
     const response = await post({
       auth_type: 'email',
       client_id: 'local-web',
@@ -153,7 +153,7 @@ describe('npm start', () => {
     expect(viewer.status).toBe(200);
   });
 
-  it('serves the README example by SMS', async () => {
+  it('serves the docs/api.md example by SMS', async () => {
     const response = await post({
       auth_type: 'sms',
       client_id: 'local-web',
@@ -167,7 +167,7 @@ describe('npm start', () => {
     rememberSecret(codeIn(message?.text ?? ''));
   });
 
-  it('serves the README example by voice call', async () => {
+  it('serves the docs/api.md example by voice call', async () => {
     const response = await post({
       auth_type: 'sms',
       client_id: 'local-web',
@@ -182,7 +182,7 @@ describe('npm start', () => {
     rememberSecret(codeIn(message?.text ?? ''));
   });
 
-  it('serves the README example with the Bearer API key of local-backend', async () => {
+  it('serves the docs/api.md example with the Bearer API key of local-backend', async () => {
     const body = {
       auth_type: 'email',
       client_id: 'local-backend',
@@ -193,7 +193,7 @@ describe('npm start', () => {
     expect((await post(body, { Authorization: 'Bearer local-dev-api-key' })).status).toBe(200);
   });
 
-  it('serves the README walk-through: send, read the code, exchange it, verify the JWT with the JWKS', async () => {
+  it('serves the docs/api.md walk-through: send, read the code, exchange it, verify the JWT with the JWKS', async () => {
     const user = 'walkthrough@example.com';
     expect(
       (await post({ auth_type: 'email', client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: user })).status,
@@ -234,7 +234,7 @@ describe('npm start', () => {
     expect(again.status).toBe(400);
   });
 
-  it('serves the typed client (client/, the README example): send, exchange, introspect, each answer typed and checked', async () => {
+  it('serves the typed client (client/, the docs/api.md example): send, exchange, introspect, each answer typed and checked', async () => {
     const idp = createIdentityClient(api);
     idp.use(contractMiddleware);
     const user = 'typed-client@example.com';

@@ -6,6 +6,7 @@ import { build, type Metafile } from 'esbuild';
 import { relative } from 'node:path';
 import { esbuildOptionsFor, lambdaNames, PROJECT_ROOT } from '../../infra/bundling';
 import { LOCALES, LOGIN_PAGES } from '../../lib/messages/locales';
+import { LIMIT_OVERRIDE_VARIABLES } from '../../local/limit-overrides';
 
 const metafiles = new Map<string, Metafile>();
 const code = new Map<string, string>();
@@ -29,6 +30,14 @@ it.each(lambdaNames())('%s carries nothing from infra/ (the deployment schema st
   expect(code.get(name)).not.toContain('an ACM certificate ARN');
   expect(code.get(name)).not.toContain('a 12-digit AWS account id');
 });
+
+it.each(lambdaNames())(
+  '%s cannot honour a limit override: no code reads TOKEN_MAX_ATTEMPTS or the like (only the local runtime applies them)',
+  (name) => {
+    expect(inputsOf(name).filter((input) => input.startsWith('local/'))).toEqual([]);
+    expect(LIMIT_OVERRIDE_VARIABLES.filter((variable) => code.get(name)?.includes(variable))).toEqual([]);
+  },
+);
 
 /** Packages that only some functions may carry: each function's graph holds only its own pieces (lib/deps/). */
 const PACKAGES_OF = {

@@ -15,6 +15,7 @@ import { LOG_EVENTS } from '../../lib/platform/log-events';
 import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec, type SecretName } from '../../lib/platform/routes';
 import { CREATE_REQUIRE_BANNER } from '../../infra/bundling';
 import { preflightsOf, startApiServer } from '../../local/api-server';
+import { LIMIT_OVERRIDE_VARIABLES } from '../../local/limit-overrides';
 import {
   DELIVERY_ACTIONS,
   LOG_ACTIONS,
@@ -224,6 +225,16 @@ describe.each(STAGES)('stage %s', (stageName) => {
           NODE_OPTIONS: '--enable-source-maps',
           POWERTOOLS_SERVICE_NAME: 'identity',
           POWERTOOLS_LOG_LEVEL: config().deployment.logLevel,
+        });
+      }
+    });
+
+    it('never carry a limit override: a deployed stage takes its limits from its stage file alone', () => {
+      for (const [id, fn] of ofType(stage().json, 'AWS::Lambda::Function')) {
+        const variables = Object.keys(property<{ Variables?: Record<string, unknown> } | undefined>(fn, 'Environment')?.Variables ?? {});
+        expect({ id, overrides: variables.filter((variable) => LIMIT_OVERRIDE_VARIABLES.includes(variable)) }).toEqual({
+          id,
+          overrides: [],
         });
       }
     });

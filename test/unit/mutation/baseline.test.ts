@@ -1,4 +1,4 @@
-/** test/mutation/baseline.ts: which files `npm run mutation -- changed` runs. */
+/** test/mutation/baseline.ts: which files a mutation scope selects. */
 import { inScope, scopeFiles } from '../../mutation/baseline';
 
 describe('inScope: the mutate patterns as stryker.config.mjs writes them', () => {
@@ -15,6 +15,10 @@ describe('inScope: the mutate patterns as stryker.config.mjs writes them', () =>
     ['lib/otpx/codes.ts', false],
   ])('%s → %s', (file, expected) => {
     expect(inScope(patterns, file)).toBe(expected);
+  });
+
+  it.each(['lib/{a,b}/*.ts', 'lib/*.ts', 'lib/**/x-*.ts'])('refuses %s, a glob it cannot read, rather than match nothing', (pattern) => {
+    expect(() => inScope([pattern], 'lib/a/x.ts')).toThrow(/neither a path nor dir\/\*\*\/\*\.ext/);
   });
 
   it('lists the files of the repository the patterns select, with / separators, sorted', () => {

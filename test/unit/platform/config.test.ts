@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  applyLimitOverrides,
   buildServiceConfig,
   loadServiceConfig,
   parseStageConfig,
@@ -13,6 +12,7 @@ import {
 } from '../../../lib/platform/config';
 import type * as ConfigModule from '../../../lib/platform/config';
 import { readEnvironment } from '../../../lib/platform/env';
+import { LIMIT_OVERRIDE_VARIABLES } from '../../../local/limit-overrides';
 
 const LOCAL_FILE = join(__dirname, '../../../config/local.json');
 const readLocal = (): unknown => JSON.parse(readFileSync(LOCAL_FILE, 'utf8'));
@@ -311,13 +311,6 @@ describe('parseStageConfig defaults', () => {
     expect(() => parseStageConfig(raw)).toThrow(/windowSeconds/);
   });
 
-  it('keeps a configured failure cap through the limit overrides (regression: the overrides rebuilt limits without it)', () => {
-    const raw = minimal();
-    raw.environments[0]!.limits = { failures: { maxConsecutive: 7, windowSeconds: 3600 } };
-    const overridden = applyLimitOverrides(parseStageConfig(raw), { TOKEN_MAX_ATTEMPTS: '2' });
-    expect(overridden.environments[0]!.limits.failures).toEqual({ maxConsecutive: 7, windowSeconds: 3600 });
-  });
-
   it('takes an audience per environment only for environments the client may use', () => {
     const raw = minimal();
     const client = raw.clients[0] as { environments: string[]; accessToken: Record<string, unknown> };
@@ -535,127 +528,6 @@ describe('parseStageConfig validation: each problem is reported with its path', 
   });
 });
 
-describe('applyLimitOverrides', () => {
-  it.each<[string, 'token' | 'send', keyof LimitConfig]>([
-    ['TOKEN_MAX_ATTEMPTS', 'token', 'maxAttempts'],
-    ['TOKEN_WINDOW_SECONDS', 'token', 'windowSeconds'],
-    ['TOKEN_BLOCK_SECONDS', 'token', 'blockSeconds'],
-    ['OTP_SEND_MAX', 'send', 'maxAttempts'],
-    ['OTP_SEND_WINDOW_SECONDS', 'send', 'windowSeconds'],
-    ['OTP_SEND_BLOCK_SECONDS', 'send', 'blockSeconds'],
-  ])('%s sets %s.%s in every environment and nothing else', (variable, operation, field) => {
-    // Arrange
-    const config = parseStageConfig(twoEnvironments());
-    const other = operation === 'token' ? 'send' : 'token';
-
-    // Act
-    const overridden = applyLimitOverrides(config, { [variable]: '7' });
-
-    // Assert
-    for (const environment of overridden.environments) {
-      expect(environment.limits[operation]).toEqual({ ...ATTEMPT_LIMIT_DEFAULTS, [field]: 7 });
-      expect(environment.limits[other]).toEqual(ATTEMPT_LIMIT_DEFAULTS);
-    }
-    expect(overridden.environments).toHaveLength(2);
-  });
-
-  it('applies all six together', () => {
-    // Arrange
-    const env = {
-      TOKEN_MAX_ATTEMPTS: '2',
-      TOKEN_WINDOW_SECONDS: '10',
-      TOKEN_BLOCK_SECONDS: '20',
-      OTP_SEND_MAX: '3',
-      OTP_SEND_WINDOW_SECONDS: '30',
-      OTP_SEND_BLOCK_SECONDS: '40',
-    };
-
-    // Act
-    const overridden = applyLimitOverrides(parseStageConfig(twoEnvironments()), env);
-
-    // Assert
-    for (const environment of overridden.environments) {
-      expect(environment.limits).toEqual({
-        ...DEFAULT_LIMITS,
-        token: { maxAttempts: 2, windowSeconds: 10, blockSeconds: 20 },
-        send: { maxAttempts: 3, windowSeconds: 30, blockSeconds: 40 },
-      });
-    }
-  });
-
-  it.each<[string, keyof typeof GUARD_DEFAULTS.sendPerIp, string]>([
-    ['OTP_SEND_IP_MAX', 'maxSends', '3'],
-    ['OTP_SEND_IP_WINDOW_SECONDS', 'windowSeconds', '60'],
-  ])('%s sets sendPerIp.%s in every environment and nothing else', (variable, field, value) => {
-    const overridden = applyLimitOverrides(parseStageConfig(twoEnvironments()), readEnvironment({ [variable]: value }));
-    for (const environment of overridden.environments) {
-      expect(environment.limits).toEqual({ ...DEFAULT_LIMITS, sendPerIp: { ...GUARD_DEFAULTS.sendPerIp, [field]: Number(value) } });
-    }
-  });
-
-  it('re-validates the per-IP override against the schema (OTP_SEND_IP_MAX above 100 is refused)', () => {
-    const message = thrownMessage(() => applyLimitOverrides(parseStageConfig(minimal()), { OTP_SEND_IP_MAX: '101' }));
-    expect(message).toMatch(/OTP_SEND_IP_MAX=101[\s\S]*limits\.sendPerIp\.maxSends/);
-  });
-
-  it('overrides the limits a file sets, not only the defaults', () => {
-    // Arrange
-    const config = parseStageConfig(readLocal());
-
-    // Act
-    const overridden = applyLimitOverrides(config, { TOKEN_BLOCK_SECONDS: '2' });
-
-    // Assert
-    expect(overridden.environments[0]!.limits.token).toEqual({ maxAttempts: 5, windowSeconds: 60, blockSeconds: 2 });
-  });
-
-  it('returns the configuration unchanged when no variable is set (and ignores empty ones)', () => {
-    // Arrange
-    const config = parseStageConfig(minimal());
-
-    // Act / Assert
-    expect(applyLimitOverrides(config, {})).toBe(config);
-    expect(applyLimitOverrides(config, readEnvironment({ TOKEN_MAX_ATTEMPTS: '', UNRELATED: '1' }))).toBe(config);
-  });
-
-  it('does not modify the configuration it is given', () => {
-    // Arrange
-    const config = parseStageConfig(minimal());
-
-    // Act
-    applyLimitOverrides(config, { TOKEN_MAX_ATTEMPTS: '2' });
-
-    // Assert
-    expect(config.environments[0]!.limits.token.maxAttempts).toBe(5);
-  });
-
-  it.each([
-    ['TOKEN_MAX_ATTEMPTS', '0'],
-    ['TOKEN_WINDOW_SECONDS', '1.5'],
-    ['TOKEN_BLOCK_SECONDS', 'abc'],
-    ['OTP_SEND_MAX', '-1'],
-    ['OTP_SEND_WINDOW_SECONDS', 'five'],
-    ['OTP_SEND_BLOCK_SECONDS', '0'],
-    ['OTP_SEND_IP_MAX', '1e3'],
-    ['OTP_SEND_IP_WINDOW_SECONDS', '-60'],
-  ])('rejects %s=%j with a message naming the variable', (variable, value) => {
-    // Arrange
-    const config = parseStageConfig(minimal());
-
-    // Act
-    const message = thrownMessage(() => applyLimitOverrides(config, readEnvironment({ [variable]: value })));
-
-    // Assert
-    // The variable is named; its value is not quoted (lib/platform/env.ts reads every variable the same way).
-    expect(message).toBe(`Invalid environment:\n✖ ${variable}: a positive integer`);
-  });
-
-  it('re-validates the result against the schema (TOKEN_MAX_ATTEMPTS above 50 is refused)', () => {
-    const message = thrownMessage(() => applyLimitOverrides(parseStageConfig(minimal()), { TOKEN_MAX_ATTEMPTS: '51' }));
-    expect(message).toMatch(/limits\.token\.maxAttempts/);
-  });
-});
-
 describe('buildServiceConfig', () => {
   const build = () => buildServiceConfig(parseStageConfig(twoEnvironments()));
 
@@ -729,10 +601,23 @@ describe('loadServiceConfig', () => {
     expect(unfrozenPaths(service)).toEqual([]);
   });
 
-  it('applies the limit overrides from the same environment', () => {
-    const service = loadServiceConfig({ IDP_CONFIG_FILE: LOCAL_FILE, OTP_SEND_MAX: '2' });
-    expect(service.environment('local')!.limits.send.maxAttempts).toBe(2);
-  });
+  it.each(['dev', 'prod'])(
+    'keeps config/%s.json’s limits with every limit override variable set: a deployed stage’s limits are its file’s alone',
+    (stageName) => {
+      // Arrange: every variable the local runtime reads as an override (local/limit-overrides.ts), as if set on the function.
+      const file = join(__dirname, `../../../config/${stageName}.json`);
+      const overrides = Object.fromEntries(LIMIT_OVERRIDE_VARIABLES.map((variable) => [variable, '1']));
+
+      // Act: as a Lambda container reads its configuration (lib/deps/secrets.ts `container`).
+      const service = loadServiceConfig(readEnvironment({ ...overrides, IDP_CONFIG_FILE: file }));
+      const unread = loadServiceConfig({ ...overrides, IDP_CONFIG_FILE: file });
+
+      // Assert
+      const fromFile = parseStageConfig(JSON.parse(readFileSync(file, 'utf8'))).environments.map((environment) => environment.limits);
+      expect(service.stage.environments.map((environment) => environment.limits)).toEqual(fromFile);
+      expect(unread.stage.environments.map((environment) => environment.limits)).toEqual(fromFile);
+    },
+  );
 
   it('reports a missing file clearly, naming it', () => {
     // Arrange

@@ -8,10 +8,10 @@ const ROOT = resolve(__dirname, '../../..');
 
 describe('readEnvironment', () => {
   it('reads what is set, treats an empty value as unset, defaults the secrets’ max age to 300 s, and ignores other variables', () => {
+    // The limit overrides among them: only the local runtime reads those (local/limit-overrides.ts).
     expect(readEnvironment({ TABLE_NAME: 'identity', ISSUER: '', TOKEN_MAX_ATTEMPTS: '3', PATH: '/bin' })).toEqual({
       TABLE_NAME: 'identity',
       ISSUER: undefined,
-      TOKEN_MAX_ATTEMPTS: '3',
       SECRETS_MAX_AGE_SECONDS: 300,
     });
     expect(readEnvironment({ SECRETS_MAX_AGE_SECONDS: '60' }).SECRETS_MAX_AGE_SECONDS).toBe(60);
@@ -22,7 +22,7 @@ describe('readEnvironment', () => {
   it('fails fast with every problem at once, naming each variable and never quoting a value', () => {
     const message = (() => {
       try {
-        readEnvironment({ ISSUER: 'not a url', HMAC_SECRET_ARN: 'secret-value', OTP_SEND_MAX: '0', SECRETS_MAX_AGE_SECONDS: '-5' });
+        readEnvironment({ ISSUER: 'not a url', HMAC_SECRET_ARN: 'secret-value', SECRETS_MAX_AGE_SECONDS: '-5' });
         return '';
       } catch (error) {
         return (error as Error).message;
@@ -33,7 +33,6 @@ describe('readEnvironment', () => {
       expect.stringMatching(/^✖ ISSUER: /),
       '✖ HMAC_SECRET_ARN: a Secrets Manager secret ARN',
       '✖ SECRETS_MAX_AGE_SECONDS: a positive integer',
-      '✖ OTP_SEND_MAX: a positive integer',
     ]);
     expect(message).not.toContain('secret-value');
   });
