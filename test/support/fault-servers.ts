@@ -11,17 +11,36 @@
  *   hears of it only later, or never if it stops waiting first. Or it answers in the stand-in's
  *   place (`answer`): a provider's refusal that the stand-in never gives.
  */
+import { randomInt } from 'node:crypto';
 import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { listen } from '../../local/http-server';
-import { freePort } from '../../local/ports';
 
 /**
- * A URL whose port had no listener a moment ago. Another process could take it in between, which
- * on a test machine is unlikely and would show as a different failure, not a passing test.
+ * Below Linux's ephemeral range (32768–60999): every server of the suite listens on port 0 or on a
+ * port `freePort` got from the kernel, so none is ever given one of these.
+ */
+const CLOSED_PORTS = { from: 20_000, to: 32_767 };
+
+/**
+ * A URL whose port had no listener a moment ago, outside the range the suite's own servers get
+ * their ports from (regression: an ephemeral port picked here was handed to a server another test
+ * started a moment later, and "DynamoDB refuses connections" got an answer: a 500, not the 503).
  */
 export async function closedPort(): Promise<string> {
-  return `http://127.0.0.1:${await freePort()}`;
+  for (let tries = 0; tries < 20; tries += 1) {
+    const port = CLOSED_PORTS.from + randomInt(CLOSED_PORTS.to - CLOSED_PORTS.from + 1);
+    if (await isFree(port)) return `http://127.0.0.1:${port}`;
+  }
+  throw new Error('no closed port found below the ephemeral range');
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createTcpServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
 }
 
 export interface BlackHole {
