@@ -21,12 +21,11 @@ import { jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
 import '../platform/zod';
 import * as z from 'zod/mini';
 import type { ClientConfig, ServiceConfig } from '../platform/config';
-import { InvalidClientError, InvalidTokenError } from '../platform/errors';
 import { LOG_EVENTS } from '../platform/log-events';
 import type { Clock, Log } from '../platform/ports';
 import type { RevocationStore, TokenStore, UserClaims } from '../oauth/ports';
 import { ACCESS_TOKEN_TYPE, ENVIRONMENT_CLAIM, FAMILY_CLAIM, opaqueTokenHash } from '../oauth/access-tokens';
-import { basicCredentials, matchesAny, presentedDigest, requireBearer } from '../oauth/api-keys';
+import { authenticateCredentials } from '../oauth/client-authentication';
 import { optionalTextField, parseFields, textField } from '../platform/request-fields';
 import { SIGNING_ALGORITHMS } from '../platform/vocabulary';
 import type { VerificationKeys } from '../keys/signing-keys';
@@ -94,37 +93,17 @@ export async function introspectToken(deps: IntrospectDeps, request: IntrospectR
 }
 
 /**
- * The client that may introspect, authenticated either way RFC 7662 §2.1 allows:
- * - `client_secret_basic` (RFC 6749 §2.3.1): HTTP Basic with the client id and one of its API keys
- *   as the secret, what OAuth client libraries send (openid-client's tokenIntrospection);
- * - a Bearer API key (RFC 6750), which names the client by itself.
- * Every stored key of the client(s) in question is compared, in constant time.
+ * The client that may introspect, authenticated either way RFC 7662 §2.1 allows (the service's one
+ * client authentication, lib/oauth/client-authentication.ts): `client_secret_basic`, what OAuth
+ * client libraries send (openid-client's tokenIntrospection), or a Bearer API key (RFC 6750),
+ * answered as RFC 6750 answers a Bearer credential.
  */
 function authenticateResourceServer(config: ServiceConfig, authorization: string | undefined): ClientConfig {
-  const basic = basicCredentials(authorization);
-  if (basic !== undefined) {
-    const client = config.client(basic.clientId);
-    const presented = presentedDigest(basic.secret);
-    // Compare even for an unknown client, so timing does not tell which client ids exist.
-    const valid = matchesAny(client?.apiKeySha256 ?? [], presented);
-    if (client === undefined || !client.mayIntrospect || !valid) {
-      throw new InvalidClientError('Client authentication failed.', {
-        detail: 'introspection: basic credentials refused',
-        scheme: 'Basic',
-      });
-    }
-    return client;
-  }
-  if (/^basic(\s|$)/i.test(authorization ?? '')) {
-    throw new InvalidClientError('The Authorization header must be: Basic base64(client_id:secret).', { scheme: 'Basic' });
-  }
-  const presented = presentedDigest(requireBearer(authorization));
-  let caller: ClientConfig | undefined;
-  for (const client of config.stage.clients) {
-    if (client.mayIntrospect && matchesAny(client.apiKeySha256, presented)) caller ??= client;
-  }
-  if (caller === undefined) throw new InvalidTokenError('The API key is not valid for introspection.', { bearerPresented: true });
-  return caller;
+  return authenticateCredentials(config, authorization, {
+    admits: (client) => client.mayIntrospect,
+    bearerRefusal: 'The API key is not valid for introspection.',
+    detailPrefix: 'introspection: ',
+  });
 }
 
 /** An active access token of this service: what introspection says of it, its environment, and the user's claims it carries. */

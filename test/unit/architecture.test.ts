@@ -116,3 +116,10 @@ const AWS_SDK_USERS = /^lib\/adapters\/|^lib\/deps\/|^lib\/platform\/aws\.ts$/;
 it.each(sources('lib').filter((file) => !AWS_SDK_USERS.test(file)))('%s imports no AWS SDK (the rules talk to ports)', (file) => {
   expect(importsOf(file).filter((target) => /^@aws-sdk\/|^@smithy\//.test(target))).toEqual([]);
 });
+
+it('a client’s credentials are checked in one place: only the client authentication reads them (issue 26: introspection had its own copy)', () => {
+  const readers = [...sources('lib'), ...sources('functions')].filter((file) =>
+    /\b(basicCredentials|matchesAny)\b/.test(readFileSync(join(ROOT, file), 'utf8')),
+  );
+  expect(readers.sort()).toEqual(['lib/oauth/api-keys.ts', 'lib/oauth/client-authentication.ts']);
+});
