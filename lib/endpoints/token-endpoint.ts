@@ -1,5 +1,6 @@
 /**
- * `POST /idp/v1/account/token` (RFC 6749 §3.2): one endpoint, a module per grant.
+ * `POST /idp/v1/account/token` (RFC 6749 §3.2): one endpoint, a module per grant, dispatched by the
+ * table `GRANTS` (a new grant is one entry).
  *
  * - A request that names a user (`user_id`), or whose `code` is a six-digit one-time code, is the
  *   service's own API flow: the code delivered by `otp/send` (lib/otp/exchange-code.ts). Its
@@ -29,19 +30,32 @@ export interface TokenRequest {
   readonly issuer: string;
 }
 
+/** One grant the endpoint serves: which requests are it, and what answers them. */
+interface GrantEntry {
+  readonly grant: string;
+  readonly accepts: (fields: Record<string, unknown>) => boolean;
+  readonly handle: (deps: TokenEndpointDeps, request: TokenRequest) => Promise<TokenResponse>;
+}
+
+/** The grants, in the order a request is matched against them: the first that accepts it answers. */
+const GRANTS: readonly GrantEntry[] = [
+  // A refresh names no user: whatever else it holds (a `user_id` is an unknown parameter).
+  { grant: 'refresh_token', accepts: (fields) => fields.grant_type === 'refresh_token', handle: refreshTokens },
+  // The seed's request shape, kept as it works: `user_id`, or a six-digit code, is the API flow
+  // whatever the grant type says (its attempt is counted before the grant type is checked).
+  {
+    grant: 'authorization_code (one-time code)',
+    accepts: (fields) => fields.user_id !== undefined || (typeof fields.code === 'string' && isWellFormedCode(fields.code)),
+    handle: exchangeCode,
+  },
+  { grant: 'authorization_code', accepts: (fields) => fields.grant_type === 'authorization_code', handle: exchangeAuthorizationCode },
+];
+
 /** Answers a token request with the grant it is. */
 export async function requestToken(deps: TokenEndpointDeps, request: TokenRequest): Promise<TokenResponse> {
   const { fields } = request;
-  if (fields.grant_type === 'refresh_token') return refreshTokens(deps, request);
-  if (fields.user_id !== undefined || (typeof fields.code === 'string' && isWellFormedCode(fields.code)))
-    return exchangeCode(deps, request);
-  switch (fields.grant_type) {
-    case 'authorization_code':
-      return exchangeAuthorizationCode(deps, request);
-    case undefined:
-    case '':
-      throw new InvalidRequestError('grant_type is required.');
-    default:
-      throw new UnsupportedGrantTypeError();
-  }
+  const entry = GRANTS.find((candidate) => candidate.accepts(fields));
+  if (entry !== undefined) return entry.handle(deps, request);
+  if (fields.grant_type === undefined || fields.grant_type === '') throw new InvalidRequestError('grant_type is required.');
+  throw new UnsupportedGrantTypeError();
 }
