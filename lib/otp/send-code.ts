@@ -270,7 +270,7 @@ export async function completeSend(deps: SendCodeDeps, attempt: CountedSend, sen
     });
   } catch (error) {
     if (error instanceof DeliveryFailedError) {
-      await discardQuietly(deps, record, slot);
+      await discardQuietly(deps, record, (now) => deps.codes.discard(record, slot, now));
       deps.log.warn(LOG_EVENTS.deliveryFailed, { ...logFields, detail: error.detail });
     }
     throw error;
@@ -385,17 +385,7 @@ async function saveOrCancel(deps: SendCodeDeps, record: CodeRecord, keep: number
   try {
     return await deps.codes.save(record, keep);
   } catch (error) {
-    if (error instanceof TemporarilyUnavailableError) {
-      try {
-        await deps.codes.cancel(record, deps.clock.now());
-      } catch (cancelError) {
-        deps.log.error(LOG_EVENTS.discardFailed, {
-          environment: record.environmentId,
-          client: record.clientId,
-          error: (cancelError as Error).name,
-        });
-      }
-    }
+    if (error instanceof TemporarilyUnavailableError) await discardQuietly(deps, record, (now) => deps.codes.cancel(record, now));
     throw error;
   }
 }
@@ -403,11 +393,12 @@ async function saveOrCancel(deps: SendCodeDeps, record: CodeRecord, keep: number
 /**
  * A failed send changes nothing but the attempt counter: its code must not stay usable, and the
  * last code that reached the user (perhaps a minute ago, by another channel) comes back
- * (lib/otp/code-history.ts). A failure to do so is logged, not raised over the 502.
+ * (lib/otp/code-history.ts); so must a save cancelled after its 503. A failure to do so is logged,
+ * not raised over the 502 or the 503.
  */
-async function discardQuietly(deps: SendCodeDeps, record: CodeRecord, slot: SlotState): Promise<void> {
+async function discardQuietly(deps: SendCodeDeps, record: CodeRecord, discard: (now: number) => Promise<void>): Promise<void> {
   try {
-    await deps.codes.discard(record, slot, deps.clock.now());
+    await discard(deps.clock.now());
   } catch (error) {
     deps.log.error(LOG_EVENTS.discardFailed, { environment: record.environmentId, client: record.clientId, error: (error as Error).name });
   }
