@@ -1,8 +1,7 @@
-/** Lambda: POST /idp/v1/otp/send. Wiring only; the operation is lib/otp/send-code.ts. */
+/** Lambda: POST /idp/v1/otp/send. Wiring only; the endpoint is lib/endpoints/otp-send.ts. */
 import { FINISH_SEND_BUDGET_MS } from '../lib/platform/aws';
 import { otpSendDeps } from '../lib/deps/otp-send';
-import type { SendCodeDeps } from '../lib/otp/send-code';
-import { sendCode } from '../lib/otp/send-code';
+import { sendCode, type SendCodeDeps } from '../lib/endpoints/otp-send';
 import { apiHandler, TIMEOUT_MARGIN_MS } from '../lib/platform/http/handler';
 import { header, queryParameter } from '../lib/platform/http/request';
 import { jsonResponse } from '../lib/platform/http/responses';

@@ -21,7 +21,7 @@ import type { AuthorizeDeps } from '../login/authorize';
 import type { HmacKeys } from '../keys/hmac-keys';
 import type { IntrospectDeps } from '../endpoints/introspect-token';
 import type { RevokeDeps } from '../endpoints/revoke-token';
-import type { SendCodeDeps } from '../otp/send-code';
+import type { SendCodeDeps } from '../endpoints/otp-send';
 import type { VerificationKeys } from '../keys/signing-keys';
 import { logger } from '../platform/log';
 import { systemClock, type Clock, type Log } from '../platform/ports';

@@ -1,5 +1,5 @@
 /** The `otp-send` function's container: secrets, the table, the delivery clients. */
-import type { SendCodeDeps } from '../otp/send-code';
+import type { SendCodeDeps } from '../endpoints/otp-send';
 import { required } from '../platform/env';
 import { lazy } from '../platform/lazy';
 import { deliveryAdapters } from './delivery';

@@ -3,7 +3,7 @@
  * table `GRANTS` (a new grant is one entry).
  *
  * - A request that names a user (`user_id`), or whose `code` is a six-digit one-time code, is the
- *   service's own API flow: the code delivered by `otp/send` (lib/otp/exchange-code.ts). Its
+ *   service's own API flow: the code delivered by `otp/send` (lib/oauth/grants/one-time-code-grant.ts). Its
  *   attempt is counted before anything else is checked, the grant type included.
  * - `grant_type=authorization_code` with a code from the hosted login page: the standard
  *   exchange, with PKCE and nothing else (lib/oauth/grants/authorization-code-grant.ts).
@@ -15,7 +15,7 @@
 import { InvalidRequestError, UnsupportedGrantTypeError } from '../platform/errors';
 import { exchangeAuthorizationCode, type AuthorizationCodeGrantDeps } from '../oauth/grants/authorization-code-grant';
 import { isWellFormedCode } from '../otp/codes';
-import { exchangeCode, type ExchangeCodeDeps } from '../otp/exchange-code';
+import { exchangeCode, type ExchangeCodeDeps } from '../oauth/grants/one-time-code-grant';
 import { refreshTokens, type RefreshTokenGrantDeps } from '../oauth/grants/refresh-token-grant';
 import type { TokenResponse } from '../oauth/token-response';
 

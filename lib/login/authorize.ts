@@ -29,7 +29,6 @@ import {
   DeliveryFailedError,
   DestinationNotAllowedError,
   IdpError,
-  InvalidGrantError,
   TemporarilyUnavailableError,
   TooManyRequestsError,
 } from '../platform/errors';
@@ -40,7 +39,7 @@ import { SUPPORTED_LOCALES, type Channel } from '../platform/vocabulary';
 import { userClaimsOf } from '../oauth/access-tokens';
 import { AUTHORIZATION_CODE_TTL_SECONDS, authorizationCodeHash, mintAuthorizationCode } from '../oauth/authorization-codes';
 import { S256_CHALLENGE_PATTERN } from '../otp/codes';
-import { beginCodeCheck, checkCode, type CodeCheckDeps } from '../otp/exchange-code';
+import { beginVerify, verifyCode, type RejectionReason, type Verification, type VerifyCodeDeps } from '../otp/verify';
 import { logHandleOf, subjectOf } from '../keys/hmac-keys';
 import { inferAuthType, normaliseUser, type UserIdentity } from '../identity/identity';
 import { countryCallingCodeOf, normalisePhone } from '../phone/phone-validation';
@@ -56,9 +55,9 @@ import {
 } from './login-transaction';
 import type { LoginPageModel } from './login-page';
 import { grantScope, scopesOf } from '../oauth/scopes';
-import { beginSend, checkChannel, completeSend, type SendCodeDeps, type TimeLeft } from '../otp/send-code';
+import { beginIssue, checkChannel, issueCode, type IssueCodeDeps, type TimeLeft } from '../otp/issue';
 
-export interface AuthorizeDeps extends SendCodeDeps, CodeCheckDeps {
+export interface AuthorizeDeps extends IssueCodeDeps, VerifyCodeDeps {
   readonly config: ServiceConfig;
   readonly authorizationCodes: AuthorizationCodeStore;
 }
@@ -209,7 +208,7 @@ export interface AuthorizationForm {
   readonly issuer: string;
   /** API Gateway's `requestContext.identity.sourceIp`: the fraud guards count the page's SMS and voice sends by it, as otp/send's. */
   readonly sourceIp: string | undefined;
-  /** The function's deadline (lib/otp/send-code.ts `TimeLeft`); absent: none. */
+  /** The function's deadline (lib/otp/issue.ts `TimeLeft`); absent: none. */
   readonly timeLeft?: TimeLeft | undefined;
 }
 
@@ -304,8 +303,8 @@ async function deliver(context: PageContext, user: UserIdentity, channel: Channe
   const strings = LOGIN_PAGES[transaction.locale];
   const next: LoginTransaction = { ...transaction, user: { authType: user.authType, value: user.value }, channel };
   try {
-    const attempt = await beginSend(deps, environment, user);
-    await completeSend(deps, attempt, {
+    const attempt = await beginIssue(deps, environment, user);
+    await issueCode(deps, attempt, {
       environment,
       client,
       user,
@@ -336,10 +335,11 @@ async function verify(context: PageContext, user: UserIdentity, rawCode: unknown
   const { deps, environment, client, transaction } = context;
   const strings = LOGIN_PAGES[transaction.locale];
   const code = typeof rawCode === 'string' ? rawCode.trim() : '';
+  let verification: Verification<AuthorizeOutcome>;
   try {
-    const counted = await beginCodeCheck(deps, environment, user);
+    const counted = await beginVerify(deps, environment, user);
     const presented = { environment, client, user, redirectUri: transaction.redirectUri, code, codeChallenge: undefined };
-    return await checkCode(deps, counted, presented, async (record) => {
+    verification = await verifyCode(deps, counted, presented, async (record) => {
       const authorizationCode = mintAuthorizationCode();
       await deps.authorizationCodes.save({
         codeHash: authorizationCodeHash(counted.keys, authorizationCode),
@@ -368,22 +368,33 @@ async function verify(context: PageContext, user: UserIdentity, rawCode: unknown
       } satisfies AuthorizeOutcome;
     });
   } catch (error) {
-    let message: string;
-    if (error instanceof InvalidGrantError) {
-      // A wrong code on its last try says at once that the code is dead (codeDead), not "try again".
-      message = error.detail === 'malformed' ? strings.invalidCode : error.detail === 'wrong_code' ? strings.wrongCode : strings.codeDead;
-    } else {
-      const failure = pageFailure(error, strings, transaction.locale);
-      return page(
-        context,
-        failure.status,
-        codePage(environment, transaction, transaction, { error: failure.message }),
-        transaction,
-        failure.retryAfterSeconds,
-      );
-    }
-    return page(context, 400, codePage(environment, transaction, transaction, { error: message }), transaction);
+    const failure = pageFailure(error, strings, transaction.locale);
+    return page(
+      context,
+      failure.status,
+      codePage(environment, transaction, transaction, { error: failure.message }),
+      transaction,
+      failure.retryAfterSeconds,
+    );
   }
+  if (verification.verified) return verification.value;
+  return page(
+    context,
+    400,
+    codePage(environment, transaction, transaction, { error: refusalMessage(strings, verification.reason) }),
+    transaction,
+  );
+}
+
+/**
+ * What the page tells a user whose code was refused: only what they can act on. Not a code at
+ * all: retype it; a wrong code with tries left: try again; anything else (expired, spent, used,
+ * or a wrong code on its last try) is a dead code: send a new one.
+ */
+function refusalMessage(strings: (typeof LOGIN_PAGES)[Locale], reason: RejectionReason): string {
+  if (reason === 'malformed') return strings.invalidCode;
+  if (reason === 'wrong_code') return strings.wrongCode;
+  return strings.codeDead;
 }
 
 /** A failure of a send or a check as the page says it; a bug stays a bug (rethrown: a 500). */

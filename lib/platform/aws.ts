@@ -39,7 +39,7 @@ import { TemporarilyUnavailableError } from './errors';
  * counters (2 windows, and a lease of the day's budget when the container's is spent: 3 writes,
  * at a day's end a few more for spent budget shards), then the code, the
  * delivery and the write that restores the previous code, one after another
- * (lib/otp/send-code.ts). Those last three are what must never be cut short (a stored code
+ * (lib/otp/issue.ts). Those last three are what must never be cut short (a stored code
  * must get its delivery, and a failed one its restore): at most 3.5 + 4 + 3.5 = 11 s
  * (`FINISH_SEND_BUDGET_MS`), and a send stores its code only while that much time (and the
  * handler's margin) is left, or answers 503 having stored nothing. Everything before it is then
@@ -48,7 +48,7 @@ import { TemporarilyUnavailableError } from './errors';
  * Gateway's 29 s); SMS 4 + 4 × 3.5 = 18 s (14.5 s when the lease pays), which would not, and is
  * answered 503 instead. The token
  * endpoint's worst is 2 secrets (the HMAC secret and the signing keys) and 2 writes, or 1 secret
- * and 3 writes (lib/otp/exchange-code.ts): at most 2 × 4 + 2 × 3.5 = 15 s; one that fails
+ * and 3 writes (lib/otp/verify.ts): at most 2 × 4 + 2 × 3.5 = 15 s; one that fails
  * after its guess abandons the presentation (1 write more: 1 secret and the attempt, the guess,
  * the abandon, 14.5 s). A send whose save fails cancels it and puts the held code back (the
  * cancel and the restore, 7 s after the save's 3.5 s, within the 11 s; a save that landed twice
@@ -93,7 +93,7 @@ export const SECRETS_MANAGER_CLIENT_SETTINGS: ClientLimits = clientLimits({ maxA
  * dropped connection says whether the provider accepted it, and a retry could call or text the
  * user twice and double the wait. A connection that could not even be opened is not retried
  * either; the user's retry is a new send with a new code, and the failed one's code never works
- * (lib/otp/send-code.ts restores the previous one).
+ * (lib/otp/issue.ts restores the previous one).
  */
 export const DELIVERY_CLIENT_SETTINGS: ClientLimits = clientLimits({ maxAttempts: 1, connectionTimeout: 1000, requestTimeout: 3000 });
 

@@ -3,7 +3,7 @@
  * tests related to a mutated file (`findRelatedTests`), and jest finds them from the import
  * statements it can read. The test harness (test/support/harness.ts) loads the Lambda handlers
  * with a computed `import(`../../functions/${name}`)`, which jest cannot follow, so without this
- * no HTTP test would count as related to lib/otp/send-code.ts, and its mutants would run
+ * no HTTP test would count as related to lib/otp/issue.ts, and its mutants would run
  * against the unit tests alone. This adds every handler in functions/ to the harness's
  * dependencies; every other file keeps jest's own extraction.
  */

@@ -32,19 +32,22 @@ function importsOf(file: string): string[] {
 const MAY_IMPORT: Record<string, readonly string[]> = {
   // Middy wiring: the composition roots and the use cases they wire. rotate-signing-keys.ts is a
   // Secrets Manager rotation handler, whose use case is its adapter.
-  functions: ['lib/deps', 'lib/endpoints', 'lib/login', 'lib/otp', 'lib/platform/http', 'lib/platform', 'lib/adapters'],
+  functions: ['lib/deps', 'lib/endpoints', 'lib/login', 'lib/platform/http', 'lib/platform', 'lib/adapters'],
   // The composition roots: the adapters, and the use cases whose dependencies they build.
   'lib/deps': ['lib/adapters', 'lib/endpoints', 'lib/login', 'lib/otp', 'lib/keys', 'lib/platform'],
   // The only AWS SDK users: each implements a capability's port; no HTTP layer, no Lambda file.
   'lib/adapters': ['lib/otp', 'lib/oauth', 'lib/guards', 'lib/limits', 'lib/messages', 'lib/keys', 'lib/platform'],
   'lib/platform/http': ['lib/platform'],
-  // One use case per route: the token endpoint's grants, introspection, revocation, UserInfo, discovery.
-  'lib/endpoints': ['lib/oauth/grants', 'lib/otp', 'lib/oauth', 'lib/keys', 'lib/platform'],
-  // The hosted login page: sends and checks codes as otp/send and the token endpoint do.
+  // One use case per route: otp/send, the token endpoint's grants, introspection, revocation,
+  // UserInfo, discovery.
+  'lib/endpoints': ['lib/oauth/grants', 'lib/otp', 'lib/oauth', 'lib/messages', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
+  // The hosted login page: issues and verifies codes through otp/, as otp/send and the OTP grant do.
   'lib/login': ['lib/otp', 'lib/oauth', 'lib/messages', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
-  'lib/oauth/grants': ['lib/otp', 'lib/oauth', 'lib/keys', 'lib/platform'],
-  // Sending a code and exchanging it (for oauth/'s tokens).
-  'lib/otp': ['lib/oauth', 'lib/guards', 'lib/limits', 'lib/messages', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
+  // The OTP grant verifies a code through otp/ (oauth/ itself knows nothing of one-time codes but
+  // their PKCE helpers, otp/codes.ts).
+  'lib/oauth/grants': ['lib/otp', 'lib/oauth', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
+  // Issuing a code and verifying it: the one place for each; it knows no token and no request.
+  'lib/otp': ['lib/guards', 'lib/limits', 'lib/messages', 'lib/keys', 'lib/identity', 'lib/platform'],
   'lib/guards': ['lib/limits', 'lib/phone', 'lib/keys', 'lib/platform'],
   'lib/oauth': ['lib/limits', 'lib/keys', 'lib/identity', 'lib/platform'],
   'lib/messages': ['lib/platform'],
@@ -122,4 +125,28 @@ it('a client’s credentials are checked in one place: only the client authentic
     /\b(basicCredentials|matchesAny)\b/.test(readFileSync(join(ROOT, file), 'utf8')),
   );
   expect(readers.sort()).toEqual(['lib/oauth/api-keys.ts', 'lib/oauth/client-authentication.ts']);
+});
+
+/**
+ * A one-time code is issued in one module and verified in one module (issue 26): otp/send, the OTP
+ * grant and the hosted login page call them, and none of them touches the code store, generates a
+ * code or delivers a message itself.
+ */
+it.each([
+  [
+    'generates, stores and delivers a code',
+    /=\s*generateCode\(|\bcodes\.(save|discard|cancel)\(|\.(sendEmail|sendSms|sendVoiceMessage)\(/,
+    'lib/otp/issue.ts',
+  ],
+  ['spends a try of a code', /\bcodes\.(guess|abandon)\(/, 'lib/otp/verify.ts'],
+])('only one module of the capabilities %s', (_, pattern, owner) => {
+  const users = [...sources('lib'), ...sources('functions')].filter(
+    (file) => !file.startsWith('lib/adapters/') && pattern.test(readFileSync(join(ROOT, file), 'utf8')),
+  );
+  expect(users).toEqual([owner]);
+});
+
+it('the login page picks its message from the verification’s typed reason, never from an error’s log-only detail', () => {
+  const page = sources('lib/login').filter((file) => /\bInvalidGrantError\b|\.detail\b/.test(readFileSync(join(ROOT, file), 'utf8')));
+  expect(page).toEqual([]);
 });

@@ -2,13 +2,13 @@
 import { inScope, scopeFiles } from '../../mutation/baseline';
 
 describe('inScope: the mutate patterns as stryker.config.mjs writes them', () => {
-  const patterns = ['lib/otp/**/*.ts', 'lib/platform/errors.ts', '!lib/otp/send-code.ts'];
+  const patterns = ['lib/otp/**/*.ts', 'lib/platform/errors.ts', '!lib/otp/issue.ts'];
 
   it.each([
     ['lib/otp/codes.ts', true],
     ['lib/otp/nested/index.ts', true],
     ['lib/platform/errors.ts', true],
-    ['lib/otp/send-code.ts', false],
+    ['lib/otp/issue.ts', false],
     ['lib/otp/codes.json', false],
     ['lib/platform/config.ts', false],
     ['lib/platform/errors.ts.bak', false],
@@ -25,7 +25,7 @@ describe('inScope: the mutate patterns as stryker.config.mjs writes them', () =>
     const files = scopeFiles(patterns);
     expect(files).toContain('lib/otp/codes.ts');
     expect(files).toContain('lib/platform/errors.ts');
-    expect(files).not.toContain('lib/otp/send-code.ts');
+    expect(files).not.toContain('lib/otp/issue.ts');
     expect(files).toEqual([...files].sort());
   });
 });
