@@ -29,7 +29,8 @@ import { buildAll, DIST } from '../infra/build';
 import { BUNDLE_FILE, ESBUILD_OPTIONS, PROJECT_ROOT } from '../infra/bundling';
 import { FileSecretSource } from '../lib/adapters/secrets/file-secret-source';
 import { buildServiceConfig, parseStageConfig } from '../lib/platform/config';
-import { tableAdapters } from '../lib/deps/table';
+import { tableAdapters } from '../lib/deps';
+import { tableOf } from '../lib/deps/table';
 import { deriveHmacKeys } from '../lib/keys/hmac-keys';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from '../local/dynamodb';
 import { startCaptureServer } from '../local/capture';
@@ -233,7 +234,7 @@ async function main(): Promise<void> {
   const seeding: Seeding = {
     config,
     keys: deriveHmacKeys(await new FileSecretSource(secretsDir).hmacSecret()),
-    ...tableAdapters(tableName, { endpoint: dynamodb.endpoint, ...LOCAL_AWS }, 5000),
+    ...tableAdapters(tableOf(tableName, { endpoint: dynamodb.endpoint, ...LOCAL_AWS }, 5000)),
   };
   /** As the local runtime sets it, plus what the stack sets on every function (infra/functions.ts). */
   const environment = (taskRoot: string, endpoint = dynamodb.endpoint) => ({

@@ -1,4 +1,4 @@
-/** The delivery adapters, for `otp/send` only. */
+/** The delivery adapters, for the functions that send codes: otp-send and authorize (the hosted page). */
 import { clientConfig, type AwsClientOptions } from '../platform/aws';
 import { SesEmailSender } from '../adapters/ses/email-sender';
 import { SnsSmsSender } from '../adapters/sns/sms-sender';

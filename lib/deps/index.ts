@@ -1,14 +1,16 @@
 /**
  * The one place that picks concrete adapters (a folder, so that each function's bundle holds only
  * its own pieces: esbuild keeps every module a function's graph imports when it cannot prove the
- * module free of side effects, and `@aws-sdk/lib-dynamodb` declares none, so the well-known
- * function must not even import the table's adapters):
+ * module free of side effects, and `@aws-sdk/lib-dynamodb` declares none, so a function must not
+ * even import an adapter it does not construct: test/infra/bundle-contents.test.ts):
  *
- * - `createDeps(options)` (here): every dependency, from explicit options (tests, the local runtime);
+ * - `createDeps(options)` (here): every dependency, from explicit options, for the tests'
+ *   in-process service (test/support/harness.ts). The local runtime (local/start.ts) runs the real
+ *   handlers with a Lambda environment instead, so it goes through the containers below;
  * - `lib/deps/<function>.ts`: a Lambda container's, from its environment, built on first use and
  *   kept for the container's life, from the pieces that function uses (`secrets.ts`, `table.ts`,
- *   `delivery.ts`). A function is never asked for configuration it was not given (the well-known
- *   function has no table).
+ *   `delivery.ts`, and the adapters it constructs itself). A function is never asked for
+ *   configuration it was not given (the well-known function has no table).
  *
  * Secrets are loaded on first use, then kept for a maximum age (`secretCache`); a failed load is
  * retried by the next request rather than kept.
@@ -28,7 +30,15 @@ import { systemClock, type Clock, type Log } from '../platform/ports';
 import type { SecretSource } from '../keys/ports';
 import { deliveryAdapters } from './delivery';
 import { DEFAULT_SECRETS_MAX_AGE_SECONDS, hmacKeysFrom, secretCache, signingKeysFrom, verificationKeysFrom } from './secrets';
-import { tableAdapters } from './table';
+import { DynamoDbAttemptLimiter } from '../adapters/dynamodb/attempt-limiter';
+import { DynamoDbAuthorizationCodeStore } from '../adapters/dynamodb/authorization-code-store';
+import { DynamoDbCodeStore } from '../adapters/dynamodb/code-store';
+import { DynamoDbKnownNumbers } from '../adapters/dynamodb/known-numbers';
+import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-store';
+import { DynamoDbRevocationStore } from '../adapters/dynamodb/revocation-store';
+import { DynamoDbSendGuards } from '../adapters/dynamodb/send-guards';
+import { DynamoDbTokenStore } from '../adapters/dynamodb/token-store';
+import { tableOf, type Table } from './table';
 
 /** What the token, introspection and well-known handlers add: the issuer URL (lib/platform/http/issuer.ts). */
 export interface IssuerDeps {
@@ -86,11 +96,25 @@ export function createDeps(options: DepsOptions): Deps {
     log: options.log ?? logger,
     issuer: options.issuer ?? options.config.stage.issuer,
     secrets: options.secrets,
-    ...tableAdapters(options.tableName, aws(endpoints.dynamodb), options.dynamodbRequestTimeoutMs),
+    ...tableAdapters(tableOf(options.tableName, aws(endpoints.dynamodb), options.dynamodbRequestTimeoutMs)),
     ...deliveryAdapters({ ses: aws(endpoints.ses), sns: aws(endpoints.sns), smsVoice: aws(endpoints.smsVoice) }),
     hmacKeys: hmacKeysFrom(options.secrets, cache),
     signingKeys: signingKeysFrom(options.secrets, cache),
     verificationKeys: verificationKeysFrom(options.secrets, cache),
+  };
+}
+
+/** Every adapter over the table (tests, the bench's seeding); a Lambda container builds only its own. */
+export function tableAdapters({ documents, name }: Table) {
+  return {
+    limiter: new DynamoDbAttemptLimiter(documents, name),
+    guards: new DynamoDbSendGuards(documents, name),
+    codes: new DynamoDbCodeStore(documents, name),
+    knownNumbers: new DynamoDbKnownNumbers(documents, name),
+    authorizationCodes: new DynamoDbAuthorizationCodeStore(documents, name),
+    tokens: new DynamoDbTokenStore(documents, name),
+    refreshTokens: new DynamoDbRefreshTokenStore(documents, name),
+    revocations: new DynamoDbRevocationStore(documents, name),
   };
 }
 

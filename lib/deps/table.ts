@@ -1,18 +1,19 @@
-/** The table's adapters, for the functions that use the table (never the well-known function). */
+/**
+ * The table as a container reaches it: its document client (with the service's client settings)
+ * and its name. No adapter here: each function's container (lib/deps/<function>.ts) constructs
+ * the adapters it uses and imports no other, because an adapter module that is merely imported
+ * still ships, with its item schema built at load (test/infra/bundle-contents.test.ts).
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientOptions } from '../platform/aws';
-import { DynamoDbAuthorizationCodeStore } from '../adapters/dynamodb/authorization-code-store';
-import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-store';
-import { DynamoDbRevocationStore } from '../adapters/dynamodb/revocation-store';
-import { DynamoDbTokenStore } from '../adapters/dynamodb/token-store';
-import { sendTableAdapters, tableDocuments } from './send-table';
+import { createDocumentClient, createDynamoDbClient } from '../adapters/dynamodb/client';
 
-export function tableAdapters(tableName: string, client: AwsClientOptions, requestTimeoutMs?: number) {
-  const documents = tableDocuments(client, requestTimeoutMs);
-  return {
-    ...sendTableAdapters(documents, tableName),
-    tokens: new DynamoDbTokenStore(documents, tableName),
-    authorizationCodes: new DynamoDbAuthorizationCodeStore(documents, tableName),
-    refreshTokens: new DynamoDbRefreshTokenStore(documents, tableName),
-    revocations: new DynamoDbRevocationStore(documents, tableName),
-  };
+export interface Table {
+  readonly documents: DynamoDBDocumentClient;
+  readonly name: string;
+}
+
+/** The table named `name`, over a new document client. */
+export function tableOf(name: string, client: AwsClientOptions = {}, requestTimeoutMs?: number): Table {
+  return { documents: createDocumentClient(createDynamoDbClient(client, requestTimeoutMs)), name };
 }

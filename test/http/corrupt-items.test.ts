@@ -4,10 +4,10 @@
  * was read as '', 0 or 'email', so a corrupt item became a grant-shaped record).
  */
 import { PutItemCommand, DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { attemptItemKey } from '../../lib/adapters/dynamodb/attempt-limiter';
-import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
-import { familyItemKey } from '../../lib/adapters/dynamodb/refresh-token-store';
-import { tokenItemKey } from '../../lib/adapters/dynamodb/token-store';
+import { attemptItemKey } from '../../lib/adapters/dynamodb/item-keys';
+import { codeItemKey } from '../../lib/adapters/dynamodb/item-keys';
+import { familyItemKey } from '../../lib/adapters/dynamodb/item-keys';
+import { tokenItemKey } from '../../lib/adapters/dynamodb/item-keys';
 import { opaqueTokenHash } from '../../lib/oauth/access-tokens';
 import { userKeyOf } from '../../lib/keys/hmac-keys';
 import { familyKeyOf } from '../../lib/oauth/refresh-tokens';

@@ -3,7 +3,7 @@
  * JWTs, and the resource server's authentication.
  */
 import { DeleteItemCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { familyItemKey } from '../../lib/adapters/dynamodb/refresh-token-store';
+import { familyItemKey } from '../../lib/adapters/dynamodb/item-keys';
 import { LOCAL_AWS } from '../../local/dynamodb';
 import { LOCAL_API_KEY, logEntries, REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../support/harness';
 import { capturedLogs, rememberSecret } from '../support/log-capture';

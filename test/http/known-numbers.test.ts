@@ -4,7 +4,7 @@
  * right code at the token endpoint or on the hosted page) keeps getting its codes, within its own
  * allowance, after strangers have spent the day's budget on numbers never seen before.
  */
-import { knownNumberItemKey } from '../../lib/adapters/dynamodb/known-numbers';
+import { knownNumberItemKey } from '../../lib/adapters/dynamodb/item-keys';
 import { userKeyOf } from '../../lib/keys/hmac-keys';
 import { LOG_EVENTS } from '../../lib/platform/log-events';
 import { capturedLogs } from '../support/log-capture';

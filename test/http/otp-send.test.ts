@@ -5,8 +5,8 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { type DynamoDbSendGuards } from '../../lib/adapters/dynamodb/send-guards';
-import { attemptItemKey } from '../../lib/adapters/dynamodb/attempt-limiter';
-import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
+import { attemptItemKey } from '../../lib/adapters/dynamodb/item-keys';
+import { codeItemKey } from '../../lib/adapters/dynamodb/item-keys';
 import { digestCode } from '../../lib/otp/codes';
 import { userKeyOf } from '../../lib/keys/hmac-keys';
 import { capturedLogs } from '../support/log-capture';

@@ -10,8 +10,9 @@ import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { createHandler as createSendHandler } from '../../functions/otp-send';
 import { FINISH_SEND_BUDGET_MS } from '../../lib/platform/aws';
-import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
-import { budgetShardItemKey, type DynamoDbSendGuards } from '../../lib/adapters/dynamodb/send-guards';
+import { codeItemKey } from '../../lib/adapters/dynamodb/item-keys';
+import { type DynamoDbSendGuards } from '../../lib/adapters/dynamodb/send-guards';
+import { budgetShardItemKey } from '../../lib/adapters/dynamodb/item-keys';
 import { nextUtcDayStart, shardCapsOf, utcDayOf } from '../../lib/guards/daily-budget';
 import { userKeyOf } from '../../lib/keys/hmac-keys';
 import { TIMEOUT_MARGIN_MS } from '../../lib/platform/http/handler';

@@ -6,7 +6,7 @@
  */
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { codeItemKey } from '../../lib/adapters/dynamodb/code-store';
+import { codeItemKey } from '../../lib/adapters/dynamodb/item-keys';
 import { s256Challenge } from '../../lib/otp/codes';
 import { userKeyOf } from '../../lib/keys/hmac-keys';
 import { LOCAL_AWS } from '../../local/dynamodb';

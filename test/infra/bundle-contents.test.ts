@@ -72,16 +72,57 @@ it('otp-send carries the messages’ texts but none of the hosted login page’s
   expect(code.get('authorize')).toContain(LOGIN_PAGES['de-DE'].invalidRequestBody);
 });
 
-it('otp-send carries only the table adapters it constructs (regression: the token, refresh token and revocation stores rode along)', () => {
-  // What the output holds: the metafile's inputs also list modules imported and then tree-shaken away.
-  const output = Object.entries(metafiles.get('otp-send')?.outputs ?? {}).find(([file]) => file.endsWith('.mjs'))?.[1];
-  const stores = Object.entries(output?.inputs ?? {})
-    .filter(
-      ([input, { bytesInOutput }]) => bytesInOutput > 0 && /^lib\/adapters\/dynamodb\/.*-store\.ts$/.test(relative(PROJECT_ROOT, input)),
-    )
-    .map(([input]) => relative(PROJECT_ROOT, input));
-  expect(stores).toEqual(['lib/adapters/dynamodb/code-store.ts']);
-});
+/** The adapter modules whose code is in `name`'s output (the metafile's inputs also list modules imported and then tree-shaken away). */
+function adaptersIn(name: string): string[] {
+  const output = Object.entries(metafiles.get(name)?.outputs ?? {}).find(([file]) => file.endsWith('.mjs'))?.[1];
+  return Object.entries(output?.inputs ?? {})
+    .filter(([input, { bytesInOutput }]) => bytesInOutput > 0 && relative(PROJECT_ROOT, input).startsWith('lib/adapters/'))
+    .map(([input]) => relative(PROJECT_ROOT, input).slice('lib/adapters/'.length))
+    .sort();
+}
+
+/** What every function that reads secrets carries, and every function on the table. */
+const SECRETS = ['lambda-credentials.ts', 'secrets/file-secret-source.ts', 'secrets/secrets-manager-source.ts'];
+const TABLE = ['dynamodb/client.ts', 'dynamodb/item-keys.ts', 'dynamodb/table.ts'];
+const DELIVERY = ['ses/email-sender.ts', 'sns/sms-sender.ts', 'voice/voice-caller.ts'];
+/** A one-time code and its counters: issued (otp-send, the page) or verified (token, the page). */
+const CODE_CHECK = ['dynamodb/attempt-limiter.ts', 'dynamodb/code-store.ts', 'dynamodb/known-numbers.ts', 'dynamodb/sliding-window.ts'];
+
+it.each([
+  ['otp-send', [...SECRETS, ...TABLE, ...CODE_CHECK, 'dynamodb/send-guards.ts', ...DELIVERY]],
+  ['authorize', [...SECRETS, ...TABLE, ...CODE_CHECK, 'dynamodb/send-guards.ts', 'dynamodb/authorization-code-store.ts', ...DELIVERY]],
+  [
+    'token',
+    [
+      ...SECRETS,
+      ...TABLE,
+      ...CODE_CHECK,
+      'dynamodb/authorization-code-store.ts',
+      'dynamodb/token-store.ts',
+      'dynamodb/refresh-token-store.ts',
+    ],
+  ],
+  [
+    'revoke',
+    [
+      ...SECRETS,
+      ...TABLE,
+      'dynamodb/token-store.ts',
+      'dynamodb/refresh-token-store.ts',
+      'dynamodb/sliding-window.ts',
+      'dynamodb/revocation-store.ts',
+    ],
+  ],
+  ['introspect', [...SECRETS, ...TABLE, 'dynamodb/token-store.ts', 'dynamodb/revocation-store.ts']],
+  ['userinfo', [...SECRETS, ...TABLE, 'dynamodb/token-store.ts', 'dynamodb/revocation-store.ts']],
+  ['well-known', SECRETS],
+  ['rotate-signing-keys', ['lambda-credentials.ts', 'secrets/signing-key-rotation.ts']],
+])(
+  '%s carries exactly the adapters it constructs (issue 26: the token bundle carried the send guards, authorize the token stores)',
+  (name, adapters) => {
+    expect(adaptersIn(name)).toEqual([...adapters].sort());
+  },
+);
 
 /** What describes the API (docs/openapi.json) and what calls it: the generator, the validators, the typed client. */
 const DESCRIPTION_PACKAGES = ['openapi-typescript', 'openapi-fetch', '@readme/openapi-parser', 'ajv', 'ajv-formats'];

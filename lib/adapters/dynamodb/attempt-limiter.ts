@@ -27,6 +27,7 @@ import type { FailureCapConfig, LimitConfig } from '../../platform/config';
 import { capRetryAfter, isCapped, retryAfterSeconds, runHasLapsed } from '../../limits/limits';
 import type { AttemptDecision, AttemptKey, AttemptLimiter, FailureRun } from '../../limits/ports';
 import { itemOfFailure, storageFailure } from './client';
+import { attemptItemKey } from './item-keys';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
 
 const BLOCKED_UNTIL = 'blocked_until';
@@ -41,10 +42,6 @@ const attemptItemSchema = z.looseObject({
   [FAIL_SINCE]: z.optional(z.number()),
 });
 type AttemptItem = z.infer<typeof attemptItemSchema>;
-
-export function attemptItemKey(key: AttemptKey): string {
-  return `limit#${key.operation}#${key.environmentId}#${key.userKey}`;
-}
 
 export class DynamoDbAttemptLimiter implements AttemptLimiter {
   constructor(

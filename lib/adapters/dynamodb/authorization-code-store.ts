@@ -10,11 +10,8 @@ import * as z from 'zod/mini';
 import type { AuthorizationCodeRecord, AuthorizationCodeStore } from '../../oauth/ports';
 import { CHANNELS } from '../../platform/vocabulary';
 import { storageFailure } from './client';
+import { authorizationCodeItemKey } from './item-keys';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
-
-export function authorizationCodeItemKey(codeHash: string): string {
-  return `authcode#${codeHash}`;
-}
 
 const authorizationCodeItemSchema = z.object({
   pk: z.string().check(z.startsWith('authcode#')),

@@ -40,11 +40,8 @@ import { discardStep, type DiscardStep } from '../../otp/code-history';
 import { CHANNELS } from '../../platform/vocabulary';
 import type { AbandonedPresentation, CodeGuess, CodeRecord, CodeSlot, CodeStore, GuessResult, KeptCode, SlotState } from '../../otp/ports';
 import { itemOfFailure, storageFailure } from './client';
+import { codeItemKey } from './item-keys';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
-
-export function codeItemKey(slot: CodeSlot): string {
-  return `code#${slot.environmentId}#${slot.clientId}#${slot.userKey}`;
-}
 
 const LIVE = 'live';
 const historyPlace = (index: number) => `h${index}`;

@@ -18,11 +18,8 @@ import { MAX_KNOWN_NUMBER_SENDS } from '../../platform/config';
 import type { KnownNumberKey, KnownNumbers } from '../../guards/ports';
 import { storageFailure } from './client';
 import { slotShifts } from './sliding-window';
+import { knownNumberItemKey } from './item-keys';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
-
-export function knownNumberItemKey(key: KnownNumberKey): string {
-  return `known#${key.environmentId}#${key.userKey}`;
-}
 
 /** A slot of the number's window of exempt sends (no placeholder needed: none is a reserved word). */
 const slot = (index: number) => `k${index}`;

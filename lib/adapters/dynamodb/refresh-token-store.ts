@@ -26,12 +26,9 @@ import { CHANNELS } from '../../platform/vocabulary';
 import { MAX_REFRESH_WINDOW } from '../../platform/config';
 import { itemOfFailure, storageFailure } from './client';
 import { slotShifts } from './sliding-window';
+import { familyItemKey } from './item-keys';
 import { TABLE_DEFINITION } from './table';
 import { tokenItemOf } from './token-store';
-
-export function familyItemKey(familyKey: string): string {
-  return `refresh#${familyKey}`;
-}
 
 const REVOCATION_REASONS = ['reuse', 'revoked'] as const satisfies readonly RevocationReason[];
 

@@ -16,12 +16,8 @@ import '../../platform/zod';
 import * as z from 'zod/mini';
 import type { RevocationStore } from '../../oauth/ports';
 import { storageFailure } from './client';
-import { familyItemKey } from './refresh-token-store';
+import { familyItemKey, revokedItemKey } from './item-keys';
 import { TABLE_DEFINITION } from './table';
-
-export function revokedItemKey(jti: string): string {
-  return `revoked#${jti}`;
-}
 
 const REVOKED_JTIS = 'revoked_jtis';
 

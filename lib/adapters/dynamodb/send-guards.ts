@@ -36,6 +36,7 @@ import { retryAfterSeconds } from '../../limits/limits';
 import type { BudgetDecision, SendGuards, SendWindowKey, WindowDecision } from '../../guards/ports';
 import { itemOfFailure, storageFailure } from './client';
 import { slotShifts } from './sliding-window';
+import { sendWindowItemKey, budgetShardItemKey } from './item-keys';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
 
 const SENT = 'sent';
@@ -61,14 +62,6 @@ interface DayBudget {
   /** Messages the leases under way asked for beyond the send that asked, and the sends waiting for them. */
   unclaimed: number;
   waiting: number;
-}
-
-export function sendWindowItemKey(key: SendWindowKey): string {
-  return `guard#${key.guard}#${key.environmentId}#${key.subjectKey}`;
-}
-
-export function budgetShardItemKey(environmentId: string, day: string, shard: number): string {
-  return `guard#budget#${environmentId}#${day}#${shard}`;
 }
 
 /**

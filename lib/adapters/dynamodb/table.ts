@@ -3,16 +3,8 @@
  * (`local/`), so they cannot drift. Deliberately free of SDK and CDK imports: both sides map it to
  * their own types.
  *
- * Items (all keyed by `pk`; users appear only as HMACs, never in clear):
- * - `limit#<operation>#<environment>#<user key>`: an attempt counter (lib/adapters/dynamodb/attempt-limiter.ts)
- * - `guard#ip#<environment>#<network key>`, `guard#prefix#<environment>#<prefix key>`: a fraud
- *   guard's sliding window of SMS and voice sends; `guard#budget#<environment>#<UTC day>#<shard>`: a
- *   shard of the day's SMS and voice budget (send-guards.ts)
- * - `code#<client>#<user key>`: the one live code of a client and user (code-store.ts)
- * - `token#<sha-256 of the token>`: an opaque access token (token-store.ts)
- * - `authcode#<keyed hash of the code>`: an authorization code (authorization-code-store.ts)
- * - `refresh#<keyed hash of the family id>`: a refresh token family (refresh-token-store.ts)
- * - `revoked#<jti>`: a revoked JWT access token, until it expires (revocation-store.ts)
+ * Every item is keyed by `pk` alone, a string whose prefix says what the item is: the key of each
+ * kind of item is a function of item-keys.ts, the table's map.
  */
 export const TABLE_DEFINITION = {
   /** Partition key: a string whose prefix says what the item is. No sort key: every access is by key. */

@@ -8,11 +8,8 @@ import '../../platform/zod';
 import * as z from 'zod/mini';
 import type { OpaqueTokenRecord, TokenStore } from '../../oauth/ports';
 import { storageFailure } from './client';
+import { tokenItemKey } from './item-keys';
 import { TABLE_DEFINITION } from './table';
-
-export function tokenItemKey(tokenHash: string): string {
-  return `token#${tokenHash}`;
-}
 
 /** A token item as stored; every one read back is parsed, so a corrupt item is an error, never a grant. */
 const tokenItemSchema = z.object({

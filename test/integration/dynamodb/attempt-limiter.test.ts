@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { attemptItemKey, DynamoDbAttemptLimiter } from '../../../lib/adapters/dynamodb/attempt-limiter';
+import { DynamoDbAttemptLimiter } from '../../../lib/adapters/dynamodb/attempt-limiter';
+import { attemptItemKey } from '../../../lib/adapters/dynamodb/item-keys';
 import type { LimitConfig } from '../../../lib/platform/config';
 import { applyAttempt, applyFailure, EMPTY_LIMIT_STATE, isCapped, type LimitState } from '../../../lib/limits/limits';
 import type { AttemptKey, FailureRun } from '../../../lib/limits/ports';

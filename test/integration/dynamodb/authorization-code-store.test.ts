@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { authorizationCodeItemKey, DynamoDbAuthorizationCodeStore } from '../../../lib/adapters/dynamodb/authorization-code-store';
+import { DynamoDbAuthorizationCodeStore } from '../../../lib/adapters/dynamodb/authorization-code-store';
+import { authorizationCodeItemKey } from '../../../lib/adapters/dynamodb/item-keys';
 import type { AuthorizationCodeRecord } from '../../../lib/oauth/ports';
 import { futureBase } from '../../support/fake-clock';
 import { storageUnavailable, type DynamoDbRequest } from '../../support/failing-dynamodb-proxy';

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { DeleteItemCommand, GetItemCommand, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { codeItemKey, DynamoDbCodeStore } from '../../../lib/adapters/dynamodb/code-store';
+import { DynamoDbCodeStore } from '../../../lib/adapters/dynamodb/code-store';
+import { codeItemKey } from '../../../lib/adapters/dynamodb/item-keys';
 import { applyDiscardStep, discardStep, EMPTY_SLOT, saveIntoSlot } from '../../../lib/otp/code-history';
 import type { CodeGuess, CodeRecord, CodeSlot, SlotState } from '../../../lib/otp/ports';
 import { futureBase } from '../../support/fake-clock';

@@ -12,7 +12,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { attemptItemKey, DynamoDbAttemptLimiter } from '../../../lib/adapters/dynamodb/attempt-limiter';
+import { DynamoDbAttemptLimiter } from '../../../lib/adapters/dynamodb/attempt-limiter';
+import { attemptItemKey } from '../../../lib/adapters/dynamodb/item-keys';
 import { DynamoDbAuthorizationCodeStore } from '../../../lib/adapters/dynamodb/authorization-code-store';
 import { createDocumentClient, createDynamoDbClient } from '../../../lib/adapters/dynamodb/client';
 import type { FailureCapConfig, LimitConfig } from '../../../lib/platform/config';

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { DynamoDbKnownNumbers, knownNumberItemKey } from '../../../lib/adapters/dynamodb/known-numbers';
+import { DynamoDbKnownNumbers } from '../../../lib/adapters/dynamodb/known-numbers';
+import { knownNumberItemKey } from '../../../lib/adapters/dynamodb/item-keys';
 import type { KnownNumberKey } from '../../../lib/guards/ports';
 import { futureBase } from '../../support/fake-clock';
 import { storageUnavailable } from '../../support/failing-dynamodb-proxy';

@@ -8,12 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import {
-  budgetShardItemKey,
-  DynamoDbSendGuards,
-  sendWindowItemKey,
-  windowUpdateExpression,
-} from '../../../lib/adapters/dynamodb/send-guards';
+import { DynamoDbSendGuards, windowUpdateExpression } from '../../../lib/adapters/dynamodb/send-guards';
+import { budgetShardItemKey, sendWindowItemKey } from '../../../lib/adapters/dynamodb/item-keys';
 import { MAX_WINDOW_SENDS, type DailyBudgetConfig, type SendWindowConfig } from '../../../lib/platform/config';
 import { LEASE_RATE_WINDOW_MS, maxLeaseOf, nextUtcDayStart, shardCapsOf, utcDayOf } from '../../../lib/guards/daily-budget';
 import type { SendWindowKey, WindowDecision } from '../../../lib/guards/ports';

@@ -1,0 +1,55 @@
+/**
+ * Every item's key in the one table (lib/adapters/dynamodb/table.ts): the table's map, one
+ * function per kind of item, each used by the adapter that owns the item and by the tests that
+ * read items back. Users appear only as HMACs (the `userKey`s and `subjectKey`s of lib/keys/),
+ * never in clear. A module of its own, with no schema, so that an adapter reaching another's item
+ * (revocation reaches the refresh token family) does not ship that adapter.
+ */
+import type { KnownNumberKey, SendWindowKey } from '../../guards/ports';
+import type { AttemptKey } from '../../limits/ports';
+import type { CodeSlot } from '../../otp/ports';
+
+/** An attempt counter of an operation (`send`, `token`) for a user (attempt-limiter.ts). */
+export function attemptItemKey(key: AttemptKey): string {
+  return `limit#${key.operation}#${key.environmentId}#${key.userKey}`;
+}
+
+/** A phone number that completed a login recently, with its own send allowance (known-numbers.ts). */
+export function knownNumberItemKey(key: KnownNumberKey): string {
+  return `known#${key.environmentId}#${key.userKey}`;
+}
+
+/** A fraud guard's sliding window of sends: per source network (`ip`, `email_ip`) or destination prefix (send-guards.ts). */
+export function sendWindowItemKey(key: SendWindowKey): string {
+  return `guard#${key.guard}#${key.environmentId}#${key.subjectKey}`;
+}
+
+/** A shard of an environment's SMS and voice budget for one UTC day (send-guards.ts). */
+export function budgetShardItemKey(environmentId: string, day: string, shard: number): string {
+  return `guard#budget#${environmentId}#${day}#${shard}`;
+}
+
+/** The one live code of a client and user in an environment, with the codes it replaced (code-store.ts). */
+export function codeItemKey(slot: CodeSlot): string {
+  return `code#${slot.environmentId}#${slot.clientId}#${slot.userKey}`;
+}
+
+/** An authorization code of the hosted login, by the keyed hash of the code (authorization-code-store.ts). */
+export function authorizationCodeItemKey(codeHash: string): string {
+  return `authcode#${codeHash}`;
+}
+
+/** An opaque access token, by the SHA-256 of the token (token-store.ts). */
+export function tokenItemKey(tokenHash: string): string {
+  return `token#${tokenHash}`;
+}
+
+/** A refresh token family, by the keyed hash of its id (refresh-token-store.ts). */
+export function familyItemKey(familyKey: string): string {
+  return `refresh#${familyKey}`;
+}
+
+/** A revoked JWT access token, until it expires (revocation-store.ts). */
+export function revokedItemKey(jti: string): string {
+  return `revoked#${jti}`;
+}
