@@ -4,7 +4,8 @@
 import { DynamoDBClient, type ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { clientConfig, dependencyFailure, DYNAMODB_CLIENT_SETTINGS, type AwsClientOptions } from '../../platform/aws';
+import { clientConfig, DYNAMODB_CLIENT_SETTINGS, type AwsClientOptions } from '../../platform/aws';
+import { dependencyFailure } from '../aws-failures';
 
 /**
  * Timeouts are short on purpose: an identity request that cannot reach its table should answer
@@ -24,7 +25,7 @@ export function createDynamoDbClient(options: AwsClientOptions = {}, requestTime
   return new DynamoDBClient({ ...clientConfig(options), ...settings });
 }
 
-/** A DynamoDB failure in the service's vocabulary (see lib/platform/aws.ts). */
+/** A DynamoDB failure in the service's vocabulary (lib/adapters/aws-failures.ts). */
 export function storageFailure(error: unknown, operation: string): Error {
   return dependencyFailure(error, `DynamoDB ${operation}`);
 }

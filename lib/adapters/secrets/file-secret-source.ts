@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SecretSource } from '../../keys/ports';
-import { parseSecretJson } from '../../platform/aws';
+import { parseSecretJson } from '../aws-failures';
 import { parseStoredKeySet, publicKeySet } from '../../keys/signing-keys';
 
 export const HMAC_SECRET_FILE = 'hmac-secret';

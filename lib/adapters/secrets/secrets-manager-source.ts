@@ -4,13 +4,8 @@
  * signing key set and its public half are the JSON the rotation function maintains.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import {
-  clientConfig,
-  dependencyFailure,
-  parseSecretJson,
-  SECRETS_MANAGER_CLIENT_SETTINGS,
-  type AwsClientOptions,
-} from '../../platform/aws';
+import { clientConfig, SECRETS_MANAGER_CLIENT_SETTINGS, type AwsClientOptions } from '../../platform/aws';
+import { dependencyFailure, parseSecretJson } from '../aws-failures';
 import type { SecretSource } from '../../keys/ports';
 
 export class SecretsManagerSecretSource implements SecretSource {

@@ -19,7 +19,7 @@ import {
 } from '@aws-sdk/client-secrets-manager';
 import { initialKeySet, loadSigningKeys, parseStoredKeySet, publicKeySet, rotateKeySet, type StoredKeySet } from '../../keys/signing-keys';
 import type { Log } from '../../platform/ports';
-import { parseSecretJson } from '../../platform/aws';
+import { parseSecretJson } from '../aws-failures';
 
 export interface RotationEvent {
   readonly SecretId: string;

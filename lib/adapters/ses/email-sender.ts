@@ -4,7 +4,8 @@
  */
 import { SESClient, SendEmailCommand, type SESClientConfig } from '@aws-sdk/client-ses';
 import { DeliveryFailedError } from '../../platform/errors';
-import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../../platform/aws';
+import { DELIVERY_CLIENT_SETTINGS } from '../../platform/aws';
+import { RenewableClient } from '../aws-failures';
 import type { EmailMessage, EmailSender } from '../../messages/ports';
 
 export class SesEmailSender implements EmailSender {

@@ -5,7 +5,8 @@
  */
 import { PublishCommand, SNSClient, type MessageAttributeValue, type SNSClientConfig } from '@aws-sdk/client-sns';
 import { DeliveryFailedError } from '../../platform/errors';
-import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../../platform/aws';
+import { DELIVERY_CLIENT_SETTINGS } from '../../platform/aws';
+import { RenewableClient } from '../aws-failures';
 import type { SmsMessage, SmsSender } from '../../messages/ports';
 
 export class SnsSmsSender implements SmsSender {

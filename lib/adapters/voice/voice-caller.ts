@@ -8,7 +8,8 @@ import {
   type VoiceId,
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { DeliveryFailedError } from '../../platform/errors';
-import { DELIVERY_CLIENT_SETTINGS, RenewableClient } from '../../platform/aws';
+import { DELIVERY_CLIENT_SETTINGS } from '../../platform/aws';
+import { RenewableClient } from '../aws-failures';
 import type { VoiceCaller, VoiceMessage } from '../../messages/ports';
 
 export class SmsVoiceV2VoiceCaller implements VoiceCaller {

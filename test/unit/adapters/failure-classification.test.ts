@@ -2,7 +2,7 @@
  * What an AWS failure means to a caller (lib/platform/aws.ts): the dependency is unavailable (503,
  * the client may retry) or something is wrong on our side (a 500 that a retry would not fix).
  */
-import { isUnavailable, dependencyFailure } from '../../../lib/platform/aws';
+import { isUnavailable, dependencyFailure } from '../../../lib/adapters/aws-failures';
 import { TemporarilyUnavailableError } from '../../../lib/platform/errors';
 
 const sdkError = (name: string, fields: Record<string, unknown> = {}) => Object.assign(new Error(name), { name, ...fields });

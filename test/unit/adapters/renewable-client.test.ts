@@ -3,7 +3,7 @@
  * is destroyed. Plain objects stand in for SDK clients here, because the rule is about the holder;
  * test/integration/delivery/poisoned-client.test.ts drives real SDK clients into the bad state.
  */
-import { RenewableClient } from '../../../lib/platform/aws';
+import { RenewableClient } from '../../../lib/adapters/aws-failures';
 
 class FakeClient {
   destroyed = false;
