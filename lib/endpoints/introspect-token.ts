@@ -9,8 +9,8 @@
  * Revocation (RFC 7009, lib/endpoints/revoke-token.ts) is checked last, for a token that is otherwise
  * active: a revoked opaque token has no record left; a JWT is looked up by its `jti` among the
  * revoked ones, and a token issued with a refresh token family (`sid`, or the opaque record's
- * family) is inactive once that family is revoked (RFC 7009 §2.1). DynamoDB requests: a JWT 1 (its
- * family's item, or its own revocation's), an opaque token 1, or 2 with a family.
+ * family) is inactive once that family is revoked (RFC 7009 §2.1). At most two reads, the token's
+ * and its family's: test/http/introspect.test.ts counts each case.
  *
  * A caller learns only about tokens of its own environments (RFC 7662 §4: the server decides what
  * a caller may know): the token's environment (stored with an opaque token, the `env_id` claim of

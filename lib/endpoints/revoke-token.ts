@@ -17,13 +17,12 @@
  *      - an opaque access token: its record is deleted, so introspection says inactive at once;
  *      - a JWT access token: its `jti` is recorded as revoked until it expires, so introspection
  *        says inactive. A resource server that verifies JWTs locally with the JWKS cannot know,
- *        and accepts it until `exp`: keep access tokens short-lived (README);
+ *        and accepts it until `exp`: keep access tokens short-lived (docs/api.md, "Revocation");
  *   4. 200 with an empty JSON object, whatever the token was: unknown, expired, already revoked,
  *      another client's (§2.2: "invalid tokens do not cause an error response").
  *
- * DynamoDB requests: one conditional write for a refresh token or an opaque token (whether or not
- * it exists), one write for a live JWT of the caller's (its family's item when it has one, else an
- * item of its own), none for anything that is not a live JWT of ours.
+ * At most one DynamoDB write, none for what is not one of ours: each case is counted on the wire in
+ * test/http/revoke.test.ts.
  */
 import '../platform/zod';
 import * as z from 'zod/mini';

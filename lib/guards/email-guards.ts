@@ -9,7 +9,7 @@
  * The window is the fraud guards' (lib/adapters/dynamodb/send-guards.ts), under a key of its own
  * (`guard#email_ip#…`), so email and SMS sends from one source are counted apart.
  *
- * DynamoDB requests: one write, counted or refused.
+ * One write, counted or refused (test/http/otp-send.test.ts counts a send's requests).
  */
 import type { EnvironmentConfig } from '../platform/config';
 import { TooManyRequestsError } from '../platform/errors';

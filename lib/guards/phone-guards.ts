@@ -25,11 +25,10 @@
  * is spent (every shard met spent, no leased message left), a number that is not known is refused
  * before the prefix and the budget.
  *
- * DynamoDB requests: none for a refused destination; one for the source's window (none for a
- * client's servers); one for the known number's allowance (none when the environment turns them
- * off); for a number that is not known, the prefix's window, and for the budget none when the
- * container's lease pays, else one (a new lease), plus one per shard met with less left than the
- * lease asked and one per spent shard met (each container meets each spent shard of a day once).
+ * One write per counter a send meets, none for a refused destination and none for the budget when
+ * the container's lease pays: each path's requests are counted on the wire in
+ * test/http/phone-guards.test.ts ("DynamoDB requests of each path") and
+ * test/integration/dynamodb/send-guards.test.ts (the budget's leases).
  */
 import type { EnvironmentConfig } from '../platform/config';
 import { DestinationNotAllowedError, TemporarilyUnavailableError, TooManyRequestsError } from '../platform/errors';

@@ -20,9 +20,8 @@
  * No single sign-on: every authorization request asks for a code.
  *
  * DynamoDB requests (docs/decisions/007-hosted-login.md): showing the page, none; sending a code,
- * the send's (attempt, code; for SMS and voice also the fraud guards' counters,
- * docs/decisions/008-sms-fraud-guards.md); checking a code, the token endpoint's (attempt, guess; a failure
- * count on a wrong code), plus the authorization code's PutItem on success.
+ * otp/send's; checking a code, the OTP grant's, plus the authorization code's write on success
+ * (test/http/authorize.test.ts, "DynamoDB requests per step").
  */
 import { usesHostedLogin, type ClientConfig, type EnvironmentConfig, type ServiceConfig } from '../platform/config';
 import {

@@ -55,8 +55,8 @@ export interface MintedAccessToken {
 
 /**
  * Issues the tokens of a code grant (a login). With refresh tokens, the login starts a family
- * whose first token is returned. DynamoDB requests: none for a JWT client without refresh tokens;
- * otherwise one, the opaque token's record or the family or both (one transaction).
+ * whose first token is returned. At most one DynamoDB write, whatever is stored (one transaction;
+ * none for a JWT client without refresh tokens: test/http/token.test.ts counts them).
  * `logFields` name the decision in the logs (ids only).
  */
 export async function issueTokens(

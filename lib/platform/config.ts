@@ -296,7 +296,7 @@ const clientSchema = z.strictObject({
     /**
      * How JWTs of this client are signed (RFC 7518): ES256, the default (short, fast: about 0.13 ms
      * a token), or RS256 for consumers that verify RSA only, such as API Gateway's JWT
-     * authorizers (about 0.8 ms a token; README: verifying tokens).
+     * authorizers (about 0.8 ms a token; docs/api.md, "Verifying tokens").
      */
     signingAlgorithm: z._default(z.enum(SIGNING_ALGORITHMS), 'ES256'),
     /** The `aud` of JWT access tokens (RFC 9068 §2.2): the resource server's identifier. */

@@ -23,8 +23,8 @@
  * 429, the code spent, a login the page had just completed failed at the client (regression tests
  * in test/http/authorize.test.ts).
  *
- * DynamoDB requests: 1 for a JWT client without refresh tokens (the code), plus one write for an
- * opaque token's record, the family, or both (one transaction); 1 for any refusal of a code.
+ * The code's consumption is one write, and what the tokens store at most one more (one
+ * transaction): counted on the wire in test/http/authorize.test.ts, "DynamoDB requests per step".
  */
 import '../../platform/zod';
 import * as z from 'zod/mini';

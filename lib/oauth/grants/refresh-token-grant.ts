@@ -30,11 +30,9 @@
  *   8. the tokens: an access token and an ID token (with `openid`) keeping the original login's
  *      `auth_time`, `amr` and `sub`, and the successor.
  *
- * DynamoDB requests: a refresh 2 (the read, the rotation; an opaque access token rides in the
- * rotation's transaction); a reuse 2 (the read, the revocation); an unknown token, any other
- * refusal and a refusal by the limit 1 (the read); a retry within the reuse interval 1, 2 for an
- * opaque token. A request that loses a race for one token to a concurrent one learns it from its
- * refused rotation and pays one write more (the revocation, or the reuse interval's opaque token).
+ * Each outcome's DynamoDB requests (a read, then at most one write: an opaque access token rides in
+ * the rotation's transaction) are counted on the wire in test/http/refresh.test.ts, "DynamoDB
+ * requests per refresh", races included.
  */
 import '../../platform/zod';
 import * as z from 'zod/mini';
