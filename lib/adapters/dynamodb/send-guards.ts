@@ -120,8 +120,18 @@ export class DynamoDbSendGuards implements SendGuards {
     // no other send waits for, else takes a lease of its own. So leases run side by side under a
     // burst, and at most one of them is ever left with messages nobody waits for: a container
     // never holds more than one lease's worth.
+    const shards = shardCapsOf(budget.maxMessages).length;
     for (;;) {
       if (day.left > 0) return this.spendLeased(day, now);
+      // Every shard is spent (this container met each one empty): no new lease can bring a message,
+      // only one under way may. Never start another: two sends whose leases came back empty would
+      // each wait for the other's next empty lease, for ever, without a request in between (a
+      // livelock of microtasks, which starved the process's timers: issue 26's hung CI run).
+      if (day.spent.size >= shards) {
+        if (day.leases.size === 0) return { allowed: false };
+        await Promise.race(day.leases);
+        continue;
+      }
       if (day.waiting < day.unclaimed) {
         day.waiting += 1;
         try {
@@ -136,14 +146,12 @@ export class DynamoDbSendGuards implements SendGuards {
       day.leases.add(lease);
       day.unclaimed += size - 1;
       try {
-        if ((await lease) > 0) continue;
+        await lease;
       } finally {
         day.leases.delete(lease);
         day.unclaimed -= size - 1;
       }
-      // Every shard is spent; a lease of another send may still bring messages.
-      if (day.left === 0 && day.leases.size === 0) return { allowed: false };
-      if (day.left === 0) await Promise.race(day.leases);
+      // What it took is in `left`; an empty lease has marked every shard spent (the check above).
     }
   }
 
