@@ -82,7 +82,7 @@ function adaptersIn(name: string): string[] {
 }
 
 /** What every function that reads secrets carries, and every function on the table. */
-const SECRETS = ['lambda-credentials.ts', 'secrets/file-secret-source.ts', 'secrets/secrets-manager-source.ts'];
+const SECRETS = ['aws-failures.ts', 'lambda-credentials.ts', 'secrets/file-secret-source.ts', 'secrets/secrets-manager-source.ts'];
 const TABLE = ['dynamodb/client.ts', 'dynamodb/item-keys.ts', 'dynamodb/table.ts'];
 const DELIVERY = ['ses/email-sender.ts', 'sns/sms-sender.ts', 'voice/voice-caller.ts'];
 /** A one-time code and its counters: issued (otp-send, the page) or verified (token, the page). */
@@ -116,7 +116,7 @@ it.each([
   ['introspect', [...SECRETS, ...TABLE, 'dynamodb/token-store.ts', 'dynamodb/revocation-store.ts']],
   ['userinfo', [...SECRETS, ...TABLE, 'dynamodb/token-store.ts', 'dynamodb/revocation-store.ts']],
   ['well-known', SECRETS],
-  ['rotate-signing-keys', ['lambda-credentials.ts', 'secrets/signing-key-rotation.ts']],
+  ['rotate-signing-keys', ['aws-failures.ts', 'lambda-credentials.ts', 'secrets/signing-key-rotation.ts']],
 ])(
   '%s carries exactly the adapters it constructs (issue 26: the token bundle carried the send guards, authorize the token stores)',
   (name, adapters) => {
