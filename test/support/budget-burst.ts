@@ -29,7 +29,7 @@ const sent = new Map<string, number>();
 /** `ADD sent :take` if `sent <= :most` (or absent), as lib/adapters/dynamodb/send-guards.ts writes it. */
 const table = {
   send(command: UpdateCommand): Promise<unknown> {
-    const { Key, ExpressionAttributeValues: values } = command.input as {
+    const { Key, ExpressionAttributeValues: values } = command.input as unknown as {
       Key: { pk: string };
       ExpressionAttributeValues: Record<string, number>;
     };
