@@ -292,13 +292,15 @@ export interface components {
              * @enum {string}
              */
             auth_type?: "email" | "sms";
+            /** @description A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both. */
+            client_secret?: string;
         };
         /** @description Exchanges the hosted login page's authorization code (RFC 6749 section 4.1.3, RFC 7636 section 4.5). */
         AuthorizationCodeTokenRequest: {
             /** @description The authorization code from the login page's redirect (single use, 60 s). */
             code: string;
-            /** @description The client of the authorization request. */
-            client_id: string;
+            /** @description The client of the authorization request; optional when it authenticates with HTTP Basic. */
+            client_id?: string;
             /** @description The redirect URI of the authorization request. */
             redirect_uri: string;
             /** @description The PKCE verifier of the authorization request's `code_challenge` (RFC 7636 section 4.5). */
@@ -308,13 +310,15 @@ export interface components {
              * @constant
              */
             grant_type: "authorization_code";
+            /** @description A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both. */
+            client_secret?: string;
         };
         /** @description Exchanges a refresh token for new tokens and its successor (RFC 6749 section 6). */
         RefreshTokenRequest: {
             /** @description The refresh token of the last token response (single use). */
             refresh_token: string;
-            /** @description The client the refresh token was issued to. */
-            client_id: string;
+            /** @description The client the refresh token was issued to; optional when it authenticates with HTTP Basic. */
+            client_id?: string;
             /** @description Optional: the original scope or a narrower one. Absent: the original scope. */
             scope?: string;
             /**
@@ -322,6 +326,8 @@ export interface components {
              * @constant
              */
             grant_type: "refresh_token";
+            /** @description A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both. */
+            client_secret?: string;
         };
         /** @description RFC 6749 section 5.1. */
         TokenResponse: {
@@ -378,6 +384,8 @@ export interface components {
             token_type_hint?: string;
             /** @description A public client names itself (RFC 6749 section 2.1); beside credentials it must name the same client. */
             client_id?: string;
+            /** @description A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both. */
+            client_secret?: string;
         };
         /** @description RFC 7009 section 2.2: always empty. */
         RevocationResponse: Record<string, never>;
@@ -477,21 +485,22 @@ export interface components {
             /** @constant */
             claims_parameter_supported: false;
             token_endpoint_auth_methods_supported: [
-                "none"
+                "none",
+                "client_secret_basic",
+                "client_secret_post"
             ];
             code_challenge_methods_supported: [
                 "S256"
             ];
             introspection_endpoint_auth_methods_supported: [
-                "client_secret_basic",
-                "bearer"
+                "client_secret_basic"
             ];
             /** Format: uri */
             revocation_endpoint: string;
             revocation_endpoint_auth_methods_supported: [
                 "none",
                 "client_secret_basic",
-                "bearer"
+                "client_secret_post"
             ];
             /**
              * Format: uri

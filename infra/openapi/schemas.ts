@@ -44,20 +44,32 @@ export const sendRequest = sendFields;
  * any non-empty text to the schema (a wrong one is answered `unsupported_grant_type`, not
  * `invalid_request`); the document names the one value that succeeds.
  */
-export const otpTokenRequest = z.extend(z.extend(otpGrantFields, otpUserFields.shape), { grant_type: z.literal('authorization_code') });
+/**
+ * `client_secret_post` (RFC 6749 §2.3.1): a confidential client's secret in the body, beside
+ * `client_id`, instead of HTTP Basic (never both: one method per request).
+ */
+const clientSecret = z.optional(z.string());
+
+export const otpTokenRequest = z.extend(z.extend(otpGrantFields, otpUserFields.shape), {
+  grant_type: z.literal('authorization_code'),
+  client_secret: clientSecret,
+});
 
 /** The standard authorization code grant (RFC 6749 §4.1.3 with PKCE), for codes from the hosted login page. */
-export const authorizationCodeTokenRequest = z.extend(authorizationCodeFields, { grant_type: z.literal('authorization_code') });
+export const authorizationCodeTokenRequest = z.extend(authorizationCodeFields, {
+  grant_type: z.literal('authorization_code'),
+  client_secret: clientSecret,
+});
 
-/** The refresh token grant (RFC 6749 §6): a public client names itself with `client_id`. */
-export const refreshTokenRequest = z.extend(refreshFields, { grant_type: z.literal('refresh_token') });
+/** The refresh token grant (RFC 6749 §6): a public client names itself with `client_id`, a confidential one authenticates. */
+export const refreshTokenRequest = z.extend(refreshFields, { grant_type: z.literal('refresh_token'), client_secret: clientSecret });
 
 /**
  * `POST /idp/v1/account/revoke` (RFC 7009 §2.1). `client_id` is read by the client authentication
  * (lib/oauth/client-authentication.ts), not by the handler's schema: a public client names itself
  * with it; beside HTTP Basic or a Bearer API key it must name the same client.
  */
-export const revocationRequest = z.extend(revokeFields, { client_id: z.optional(z.string()) });
+export const revocationRequest = z.extend(revokeFields, { client_id: z.optional(z.string()), client_secret: clientSecret });
 
 /** `POST /idp/v1/account/introspect` (RFC 7662 §2.1). */
 export const introspectionRequest = introspectFields;
@@ -159,11 +171,15 @@ export const serverMetadata = z.strictObject({
   request_parameter_supported: z.literal(false),
   request_uri_parameter_supported: z.literal(false),
   claims_parameter_supported: z.literal(false),
-  token_endpoint_auth_methods_supported: z.tuple([z.literal('none')]),
+  token_endpoint_auth_methods_supported: z.tuple([z.literal('none'), z.literal('client_secret_basic'), z.literal('client_secret_post')]),
   code_challenge_methods_supported: z.tuple([z.literal('S256')]),
-  introspection_endpoint_auth_methods_supported: z.tuple([z.literal('client_secret_basic'), z.literal('bearer')]),
+  introspection_endpoint_auth_methods_supported: z.tuple([z.literal('client_secret_basic')]),
   revocation_endpoint: z.url(),
-  revocation_endpoint_auth_methods_supported: z.tuple([z.literal('none'), z.literal('client_secret_basic'), z.literal('bearer')]),
+  revocation_endpoint_auth_methods_supported: z.tuple([
+    z.literal('none'),
+    z.literal('client_secret_basic'),
+    z.literal('client_secret_post'),
+  ]),
   otp_send_endpoint: z.url().check(z.describe('An extension (RFC 8414 section 2 allows them): where the API flow requests codes.')),
 });
 

@@ -10,7 +10,14 @@
  * Nothing is advertised that the service does not do, and what it does is advertised in both.
  */
 import type { ServiceConfig } from '../platform/config';
-import { GRANT_TYPES, SIGNING_ALGORITHMS, SUPPORTED_LOCALES, type Locale, type SigningAlgorithm } from '../platform/vocabulary';
+import {
+  GRANT_TYPES,
+  SIGNING_ALGORITHMS,
+  SUPPORTED_LOCALES,
+  TOKEN_ENDPOINT_AUTH_METHODS,
+  type Locale,
+  type SigningAlgorithm,
+} from '../platform/vocabulary';
 import { scopesOf, STANDARD_SCOPES } from '../oauth/scopes';
 
 /** Seconds a verifier may cache the JWKS: part of the key rotation arithmetic (docs/operations/key-rotation.md). */
@@ -72,11 +79,11 @@ export interface ServerMetadata {
   readonly request_parameter_supported: false;
   readonly request_uri_parameter_supported: false;
   readonly claims_parameter_supported: false;
-  readonly token_endpoint_auth_methods_supported: readonly ['none'];
+  readonly token_endpoint_auth_methods_supported: typeof TOKEN_ENDPOINT_AUTH_METHODS;
   readonly code_challenge_methods_supported: readonly ['S256'];
-  readonly introspection_endpoint_auth_methods_supported: readonly ['client_secret_basic', 'bearer'];
+  readonly introspection_endpoint_auth_methods_supported: readonly ['client_secret_basic'];
   readonly revocation_endpoint: string;
-  readonly revocation_endpoint_auth_methods_supported: readonly ['none', 'client_secret_basic', 'bearer'];
+  readonly revocation_endpoint_auth_methods_supported: typeof TOKEN_ENDPOINT_AUTH_METHODS;
   readonly otp_send_endpoint: string;
 }
 
@@ -111,16 +118,18 @@ function metadata(issuer: string, config: ServiceConfig): ServerMetadata {
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     claims_parameter_supported: false,
-    // Public clients at the token endpoint: client_id in the body, no client secret (RFC 6749 §2.1).
-    token_endpoint_auth_methods_supported: ['none'],
+    // Registered names only (RFC 7591 §2): public clients name themselves (`none`), confidential
+    // ones present their secret (lib/oauth/client-authentication.ts). No client_secret_jwt: the
+    // service never holds a secret in clear. The Bearer API key the API's servers may also present
+    // is an extension, documented in docs/api.md, and in no list.
+    token_endpoint_auth_methods_supported: TOKEN_ENDPOINT_AUTH_METHODS,
     code_challenge_methods_supported: ['S256'],
-    // Resource servers authenticate with their client id and API key (RFC 6749 §2.3.1), or with
-    // the API key alone as a Bearer credential (RFC 6750 syntax; not an IANA-registered method).
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'bearer'],
-    // RFC 7009 (registered by RFC 8414 §2): public clients name themselves (`none`), clients with
-    // API keys authenticate as they do for introspection (lib/oauth/client-authentication.ts).
+    // Resource servers authenticate with their client id and secret (RFC 6749 §2.3.1; the Bearer
+    // API key they may also present is the documented extension above).
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic'],
+    // RFC 7009 §2.1 (registered by RFC 8414 §2): as at the token endpoint.
     revocation_endpoint: `${issuer}${PATHS.revoke}`,
-    revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'bearer'],
+    revocation_endpoint_auth_methods_supported: TOKEN_ENDPOINT_AUTH_METHODS,
     // An extension (RFC 8414 §2 allows them): where the API flow requests codes.
     otp_send_endpoint: `${issuer}${PATHS.otpSend}`,
   };

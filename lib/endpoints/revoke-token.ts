@@ -63,7 +63,7 @@ export const revokeFields = z.object({
 
 /** Revokes the token if it is the caller's; answers the same either way (RFC 7009 §2.2). */
 export async function revokeToken(deps: RevokeDeps, request: RevokeRequest): Promise<Record<string, never>> {
-  const client = authenticateClient(deps.config, request.authorization, request.fields.client_id);
+  const client = authenticateClient(deps.config, request);
   const { token } = parseFields(revokeFields, request.fields);
   const now = deps.clock.now();
 

@@ -1,33 +1,94 @@
 /**
  * Which client a request comes from: the one client authentication of the service, for every
- * endpoint where a client authenticates (RFC 6749 §2.3): the token endpoint and revocation
- * (RFC 7009 §2.1) through `authenticateClient`, introspection (RFC 7662 §2.1) through
+ * endpoint where a client authenticates (RFC 6749 §2.3): the token endpoint (every grant) and
+ * revocation (RFC 7009 §2.1) through `authenticateClient`, introspection (RFC 7662 §2.1) through
  * `authenticateCredentials`, which admits confidential clients only.
- * - a public client (no API keys) names itself with `client_id` (RFC 6749 §2.1, §3.2.1);
- * - a confidential one (a client with API keys, which it was issued as credentials) proves it:
- *   `client_secret_basic` (HTTP Basic with its client id and an API key, RFC 6749 §2.3.1), or the
- *   API key alone as a Bearer credential (RFC 6750 syntax), as introspection accepts.
+ * - a public client (`tokenEndpointAuthMethod` `none`: no secret) names itself with `client_id`
+ *   (RFC 6749 §2.1, §3.2.1) and presents no secret;
+ * - a confidential one (a client with a secret, stored as SHA-256 digests in `apiKeySha256`: the
+ *   secret is also its API key) proves it: `client_secret_basic` (HTTP Basic, RFC 6749 §2.3.1),
+ *   `client_secret_post` (the secret in the body), or the key alone as a Bearer credential (RFC
+ *   6750 syntax), as introspection accepts; a registered method narrows this to that one.
  * Anything else is 401 `invalid_client` (RFC 6749 §5.2, which RFC 7009 §2.2.1 refers to), with a
- * `Basic` challenge when the client tried Basic. Every stored key is compared in constant time,
- * and an unknown client id is compared too, so timing does not tell which client ids exist.
+ * `Basic` challenge when the client tried Basic. Every stored digest is compared in constant
+ * time, and an unknown client id is compared too, so timing does not tell which client ids exist.
  */
-import type { ClientConfig, ServiceConfig } from '../platform/config';
-import { InvalidClientError, InvalidTokenError } from '../platform/errors';
+import { authMethodsOf, type ClientConfig, type ServiceConfig } from '../platform/config';
+import type { TokenEndpointAuthMethod } from '../platform/vocabulary';
+import { InvalidClientError, InvalidRequestError, InvalidTokenError } from '../platform/errors';
 import { basicCredentials, bearerCredential, matchesAny, presentedDigest, requireBearer } from './api-keys';
 
-/** The client of a request, authenticated as it must be; throws 401 invalid_client otherwise. */
-export function authenticateClient(config: ServiceConfig, authorization: string | undefined, clientIdField: unknown): ClientConfig {
-  const named = typeof clientIdField === 'string' && clientIdField !== '' ? clientIdField : undefined;
-  if (authorization !== undefined && authorization !== '') return authenticateCredentials(config, authorization, { named });
+/** What a request presents to say which client it comes from. */
+export interface PresentedClient {
+  /** The Authorization header: `client_secret_basic`, or a Bearer API key (an extension). */
+  readonly authorization: string | undefined;
+  /** The request's parameters: `client_id`, and `client_secret` (`client_secret_post`) or `client_assertion`. */
+  readonly fields: Record<string, unknown>;
+}
+
+/** A parameter as RFC 6749 §3.1 reads it: an empty one is omitted. */
+function given(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * The client of a request at the token and revocation endpoints, authenticated as it must be
+ * (RFC 6749 §2.3, §3.2.1); throws 401 invalid_client otherwise, and 400 invalid_request for a
+ * request that uses two methods at once (§2.3: "MUST NOT use more than one"; §5.2).
+ * - a public client (`none`) names itself with `client_id`, and presents no secret;
+ * - a confidential client authenticates with a method it may use (`authMethodsOf`):
+ *   `client_secret_basic`, `client_secret_post` (its secret in the body beside `client_id`), or,
+ *   as the API's servers always could, a Bearer API key (an extension outside the registered
+ *   methods, for a client that registered none);
+ * - `client_assertion` (RFC 7523) is not accepted: no client registers `private_key_jwt` yet.
+ */
+export function authenticateClient(config: ServiceConfig, presented: PresentedClient): ClientConfig {
+  const named = given(presented.fields.client_id);
+  const secret = given(presented.fields.client_secret);
+  const assertion = given(presented.fields.client_assertion) ?? given(presented.fields.client_assertion_type);
+  const header = given(presented.authorization);
+  if ([header, secret, assertion].filter((method) => method !== undefined).length > 1) {
+    throw new InvalidRequestError('Authenticate the client by one method per request (RFC 6749 section 2.3).');
+  }
+  if (assertion !== undefined) {
+    throw new InvalidClientError('client_assertion (private_key_jwt) is not accepted: authenticate with the client secret.', {
+      detail: 'client assertion presented',
+    });
+  }
+  if (header !== undefined) {
+    const client = authenticateCredentials(config, header, { named });
+    const method = basicCredentials(header) === undefined ? 'bearer' : 'client_secret_basic';
+    if (!mayUse(client, method)) {
+      throw new InvalidClientError('Client authentication failed.', {
+        detail: `${method} not registered for client ${client.id}`,
+        ...(method === 'client_secret_basic' ? { scheme: 'Basic' } : {}),
+      });
+    }
+    return client;
+  }
 
   const client = named === undefined ? undefined : config.client(named);
+  if (secret !== undefined) {
+    // Compared even for an unknown client id (with nothing), so timing does not tell which ids exist.
+    const valid = matchesAny(client?.apiKeySha256 ?? [], presentedDigest(secret));
+    if (client === undefined || !valid || !mayUse(client, 'client_secret_post')) {
+      throw new InvalidClientError('Client authentication failed.', { detail: 'client_secret_post credentials refused' });
+    }
+    return client;
+  }
   if (client === undefined) throw new InvalidClientError('Unknown client: name it with client_id, or authenticate.');
-  if (client.apiKeySha256.length > 0) {
-    throw new InvalidClientError('This client must authenticate: HTTP Basic with its client id and API key.', {
+  if (!mayUse(client, 'none')) {
+    throw new InvalidClientError('This client must authenticate: HTTP Basic with its client id and secret.', {
       detail: `client ${client.id} presented no credentials`,
     });
   }
   return client;
+}
+
+/** Whether `client` may authenticate by `method` (the Bearer API key: only when it registered no method). */
+function mayUse(client: ClientConfig, method: TokenEndpointAuthMethod | 'bearer'): boolean {
+  if (method === 'bearer') return client.tokenEndpointAuthMethod === undefined && client.apiKeySha256.length > 0;
+  return authMethodsOf(client).includes(method);
 }
 
 /** Where credentials are checked, and how a refusal is answered there. */

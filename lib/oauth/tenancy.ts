@@ -11,7 +11,11 @@ export function environmentOf(config: ServiceConfig, environmentId: string | und
 
 /** The client, which must exist and be allowed in `environment` (401 invalid_client otherwise). */
 export function clientIn(config: ServiceConfig, environment: EnvironmentConfig, clientId: string): ClientConfig {
-  const client = config.client(clientId);
+  return allowedIn(config.client(clientId), environment);
+}
+
+/** `client` (named by an id, or authenticated), if allowed in `environment`; 401 invalid_client otherwise. */
+export function allowedIn(client: ClientConfig | undefined, environment: EnvironmentConfig): ClientConfig {
   if (client === undefined || !client.environments.includes(environment.id)) {
     throw new InvalidClientError('Unknown client, or a client not allowed in this environment.');
   }

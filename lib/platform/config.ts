@@ -11,7 +11,14 @@ import * as z from 'zod/mini';
 import { PHONE_COUNTRIES, type PhoneCountry } from '../phone/countries';
 import { isEmailAddress } from './email-address';
 import type { ServiceEnvironment } from './env';
-import { CHANNELS, SIGNING_ALGORITHMS, SUPPORTED_LOCALES, type Channel } from './vocabulary';
+import {
+  CHANNELS,
+  SIGNING_ALGORITHMS,
+  SUPPORTED_LOCALES,
+  TOKEN_ENDPOINT_AUTH_METHODS,
+  type Channel,
+  type TokenEndpointAuthMethod,
+} from './vocabulary';
 
 /** Ids appear in DynamoDB keys and logs: keep them to a safe, delimiter-free alphabet. */
 // Spelled without the `i` flag: JSON Schema patterns (config/stage.schema.json) have no flags.
@@ -330,17 +337,28 @@ const clientSchema = z.strictObject({
    * error. A client with API keys that uses the page must present one at the token endpoint.
    */
   hostedLogin: z.optional(z.boolean()),
-  /** SHA-256 (hex) of each API key; several so a key can be rotated without downtime. */
+  /**
+   * SHA-256 (hex) of the client's secret: what makes it confidential. The same secret
+   * authenticates it at the token, revocation and introspection endpoints and is otp/send's
+   * Bearer API key (the name is the seed's). Several, so a secret can be rotated without downtime.
+   */
   apiKeySha256: z._default(z.array(sha256Hex), (): string[] => []),
+  /**
+   * How the client authenticates at the token endpoint (OpenID Connect Dynamic Client
+   * Registration §2, RFC 7591 §2): `none` (a public client), `client_secret_basic` or
+   * `client_secret_post`. Absent: `none` for a client without a secret; a client with one may use
+   * either secret method, or its Bearer API key (as Cognito's app clients take either). No
+   * `client_secret_jwt`: the service never holds a secret in clear.
+   */
+  tokenEndpointAuthMethod: z.optional(z.enum(TOKEN_ENDPOINT_AUTH_METHODS)),
   /** Whether this client's API keys may call the introspection endpoint (RFC 7662). */
   mayIntrospect: z._default(z.boolean(), false),
   /**
    * Refresh tokens (RFC 6749 §6), in families with rotation and reuse detection
    * (docs/decisions/009-refresh-token-families.md). Absent: code exchanges return no refresh token.
    * Rotation is always on: every refresh spends the presented token and returns its successor
-   * (OAuth 2.1 §4.3.1 and RFC 9700 §4.14.2 require it of public clients, and only public clients,
-   * those without API keys, may have refresh tokens: RFC 6749 §6 requires a client with
-   * credentials to authenticate when it refreshes, and the token endpoint authenticates no client).
+   * (OAuth 2.1 §4.3.1 and RFC 9700 §4.14.2 require it of public clients; a confidential client,
+   * which must also authenticate to refresh, RFC 6749 §6, gets it too: one rule for all).
    */
   refreshTokens: z.optional(
     z.strictObject({
@@ -445,12 +463,19 @@ export function checkStageReferences(
         });
       }
     }
-    if (client.refreshTokens !== undefined && client.apiKeySha256.length > 0) {
+    const secretMethod = client.tokenEndpointAuthMethod !== undefined && client.tokenEndpointAuthMethod !== 'none';
+    if (secretMethod && client.apiKeySha256.length === 0) {
       ctx.addIssue({
         code: 'custom',
-        path: ['clients', index, 'refreshTokens'],
-        message:
-          'refresh tokens are for public clients (no apiKeySha256): a client with credentials must authenticate to refresh (RFC 6749 §6)',
+        path: ['clients', index, 'apiKeySha256'],
+        message: `a client that authenticates by ${client.tokenEndpointAuthMethod} needs the hash of its secret`,
+      });
+    }
+    if (client.tokenEndpointAuthMethod === 'none' && client.apiKeySha256.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'tokenEndpointAuthMethod'],
+        message: 'a client with a secret is confidential: it must authenticate (RFC 6749 §3.2.1), so its method cannot be none',
       });
     }
     if (client.refreshTokens !== undefined && client.refreshTokens.idleSeconds > client.refreshTokens.absoluteSeconds) {
@@ -499,6 +524,12 @@ export type SendWindowConfig = EnvironmentConfig['limits']['sendPerIp'];
 export type PrefixWindowConfig = EnvironmentConfig['limits']['sendPerPrefix'];
 export type DailyBudgetConfig = EnvironmentConfig['limits']['dailyPhoneBudget'];
 export type KnownNumbersConfig = EnvironmentConfig['limits']['knownNumbers'];
+
+/** The token endpoint authentication methods `client` may use (`tokenEndpointAuthMethod`, or what its secret allows). */
+export function authMethodsOf(client: ClientConfig): readonly TokenEndpointAuthMethod[] {
+  if (client.tokenEndpointAuthMethod !== undefined) return [client.tokenEndpointAuthMethod];
+  return client.apiKeySha256.length > 0 ? ['client_secret_basic', 'client_secret_post'] : ['none'];
+}
 
 /** Whether `client` may use the hosted login page (`hostedLogin`, by default unless it requires an API key to send). */
 export function usesHostedLogin(client: ClientConfig): boolean {

@@ -65,3 +65,10 @@ export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
  * which lists `refresh_token` only when some client is issued refresh tokens).
  */
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+
+/**
+ * How a client authenticates at the token endpoint (the IANA registry's names, RFC 7591 §2): the
+ * ones the service accepts, and so the `token_endpoint_auth_methods_supported` of its metadata.
+ */
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
+export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];

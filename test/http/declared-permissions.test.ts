@@ -34,14 +34,12 @@ async function as(name: FunctionName, run: () => Promise<unknown>): Promise<void
 it('every operation uses exactly the table actions its function declares', async () => {
   const send = (user: string, clientId = 'local-web', authType = 'sms') =>
     service.post('/idp/v1/otp/send', { auth_type: authType, client_id: clientId, redirect_uri: REDIRECT_URI, user_id: user });
-  const exchange = (user: string, code: string, clientId = 'local-web') =>
-    service.post('/idp/v1/account/token', {
-      grant_type: 'authorization_code',
-      code,
-      client_id: clientId,
-      redirect_uri: REDIRECT_URI,
-      user_id: user,
-    });
+  const exchange = (user: string, code: string, clientId = 'local-web', headers: Record<string, string> = {}) =>
+    service.post(
+      '/idp/v1/account/token',
+      { grant_type: 'authorization_code', code, client_id: clientId, redirect_uri: REDIRECT_URI, user_id: user },
+      { headers },
+    );
 
   // otp/send: a success, a failed delivery (the capture refuses FAILING), a refusal.
   const phone = '+14155552671';
@@ -108,7 +106,9 @@ it('every operation uses exactly the table actions its function declares', async
       headers: { Authorization: `Bearer ${LOCAL_API_KEY}` },
     },
   );
-  const backend = await exchange(backendUser, await service.latestCode(backendUser), 'local-backend');
+  const backend = await exchange(backendUser, await service.latestCode(backendUser), 'local-backend', {
+    Authorization: `Bearer ${LOCAL_API_KEY}`,
+  });
   rememberSecret(backend.body.access_token);
   await as('revoke', () =>
     service.postForm(

@@ -76,18 +76,23 @@ function problemsOf(document: Record<string, unknown>): string[] {
   for (const field of ['request_parameter_supported', 'request_uri_parameter_supported', 'claims_parameter_supported']) {
     if (document[field] !== false) problems.push(`${field} must say false`);
   }
-  // Advertise nothing false: no implicit or hybrid flow, no client secrets at the token endpoint.
-  if (JSON.stringify(document.token_endpoint_auth_methods_supported) !== '["none"]') problems.push('token_endpoint_auth_methods_supported');
+  // Advertise exactly what is implemented, in registered names only (RFC 7591 §2, the IANA
+  // registry): public clients, and confidential ones by their secret; no client_secret_jwt.
+  const authMethods = '["none","client_secret_basic","client_secret_post"]';
+  if (JSON.stringify(document.token_endpoint_auth_methods_supported) !== authMethods)
+    problems.push('token_endpoint_auth_methods_supported');
   if (JSON.stringify(document.code_challenge_methods_supported) !== '["S256"]') problems.push('code_challenge_methods_supported');
   // An extension (RFC 8414 §2 allows them): where the API flow requests codes.
   if (!isEndpointOf(service.url, document.otp_send_endpoint)) problems.push('otp_send_endpoint is not an endpoint URL of the issuer');
   // RFC 8414 §2: the grant types the token endpoint takes, here the code and (RFC 6749 §6) refresh tokens.
   if (JSON.stringify(document.grant_types_supported) !== '["authorization_code","refresh_token"]')
     problems.push('grant_types_supported must be ["authorization_code","refresh_token"]');
-  // RFC 8414 §2 (revocation_endpoint_auth_methods_supported, RFC 7009): public clients name
-  // themselves (none), clients with API keys authenticate as for introspection.
-  if (JSON.stringify(document.revocation_endpoint_auth_methods_supported) !== '["none","client_secret_basic","bearer"]')
+  // RFC 8414 §2 (revocation_endpoint_auth_methods_supported, RFC 7009 §2.1): as at the token endpoint.
+  if (JSON.stringify(document.revocation_endpoint_auth_methods_supported) !== authMethods)
     problems.push('revocation_endpoint_auth_methods_supported');
+  // Registered names only: the Bearer API key is a documented extension, in no list.
+  if (JSON.stringify(document.introspection_endpoint_auth_methods_supported) !== '["client_secret_basic"]')
+    problems.push('introspection_endpoint_auth_methods_supported');
   return problems;
 }
 

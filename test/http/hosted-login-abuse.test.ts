@@ -168,7 +168,7 @@ describe('a client with API keys that uses the page (RFC 6749 §3.2.1: a client 
       challenge: anonymous.headers.get('www-authenticate'),
     }).toEqual({
       status: 401,
-      body: { error: 'invalid_client', error_description: 'This client must authenticate: HTTP Basic with its client id and API key.' },
+      body: { error: 'invalid_client', error_description: 'This client must authenticate: HTTP Basic with its client id and secret.' },
       challenge: 'Bearer realm="identity"',
     });
     const wrong = await exchange(session, code, { Authorization: `Basic ${Buffer.from(`${KEYED}:not-the-key`).toString('base64')}` });

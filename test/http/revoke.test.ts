@@ -48,7 +48,9 @@ async function login(clientId = 'local-web'): Promise<TestResponse> {
 async function backendLogin(): Promise<string> {
   const user = uniqueEmail('backend');
   await service.post(SEND_PATH, sendBody(user, 'local-backend'), { headers: { Authorization: `Bearer ${LOCAL_API_KEY}` } });
-  const response = await service.post(TOKEN_PATH, exchangeBody(user, await service.latestCode(user), 'local-backend'));
+  const response = await service.post(TOKEN_PATH, exchangeBody(user, await service.latestCode(user), 'local-backend'), {
+    headers: { Authorization: basic('local-backend', LOCAL_API_KEY) },
+  });
   rememberSecret(response.body.access_token);
   return response.body.access_token as string;
 }

@@ -172,7 +172,8 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
     await service.post(SEND, { auth_type: 'email', client_id: 'local-backend', redirect_uri: REDIRECT_URI, user_id: user }, { headers });
     const code = await service.latestCode(user);
     service.dynamodb.reset();
-    const response = await exchange(user, code, { client_id: 'local-backend' });
+    // A confidential client authenticates at the token endpoint too (RFC 6749 §3.2.1): no request more.
+    const response = await service.post(TOKEN, exchangeBody(user, code, { client_id: 'local-backend' }), { headers });
     expect(response.status).toBe(200);
     expect(response.body).not.toHaveProperty('refresh_token');
     expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem']);
@@ -555,11 +556,11 @@ describe('well-known documents', () => {
       introspection_endpoint: `${service.url}/idp/v1/account/introspect`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
-      token_endpoint_auth_methods_supported: ['none'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
       code_challenge_methods_supported: ['S256'],
-      introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'bearer'],
+      introspection_endpoint_auth_methods_supported: ['client_secret_basic'],
       revocation_endpoint: `${service.url}/idp/v1/account/revoke`,
-      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'bearer'],
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
       otp_send_endpoint: `${service.url}/idp/v1/otp/send`,
     });
     expect((await fetch(response.body.jwks_uri as string)).status).toBe(200);

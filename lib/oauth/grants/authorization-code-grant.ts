@@ -38,7 +38,7 @@ import { authorizationCodeHash } from '../authorization-codes';
 import { authenticateClient } from '../client-authentication';
 import { CODE_VERIFIER_PATTERN, digestsEqual, s256Challenge } from '../../otp/codes';
 import { logHandleOf } from '../../keys/hmac-keys';
-import { parseFields, textField } from '../../platform/request-fields';
+import { optionalTextField, parseFields, textField } from '../../platform/request-fields';
 import { issueTokens, type IssueTokensDeps, type TokenResponse } from '../token-response';
 
 export interface AuthorizationCodeGrantDeps extends IssueTokensDeps {
@@ -51,7 +51,9 @@ export interface AuthorizationCodeGrantDeps extends IssueTokensDeps {
 /** The body of this grant (docs/openapi.json is generated from it: infra/openapi/). */
 export const authorizationCodeFields = z.object({
   code: textField('code', 256),
-  client_id: textField('client_id', 64),
+  // RFC 6749 §4.1.3: required of a client that does not authenticate (a public one); a client
+  // that authenticates with HTTP Basic need not repeat it (lib/oauth/client-authentication.ts).
+  client_id: optionalTextField('client_id', 64),
   redirect_uri: textField('redirect_uri', 2048),
   code_verifier: textField('code_verifier', 128),
 });
@@ -74,7 +76,7 @@ export async function exchangeAuthorizationCode(
   if (!CODE_VERIFIER_PATTERN.test(fields.code_verifier)) {
     throw new InvalidRequestError('code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 §4.1).');
   }
-  const client = authenticateClient(deps.config, request.authorization, fields.client_id);
+  const client = authenticateClient(deps.config, request);
   const keys = await deps.hmacKeys();
   const now = deps.clock.now();
 

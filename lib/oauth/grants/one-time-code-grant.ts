@@ -8,8 +8,9 @@
  *      (a phone number to its E.164 form, as otp/send normalised it), and the environment
  *      (`?env_id=`, else the default); a request that names a user is counted (`beginVerify`,
  *      with the cap on the user's consecutive failed checks): 429 before anything else;
- *   2. grant_type (unsupported_grant_type), the other parameters (invalid_request), the client
- *      (invalid_client);
+ *   2. grant_type (unsupported_grant_type), the other parameters (invalid_request), the client:
+ *      a public one names itself, a confidential one authenticates (lib/oauth/client-authentication.ts;
+ *      invalid_client);
  *   3. the code (`verifyCode`, lib/otp/verify.ts): any refusal is `invalid_grant`, which never
  *      says which part was wrong;
  *   4. the access token (and refresh token) as the client's settings say.
@@ -22,7 +23,8 @@ import * as z from 'zod/mini';
 import { InvalidGrantError, InvalidRequestError, UnsupportedGrantTypeError } from '../../platform/errors';
 import { enumField, optionalTextField, parseFields, textField } from '../../platform/request-fields';
 import { userClaimsOf, type Grant } from '../access-tokens';
-import { clientIn, environmentOf } from '../tenancy';
+import { authenticateClient } from '../client-authentication';
+import { allowedIn, environmentOf } from '../tenancy';
 import { issueTokens, type IssueTokensDeps, type TokenResponse } from '../token-response';
 import { CODE_VERIFIER_PATTERN, s256Challenge } from '../../otp/codes';
 import { beginVerify, verifyCode, type VerifyCodeDeps } from '../../otp/verify';
@@ -35,6 +37,8 @@ export interface ExchangeCodeDeps extends VerifyCodeDeps, IssueTokensDeps {}
 export interface ExchangeCodeRequest {
   readonly environmentId: string | undefined;
   readonly fields: Record<string, unknown>;
+  /** The Authorization header: a confidential client's credentials (RFC 6749 §2.3.1). */
+  readonly authorization: string | undefined;
   /** The `iss` of the token: the service's issuer URL. */
   readonly issuer: string;
 }
@@ -68,7 +72,8 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCode
   const counted = await beginVerify(deps, environment, user);
 
   const fields = parseGrantFields(request.fields);
-  const client = clientIn(deps.config, environment, fields.client_id);
+  // A confidential client authenticates here as on every grant (RFC 6749 §3.2.1); a public one names itself.
+  const client = allowedIn(authenticateClient(deps.config, request), environment);
   const codeChallenge = fields.code_verifier === undefined ? undefined : s256Challenge(fields.code_verifier);
   const presented = { environment, client, user, redirectUri: fields.redirect_uri, code: fields.code, codeChallenge };
   const verification = await verifyCode(deps, counted, presented, async (record) => {

@@ -11,8 +11,9 @@
  * its own instead, kept in its item and checked by the rotation's write (step 7).
  *
  * Steps, top to bottom:
- *   1. the parameters (invalid_request); the client, public, with refresh tokens (invalid_client,
- *      unauthorized_client); `env_id` if given (invalid_request when unknown);
+ *   1. the parameters (invalid_request); the client, named if public, authenticated if confidential
+ *      (RFC 6749 §6), with refresh tokens (invalid_client, unauthorized_client); `env_id` if given
+ *      (invalid_request when unknown);
  *   2. the family the token names, read by key. An unknown token is `invalid_grant`, after the one
  *      read a known token's refusal makes too;
  *   3. the binding (the family's client and environment) and its life: not revoked, neither the
@@ -38,7 +39,6 @@ import '../../platform/zod';
 import * as z from 'zod/mini';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../../platform/config';
 import {
-  InvalidClientError,
   InvalidGrantError,
   InvalidScopeError,
   TemporarilyUnavailableError,
@@ -67,6 +67,7 @@ import {
 } from '../refresh-tokens';
 import { optionalTextField, parseFields, textField } from '../../platform/request-fields';
 import { narrowScope } from '../scopes';
+import { authenticateClient } from '../client-authentication';
 import { environmentOf } from '../tenancy';
 import { mintAccessToken, respond, type IssueTokensDeps, type TokenResponse } from '../token-response';
 
@@ -80,22 +81,25 @@ export interface RefreshTokenRequest {
   /** `?env_id=` of the request, if any: it must be the family's environment. */
   readonly environmentId: string | undefined;
   readonly fields: Record<string, unknown>;
+  /** The Authorization header: a confidential client's credentials (RFC 6749 §2.3.1). */
+  readonly authorization: string | undefined;
   readonly issuer: string;
 }
 
 /** The grant's parameters, beside `grant_type` (also the API description's: infra/openapi/schemas.ts). */
 export const refreshFields = z.object({
   refresh_token: textField('refresh_token', 256),
-  // RFC 6749 §3.2.1: a public client identifies itself with client_id.
-  client_id: textField('client_id', 64),
+  // RFC 6749 §3.2.1: a public client identifies itself with client_id; a confidential one
+  // authenticates (with HTTP Basic it need not repeat it: lib/oauth/client-authentication.ts).
+  client_id: optionalTextField('client_id', 64),
   scope: optionalTextField('scope', 1024),
 });
 
 /** Refreshes: the successor of the presented token, a new access token, and an ID token with `openid`. */
 export async function refreshTokens(deps: RefreshTokenGrantDeps, request: RefreshTokenRequest): Promise<TokenResponse> {
   const fields = parseFields(refreshFields, request.fields);
-  const client = deps.config.client(fields.client_id);
-  if (client === undefined) throw new InvalidClientError('Unknown client.');
+  // RFC 6749 §6: a confidential client authenticates to refresh; the family stays bound to it.
+  const client = authenticateClient(deps.config, request);
   const lifetimes = refreshLifetimesOf(client);
   if (lifetimes === undefined) throw new UnauthorizedClientError('This client is not issued refresh tokens.');
   if (request.environmentId !== undefined) environmentOf(deps.config, request.environmentId);

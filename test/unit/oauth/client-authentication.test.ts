@@ -9,10 +9,11 @@
 import { createHash } from 'node:crypto';
 import { buildServiceConfig, parseStageConfig, type ServiceConfig } from '../../../lib/platform/config';
 import { authenticateClient } from '../../../lib/oauth/client-authentication';
-import { InvalidClientError } from '../../../lib/platform/errors';
+import { InvalidClientError, InvalidRequestError } from '../../../lib/platform/errors';
 
 const BACKEND_KEY = 'k3y-Backend_0123456789abcdefghijklmnopqrstuv';
 const OTHER_KEY = 'k3y-Other_0123456789abcdefghijklmnopqrstuvwxy';
+const BASIC_ONLY_KEY = 'k3y-BasicOnly_0123456789abcdefghijklmnopqrst';
 const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`, 'utf8').toString('base64')}`;
 
@@ -29,15 +30,39 @@ function config(): ServiceConfig {
     parseStageConfig({
       defaultEnvironment: 'dev',
       environments: [{ id: 'dev', serviceName: 'Example', email: { sender: 'no-reply@example.test' } }],
-      clients: [client('web', []), client('backend', [BACKEND_KEY]), client('other', [OTHER_KEY])],
+      clients: [
+        client('web', []),
+        client('backend', [BACKEND_KEY]),
+        client('other', [OTHER_KEY]),
+        { ...client('basic-only', [BASIC_ONLY_KEY]), tokenEndpointAuthMethod: 'client_secret_basic' },
+        { ...client('post-only', [BACKEND_KEY]), tokenEndpointAuthMethod: 'client_secret_post' },
+        { ...client('declared-public', []), tokenEndpointAuthMethod: 'none' },
+      ],
     }),
   );
 }
 
+/** The error `authenticateClient` throws for this request. */
+function thrown(authorization: string | undefined, fields: Record<string, unknown>) {
+  try {
+    authenticateClient(config(), { authorization, fields });
+  } catch (error) {
+    const { error: code, description, detail, statusCode, headers } = error as InvalidClientError;
+    return { statusCode, error: code, description, detail, challenge: headers['WWW-Authenticate'] };
+  }
+  throw new Error('accepted');
+}
+
+/** A request with an Authorization header and, when given, a client_id. */
+const presented = (authorization: string | undefined, clientId?: unknown) => ({
+  authorization,
+  fields: clientId === undefined ? {} : { client_id: clientId },
+});
+
 /** The refusal `authenticate` throws: its public description, private detail and challenge. */
 function refusal(authorization: string | undefined, clientId?: unknown) {
   try {
-    authenticateClient(config(), authorization, clientId);
+    authenticateClient(config(), presented(authorization, clientId));
   } catch (error) {
     expect(error).toBeInstanceOf(InvalidClientError);
     const { description, detail, headers, statusCode } = error as InvalidClientError;
@@ -46,7 +71,7 @@ function refusal(authorization: string | undefined, clientId?: unknown) {
   throw new Error('accepted');
 }
 
-const idOf = (authorization: string | undefined, clientId?: unknown) => authenticateClient(config(), authorization, clientId).id;
+const idOf = (authorization: string | undefined, clientId?: unknown) => authenticateClient(config(), presented(authorization, clientId)).id;
 
 describe('a public client (RFC 6749 §2.1: it names itself with client_id)', () => {
   it('is the client its client_id names', () => {
@@ -74,7 +99,7 @@ describe('a public client (RFC 6749 §2.1: it names itself with client_id)', () 
   it('refuses a client with API keys that only names itself: it must prove it (RFC 6749 §2.3)', () => {
     expect(refusal(undefined, 'backend')).toEqual({
       statusCode: 401,
-      description: 'This client must authenticate: HTTP Basic with its client id and API key.',
+      description: 'This client must authenticate: HTTP Basic with its client id and secret.',
       detail: 'client backend presented no credentials',
       challenge: 'Bearer realm="identity"',
     });
@@ -156,4 +181,102 @@ describe('a Bearer API key (as introspection takes it)', () => {
       });
     },
   );
+});
+
+describe('client_secret_post (RFC 6749 §2.3.1: the secret in the body, beside client_id)', () => {
+  it('is the client its client_id names, when the secret is one of its own', () => {
+    expect(
+      authenticateClient(config(), { authorization: undefined, fields: { client_id: 'backend', client_secret: BACKEND_KEY } }).id,
+    ).toBe('backend');
+    expect(authenticateClient(config(), { authorization: '', fields: { client_id: 'post-only', client_secret: BACKEND_KEY } }).id).toBe(
+      'post-only',
+    );
+  });
+
+  it.each([
+    ['a wrong secret', { client_id: 'backend', client_secret: OTHER_KEY }],
+    ['no client_id', { client_secret: BACKEND_KEY }],
+    ['an unknown client', { client_id: 'mobile', client_secret: BACKEND_KEY }],
+    ['a public client (it has no secret)', { client_id: 'web', client_secret: BACKEND_KEY }],
+    ['a client registered for client_secret_basic only', { client_id: 'basic-only', client_secret: BASIC_ONLY_KEY }],
+  ])('refuses %s, without a Basic challenge (no Basic was tried)', (_case, fields) => {
+    expect(thrown(undefined, fields)).toEqual({
+      statusCode: 401,
+      error: 'invalid_client',
+      description: 'Client authentication failed.',
+      detail: 'client_secret_post credentials refused',
+      challenge: 'Bearer realm="identity"',
+    });
+  });
+
+  it('takes an empty client_secret as absent (RFC 6749 §3.1): a confidential client then presented nothing', () => {
+    expect(thrown(undefined, { client_id: 'backend', client_secret: '' })).toMatchObject({
+      statusCode: 401,
+      detail: 'client backend presented no credentials',
+    });
+  });
+});
+
+describe('a registered method narrows the secret methods to itself', () => {
+  it('refuses HTTP Basic of a client registered for client_secret_post, with a Basic challenge', () => {
+    expect(thrown(basic('post-only', BACKEND_KEY), {})).toEqual({
+      statusCode: 401,
+      error: 'invalid_client',
+      description: 'Client authentication failed.',
+      detail: 'client_secret_basic not registered for client post-only',
+      challenge: 'Basic realm="identity"',
+    });
+  });
+
+  it('refuses the Bearer API key of a client that registered a method (an extension for clients that registered none)', () => {
+    expect(thrown(`Bearer ${BASIC_ONLY_KEY}`, { client_id: 'basic-only' })).toMatchObject({
+      statusCode: 401,
+      detail: 'bearer not registered for client basic-only',
+      challenge: 'Bearer realm="identity"',
+    });
+  });
+
+  it('accepts HTTP Basic of a client registered for it, and a public client registered as none by its client_id', () => {
+    expect(authenticateClient(config(), { authorization: basic('basic-only', BASIC_ONLY_KEY), fields: {} }).id).toBe('basic-only');
+    expect(authenticateClient(config(), { authorization: undefined, fields: { client_id: 'declared-public' } }).id).toBe('declared-public');
+  });
+});
+
+describe('one method per request, and no client assertions', () => {
+  it.each([
+    ['Basic and client_secret', basic('backend', BACKEND_KEY), { client_id: 'backend', client_secret: BACKEND_KEY }],
+    ['a Bearer key and client_secret', `Bearer ${BACKEND_KEY}`, { client_id: 'backend', client_secret: BACKEND_KEY }],
+    ['client_secret and a client assertion', undefined, { client_id: 'backend', client_secret: BACKEND_KEY, client_assertion: 'a.b.c' }],
+    [
+      'Basic and a client assertion type',
+      basic('backend', BACKEND_KEY),
+      { client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' },
+    ],
+  ])('refuses %s at once: 400 invalid_request (RFC 6749 §2.3, §5.2)', (_case, authorization, fields) => {
+    let refusal: unknown;
+    try {
+      authenticateClient(config(), { authorization, fields });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(InvalidRequestError);
+    expect(refusal).toMatchObject({
+      error: 'invalid_request',
+      statusCode: 400,
+      description: 'Authenticate the client by one method per request (RFC 6749 section 2.3).',
+    });
+  });
+
+  it.each([
+    ['client_assertion', { client_id: 'backend', client_assertion: 'a.b.c' }],
+    ['client_assertion_type', { client_id: 'backend', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' }],
+  ])('refuses %s alone: no client registers private_key_jwt', (_case, fields) => {
+    expect(thrown(undefined, fields)).toEqual({
+      statusCode: 401,
+      error: 'invalid_client',
+      description: 'client_assertion (private_key_jwt) is not accepted: authenticate with the client secret.',
+      detail: 'client assertion presented',
+      challenge: 'Bearer realm="identity"',
+    });
+  });
 });

@@ -116,7 +116,7 @@ describe('config/local.json', () => {
     expect(config.environments.map((environment) => environment.id)).toEqual(['local']);
   });
 
-  it('has the clients local-web (jwt, ES256), local-rs256 (jwt, RS256), local-opaque (opaque) and local-backend, all with the redirect URI http://localhost:3000/callback', () => {
+  it('has the clients local-web (jwt, ES256), local-rs256 (jwt, RS256), local-opaque (opaque), local-backend and local-server, all with the redirect URI http://localhost:3000/callback', () => {
     // Act
     const clients = config.clients.map((client) => ({
       id: client.id,
@@ -133,6 +133,7 @@ describe('config/local.json', () => {
       { id: 'local-rs256', format: 'jwt', alg: 'RS256', ...shared },
       { id: 'local-opaque', format: 'opaque', alg: 'ES256', ...shared },
       { id: 'local-backend', format: expect.any(String), alg: 'ES256', ...shared },
+      { id: 'local-server', format: 'jwt', alg: 'ES256', ...shared },
     ]);
   });
 
@@ -155,7 +156,7 @@ describe('config/local.json', () => {
     expect(backend?.apiKeySha256).toContain(expectedDigest);
   });
 
-  it('issues refresh tokens to local-web, local-rs256 and local-opaque (30 days idle, 90 days in all, no reuse interval), not to local-backend', () => {
+  it('issues refresh tokens to local-web, local-rs256, local-opaque and the confidential local-server (30 days idle, 90 days in all, no reuse interval), not to local-backend', () => {
     const refresh = Object.fromEntries(config.clients.map((client) => [client.id, client.refreshTokens]));
     const on = {
       idleSeconds: 30 * 86_400,
@@ -163,7 +164,7 @@ describe('config/local.json', () => {
       reuseIntervalSeconds: 0,
       limit: { maxRefreshes: 10, windowSeconds: 60 },
     };
-    expect(refresh).toEqual({ 'local-web': on, 'local-rs256': on, 'local-opaque': on, 'local-backend': undefined });
+    expect(refresh).toEqual({ 'local-web': on, 'local-rs256': on, 'local-opaque': on, 'local-backend': undefined, 'local-server': on });
   });
 
   it('keeps the default limits (5 per 60 s, 300 s block) and code settings (300 s, 3 tries)', () => {
@@ -407,9 +408,19 @@ describe('parseStageConfig validation: each problem is reported with its path', 
       [/needs at least one key hash/, /clients\[0\]\.apiKeySha256/],
     ],
     [
-      'refresh tokens for a client with API keys (RFC 6749 §6: it would have to authenticate to refresh)',
-      (raw) => void Object.assign(raw.clients[0]!, { apiKeySha256: ['a'.repeat(64)], refreshTokens: {} }),
-      [/refresh tokens are for public clients/, /clients\[0\]\.refreshTokens/],
+      'a secret method without the secret’s hash',
+      (raw) => void (raw.clients[0]!.tokenEndpointAuthMethod = 'client_secret_basic'),
+      [/authenticates by client_secret_basic needs the hash of its secret/, /clients\[0\]\.apiKeySha256/],
+    ],
+    [
+      'a client with a secret registered as public (none): it must authenticate, RFC 6749 §3.2.1',
+      (raw) => void Object.assign(raw.clients[0]!, { apiKeySha256: ['a'.repeat(64)], tokenEndpointAuthMethod: 'none' }),
+      [/its method cannot be none/, /clients\[0\]\.tokenEndpointAuthMethod/],
+    ],
+    [
+      'client_secret_jwt, which the service does not offer (it never holds a secret in clear)',
+      (raw) => void Object.assign(raw.clients[0]!, { apiKeySha256: ['a'.repeat(64)], tokenEndpointAuthMethod: 'client_secret_jwt' }),
+      [/clients\[0\]\.tokenEndpointAuthMethod/],
     ],
     [
       'a refresh idle lifetime longer than the absolute one',
