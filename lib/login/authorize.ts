@@ -161,7 +161,7 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
   if (responseType === undefined) return fail('invalid_request', 'response_type is required.');
   if (responseType !== 'code') return fail('unsupported_response_type', "response_type must be 'code'.");
   const scope = grantScope(one('scope'), client);
-  if ('refused' in scope) return fail('invalid_scope', 'The scope asks for something this client may not have.');
+  if ('refused' in scope) return fail('invalid_scope', 'The scope must be scope tokens separated by spaces (RFC 6749 section 3.3).');
   const codeChallenge = one('code_challenge');
   if (codeChallenge === undefined) return fail('invalid_request', 'code_challenge is required (PKCE, RFC 7636).');
   if (one('code_challenge_method') !== 'S256') return fail('invalid_request', "code_challenge_method must be 'S256'.");

@@ -66,7 +66,7 @@ export async function issueTokens(
   logFields: Record<string, unknown>,
 ): Promise<TokenResponse> {
   const lifetimes = refreshLifetimesOf(grant.client);
-  if (lifetimes === undefined) {
+  if (lifetimes === undefined || !wantsRefreshToken(grant)) {
     const minted = await mintAccessToken(deps, grant);
     if (minted.opaqueRecord !== undefined) await deps.tokens.save(minted.opaqueRecord);
     return respond(deps, grant, minted, undefined, logFields);
@@ -99,6 +99,15 @@ export async function issueTokens(
   };
   await deps.refreshTokens.start(family, minted.opaqueRecord);
   return respond(deps, bound, minted, refreshTokenOf(first), { ...logFields, family: familyHandleOf(familyKey) });
+}
+
+/**
+ * Whether a login with refresh tokens gets one (the client's `refreshTokens.issue`): always, or for
+ * an OpenID request only when it asked for `offline_access` (OIDC Core §11).
+ */
+function wantsRefreshToken(grant: Grant): boolean {
+  if (grant.client.refreshTokens?.issue !== 'offline_access') return true;
+  return !hasScope(grant.scope, 'openid') || hasScope(grant.scope, 'offline_access');
 }
 
 /** The access token of `grant`, as its client's settings say. No DynamoDB request: an opaque token's record is returned to be written. */

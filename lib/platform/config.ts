@@ -362,6 +362,14 @@ const clientSchema = z.strictObject({
    */
   refreshTokens: z.optional(
     z.strictObject({
+      /**
+       * When a login gets a refresh token: `always` (the default: every code exchange of this
+       * client), or `offline_access`: an OpenID request (scope `openid`) only when it asked for
+       * `offline_access` (OIDC Core §11), as Auth0 and Okta do; a request without `openid` (the
+       * API's OTP grant) always. No consent screen asks for it: this setting is the registration's
+       * consent (§11 allows "other conditions" than prompt=consent).
+       */
+      issue: z._default(z.enum(['always', 'offline_access']), 'always'),
       /** A refresh token unused for this long dies (default 30 days). */
       idleSeconds: z._default(int(300, 365 * 86_400), REFRESH_DEFAULTS.idleSeconds),
       /** The whole family (every token from one login) dies this long after the login, however used (default 90 days). */

@@ -289,7 +289,7 @@ describe('the demo client and the hosted login page', () => {
 
   it.each([
     ['prompt=none (there is no session to reuse)', 'prompt=none', 'login_required'],
-    ['a scope the client may not have', 'scope=openid%20admin', 'invalid_scope'],
+    ['a scope that is not scope tokens', 'scope=openid%20%22admin%22', 'invalid_scope'],
   ])(
     'brings an error redirect for %s to the demo’s callback, with state and iss (RFC 6749 §4.1.2.1, RFC 9207)',
     async (_name, query, error) => {

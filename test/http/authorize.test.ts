@@ -107,10 +107,10 @@ describe('the authorization request', () => {
     ['no PKCE challenge', { code_challenge: undefined }, 'invalid_request', 'code_challenge is required (PKCE, RFC 7636).'],
     ['PKCE plain', { code_challenge_method: 'plain' }, 'invalid_request', "code_challenge_method must be 'S256'."],
     [
-      'a scope the client may not have',
-      { scope: 'openid admin' },
+      'a scope that is not scope tokens (RFC 6749 §3.3: a quote is not a scope character)',
+      { scope: 'openid "admin"' },
       'invalid_scope',
-      'The scope asks for something this client may not have.',
+      'The scope must be scope tokens separated by spaces (RFC 6749 section 3.3).',
     ],
     ['prompt=none (there is no session to reuse)', { prompt: 'none' }, 'login_required', 'The user must sign in.'],
     ['a request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported', 'Request objects are not supported.'],

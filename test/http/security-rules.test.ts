@@ -386,7 +386,7 @@ describe('exact redirect URI matching at the authorization endpoint (regression 
     { prompt: 'none' },
     { response_type: 'token' },
     { code_challenge_method: 'plain' },
-    { scope: 'openid admin' },
+    { scope: 'openid "admin"' },
   ];
 
   it.each(variants)('%s (%j): the error page, never a Location, for every request', async (_name, redirectUri) => {

@@ -59,11 +59,22 @@ describe('scopes (RFC 6749 §3.3)', () => {
     expect(hasScope(undefined, 'openid')).toBe(false);
   });
 
-  it('allows the OpenID Connect scopes and the client’s own, nothing else', () => {
+  it('grants the OpenID Connect scopes and the client’s own, and ignores any other (OIDC Core §3.1.2.1: SHOULD be ignored)', () => {
     const web = client('local-web');
-    expect(allowedScopes(web)).toEqual(expect.arrayContaining(['openid', 'email', 'phone']));
+    expect(allowedScopes(web)).toEqual(['openid', 'profile', 'email', 'phone', 'offline_access']);
     expect(grantScope('openid email', web)).toEqual({ granted: 'openid email' });
-    expect(grantScope('openid admin', web)).toEqual({ refused: 'admin' });
+    expect(grantScope('openid profile email', web)).toEqual({ granted: 'openid profile email' });
+    expect(grantScope('openid admin email', web)).toEqual({ granted: 'openid email' });
+    expect(grantScope('admin', web)).toStrictEqual({ granted: undefined });
+    const own: ClientConfig = { ...web, accessToken: { ...web.accessToken, scope: 'orders:read' } };
+    expect(grantScope('orders:read admin', own)).toEqual({ granted: 'orders:read' });
+  });
+
+  it('grants offline_access only to a client issued refresh tokens (OIDC Core §11)', () => {
+    const web = client('local-web');
+    expect(grantScope('openid offline_access', web)).toEqual({ granted: 'openid offline_access' });
+    const without: ClientConfig = { ...web, refreshTokens: undefined };
+    expect(grantScope('openid offline_access', without)).toEqual({ granted: 'openid' });
   });
 
   it('grants the client’s configured scope when none is requested', () => {

@@ -159,6 +159,7 @@ describe('config/local.json', () => {
   it('issues refresh tokens to local-web, local-rs256, local-opaque and the confidential local-server (30 days idle, 90 days in all, no reuse interval), not to local-backend', () => {
     const refresh = Object.fromEntries(config.clients.map((client) => [client.id, client.refreshTokens]));
     const on = {
+      issue: 'always',
       idleSeconds: 30 * 86_400,
       absoluteSeconds: 90 * 86_400,
       reuseIntervalSeconds: 0,
