@@ -254,8 +254,16 @@ describe('npm start', () => {
 
     const code = codeIn((await outbox(user))[0]?.text ?? '') as string;
     rememberSecret(code);
+    // A confidential client authenticates at the token endpoint too: here client_secret_post.
     const token = await idp.POST('/idp/v1/account/token', {
-      body: { grant_type: 'authorization_code', code, client_id: 'local-backend', redirect_uri, user_id: user },
+      body: {
+        grant_type: 'authorization_code',
+        code,
+        client_id: 'local-backend',
+        client_secret: 'local-dev-api-key',
+        redirect_uri,
+        user_id: user,
+      },
       headers: FORM,
     });
     expect({ status: token.response.status, error: token.error }).toEqual({ status: 200, error: undefined });

@@ -686,13 +686,18 @@ describe('fuzzing every public endpoint', () => {
     // Past any block and window the fuzz left the victims in.
     service.clock.advanceSeconds(LIMIT.windowSeconds + LIMIT.blockSeconds);
     for (const victim of victims) {
-      const response = await service.post(TOKEN, {
-        grant_type: 'authorization_code',
-        code: victimCodes.get(victim),
-        client_id: VICTIM_CLIENT,
-        redirect_uri: REDIRECT_URI,
-        user_id: victim,
-      });
+      // The victims' client is confidential: it authenticates at the token endpoint (RFC 6749 §3.2.1).
+      const response = await service.post(
+        TOKEN,
+        {
+          grant_type: 'authorization_code',
+          code: victimCodes.get(victim),
+          client_id: VICTIM_CLIENT,
+          redirect_uri: REDIRECT_URI,
+          user_id: victim,
+        },
+        { headers: { Authorization: `Bearer ${LOCAL_API_KEY}` } },
+      );
       expect({ victim, status: response.status }).toEqual({ victim, status: 200 });
     }
   });
