@@ -696,7 +696,9 @@ describe('fuzzing every public endpoint', () => {
           redirect_uri: REDIRECT_URI,
           user_id: victim,
         },
-        { headers: { Authorization: `Bearer ${LOCAL_API_KEY}` } },
+        // HTTP Basic names the client: a Bearer key alone names the first client holding it, and
+        // the victims' client shares local-backend's.
+        { headers: { Authorization: `Basic ${Buffer.from(`${VICTIM_CLIENT}:${LOCAL_API_KEY}`).toString('base64')}` } },
       );
       expect({ victim, status: response.status }).toEqual({ victim, status: 200 });
     }
