@@ -10,8 +10,9 @@
  *   `client_secret_post` (the secret in the body), or the key alone as a Bearer credential (RFC
  *   6750 syntax), as introspection accepts; a registered method narrows this to that one.
  * Anything else is 401 `invalid_client` (RFC 6749 §5.2, which RFC 7009 §2.2.1 refers to), with a
- * `Basic` challenge when the client tried Basic. Every stored digest is compared in constant
- * time, and an unknown client id is compared too, so timing does not tell which client ids exist.
+ * `Basic` challenge when the client tried Basic. A presented secret is hashed (SHA-256) whether or
+ * not its client exists, and compared with each stored digest in constant time. Client ids are
+ * not secret (every authorization request carries one).
  */
 import { authMethodsOf, type ClientConfig, type ServiceConfig } from '../platform/config';
 import type { TokenEndpointAuthMethod } from '../platform/vocabulary';
@@ -69,7 +70,8 @@ export function authenticateClient(config: ServiceConfig, presented: PresentedCl
 
   const client = named === undefined ? undefined : config.client(named);
   if (secret !== undefined) {
-    // Compared even for an unknown client id (with nothing), so timing does not tell which ids exist.
+    // The presented secret is hashed whether or not the client exists; each stored digest is
+    // compared in constant time.
     const valid = matchesAny(client?.apiKeySha256 ?? [], presentedDigest(secret));
     if (client === undefined || !valid || !mayUse(client, 'client_secret_post')) {
       throw new InvalidClientError('Client authentication failed.', { detail: 'client_secret_post credentials refused' });
@@ -110,7 +112,7 @@ export interface CredentialRules {
 /**
  * A confidential client, by its credentials: `client_secret_basic` (HTTP Basic with its client id
  * and one of its API keys) or a Bearer API key, which names the client by itself. Every stored key
- * of the client(s) in question is compared in constant time, an unknown client id's too.
+ * of the client(s) in question is compared in constant time.
  */
 export function authenticateCredentials(
   config: ServiceConfig,
