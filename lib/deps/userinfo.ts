@@ -1,20 +1,9 @@
-/** The `userinfo` function's container: the public keys, and in the table opaque tokens and revocations. */
-import { DynamoDbRevocationStore } from '../adapters/dynamodb/revocation-store';
-import { DynamoDbTokenStore } from '../adapters/dynamodb/token-store';
+/**
+ * The `userinfo` function's container: what introspection's holds (the public keys, and in the
+ * table opaque tokens and revocations), for UserInfo verifies an access token as introspection does.
+ */
 import type { UserInfoDeps } from '../endpoints/userinfo';
-import { required } from '../platform/env';
-import { lazy } from '../platform/lazy';
 import type { IssuerDeps } from './index';
-import { container, verificationKeysFrom } from './secrets';
-import { tableOf } from './table';
+import { introspectDeps } from './introspect';
 
-export const userInfoDeps: () => UserInfoDeps & IssuerDeps = /* @__PURE__ */ lazy(() => {
-  const { env, cache, ...base } = container();
-  const { documents, name } = tableOf(required(env, 'TABLE_NAME'));
-  return {
-    ...base,
-    tokens: new DynamoDbTokenStore(documents, name),
-    revocations: new DynamoDbRevocationStore(documents, name),
-    verificationKeys: verificationKeysFrom(base.secrets, cache),
-  };
-});
+export const userInfoDeps: () => UserInfoDeps & IssuerDeps = introspectDeps;

@@ -17,18 +17,11 @@ import { exchangeAuthorizationCode, type AuthorizationCodeGrantDeps } from '../o
 import { isWellFormedCode } from '../otp/codes';
 import { exchangeCode, type ExchangeCodeDeps } from '../oauth/grants/one-time-code-grant';
 import { refreshTokens, type RefreshTokenGrantDeps } from '../oauth/grants/refresh-token-grant';
-import type { TokenResponse } from '../oauth/token-response';
+import type { TokenRequest, TokenResponse } from '../oauth/token-response';
+
+export type { TokenRequest };
 
 export interface TokenEndpointDeps extends ExchangeCodeDeps, AuthorizationCodeGrantDeps, RefreshTokenGrantDeps {}
-
-export interface TokenRequest {
-  readonly environmentId: string | undefined;
-  readonly fields: Record<string, unknown>;
-  /** The Authorization header: a client with API keys authenticates with it (RFC 6749 §2.3.1). */
-  readonly authorization: string | undefined;
-  /** The `iss` of the tokens: the service's issuer URL. */
-  readonly issuer: string;
-}
 
 /** One grant the endpoint serves: which requests are it, and what answers them. */
 interface GrantEntry {

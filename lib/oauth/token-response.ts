@@ -39,6 +39,17 @@ export interface IssueTokensDeps {
   readonly log: Log;
 }
 
+/** A request to the token endpoint, as every grant reads it (RFC 6749 §3.2). */
+export interface TokenRequest {
+  /** `?env_id=`; absent means the default environment (a code's or family's own must match it). */
+  readonly environmentId: string | undefined;
+  readonly fields: Record<string, unknown>;
+  /** The Authorization header: a confidential client's credentials (RFC 6749 §2.3.1). */
+  readonly authorization: string | undefined;
+  /** The `iss` of the tokens: the service's issuer URL. */
+  readonly issuer: string;
+}
+
 /** What a code grant knows of the login beyond the grant: whose it is, and when (ms). */
 export interface Login {
   readonly userKey: string;

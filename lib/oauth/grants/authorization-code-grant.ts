@@ -39,7 +39,7 @@ import { authenticateClient } from '../client-authentication';
 import { CODE_VERIFIER_PATTERN, digestsEqual, s256Challenge } from '../../otp/codes';
 import { logHandleOf } from '../../keys/hmac-keys';
 import { optionalTextField, parseFields, textField } from '../../platform/request-fields';
-import { issueTokens, type IssueTokensDeps, type TokenResponse } from '../token-response';
+import { issueTokens, type IssueTokensDeps, type TokenRequest, type TokenResponse } from '../token-response';
 
 export interface AuthorizationCodeGrantDeps extends IssueTokensDeps {
   readonly config: ServiceConfig;
@@ -58,20 +58,8 @@ export const authorizationCodeFields = z.object({
   code_verifier: textField('code_verifier', 128),
 });
 
-export interface AuthorizationCodeRequest {
-  /** `?env_id=` of the token request, if any: it must be the code's environment. */
-  readonly environmentId: string | undefined;
-  readonly fields: Record<string, unknown>;
-  /** The Authorization header, for a client with API keys (RFC 6749 §2.3.1). */
-  readonly authorization: string | undefined;
-  readonly issuer: string;
-}
-
 /** Exchanges an authorization code for the tokens. */
-export async function exchangeAuthorizationCode(
-  deps: AuthorizationCodeGrantDeps,
-  request: AuthorizationCodeRequest,
-): Promise<TokenResponse> {
+export async function exchangeAuthorizationCode(deps: AuthorizationCodeGrantDeps, request: TokenRequest): Promise<TokenResponse> {
   const fields = parseFields(authorizationCodeFields, request.fields);
   if (!CODE_VERIFIER_PATTERN.test(fields.code_verifier)) {
     throw new InvalidRequestError('code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 §4.1).');

@@ -25,7 +25,7 @@ import { enumField, optionalTextField, parseFields, textField } from '../../plat
 import { userClaimsOf, type Grant } from '../access-tokens';
 import { authenticateClient } from '../client-authentication';
 import { allowedIn, environmentOf } from '../tenancy';
-import { issueTokens, type IssueTokensDeps, type TokenResponse } from '../token-response';
+import { issueTokens, type IssueTokensDeps, type TokenRequest, type TokenResponse } from '../token-response';
 import { CODE_VERIFIER_PATTERN, s256Challenge } from '../../otp/codes';
 import { beginVerify, verifyCode, type VerifyCodeDeps } from '../../otp/verify';
 import { logHandleOf, subjectOf } from '../../keys/hmac-keys';
@@ -33,15 +33,6 @@ import { inferAuthType, normaliseUser } from '../../identity/identity';
 import { canonicalisePhone } from '../../phone/phone-canonical';
 
 export interface ExchangeCodeDeps extends VerifyCodeDeps, IssueTokensDeps {}
-
-export interface ExchangeCodeRequest {
-  readonly environmentId: string | undefined;
-  readonly fields: Record<string, unknown>;
-  /** The Authorization header: a confidential client's credentials (RFC 6749 §2.3.1). */
-  readonly authorization: string | undefined;
-  /** The `iss` of the token: the service's issuer URL. */
-  readonly issuer: string;
-}
 
 /**
  * Step 1 needs only these; everything else is checked after the attempt is counted. With
@@ -64,7 +55,7 @@ export const otpGrantFields = z.object({
  * Exchanges a code for an access token.
  * @example await exchangeCode(deps, { environmentId: undefined, fields: { grant_type: 'authorization_code', … }, issuer })
  */
-export async function exchangeCode(deps: ExchangeCodeDeps, request: ExchangeCodeRequest): Promise<TokenResponse> {
+export async function exchangeCode(deps: ExchangeCodeDeps, request: TokenRequest): Promise<TokenResponse> {
   const named = parseFields(otpUserFields, request.fields);
   // The E.164 form alone: a number can only have a code if otp/send validated it in full.
   const user = normaliseUser(named.auth_type ?? inferAuthType(named.user_id), named.user_id, canonicalisePhone);

@@ -69,21 +69,12 @@ import { optionalTextField, parseFields, textField } from '../../platform/reques
 import { narrowScope } from '../scopes';
 import { authenticateClient } from '../client-authentication';
 import { environmentOf } from '../tenancy';
-import { mintAccessToken, respond, type IssueTokensDeps, type TokenResponse } from '../token-response';
+import { mintAccessToken, respond, type IssueTokensDeps, type TokenRequest, type TokenResponse } from '../token-response';
 
 export interface RefreshTokenGrantDeps extends IssueTokensDeps {
   readonly config: ServiceConfig;
   readonly clock: Clock;
   readonly log: Log;
-}
-
-export interface RefreshTokenRequest {
-  /** `?env_id=` of the request, if any: it must be the family's environment. */
-  readonly environmentId: string | undefined;
-  readonly fields: Record<string, unknown>;
-  /** The Authorization header: a confidential client's credentials (RFC 6749 §2.3.1). */
-  readonly authorization: string | undefined;
-  readonly issuer: string;
 }
 
 /** The grant's parameters, beside `grant_type` (also the API description's: infra/openapi/schemas.ts). */
@@ -96,7 +87,7 @@ export const refreshFields = z.object({
 });
 
 /** Refreshes: the successor of the presented token, a new access token, and an ID token with `openid`. */
-export async function refreshTokens(deps: RefreshTokenGrantDeps, request: RefreshTokenRequest): Promise<TokenResponse> {
+export async function refreshTokens(deps: RefreshTokenGrantDeps, request: TokenRequest): Promise<TokenResponse> {
   const fields = parseFields(refreshFields, request.fields);
   // RFC 6749 §6: a confidential client authenticates to refresh; the family stays bound to it.
   const client = authenticateClient(deps.config, request);
