@@ -38,7 +38,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a code or a refresh token for tokens
-         * @description RFC 6749 section 3.2. Two grants share `grant_type=authorization_code`: a request with `user_id` (or whose `code` is six digits) exchanges a code `otp/send` delivered (`OtpTokenRequest`); any other exchanges the hosted login page's authorization code with its PKCE verifier (`AuthorizationCodeTokenRequest`). `grant_type=refresh_token` (RFC 6749 section 6; `RefreshTokenRequest`) exchanges a refresh token, for clients configured with them: each refresh token is single use and the answer carries its successor; a spent one presented again revokes its whole family (RFC 9700 section 4.14.2). JSON or form-encoded (RFC 6749 section 4.1.3), so a standard OAuth client library works unchanged. Public clients: `client_id` in the body, no client authentication.
+         * @description RFC 6749 section 3.2. Two grants share `grant_type=authorization_code`: a request with `user_id` (or whose `code` is six digits) exchanges a code `otp/send` delivered (`OtpTokenRequest`); any other exchanges the hosted login page's authorization code with its PKCE verifier (`AuthorizationCodeTokenRequest`). `grant_type=refresh_token` (RFC 6749 section 6; `RefreshTokenRequest`) exchanges a refresh token, for clients configured with them: each refresh token is single use and the answer carries its successor; a spent one presented again revokes its whole family (RFC 9700 section 4.14.2). JSON or form-encoded (RFC 6749 section 4.1.3), so a standard OAuth client library works unchanged. A public client names itself with `client_id`; a confidential one authenticates on every grant, by HTTP Basic (`client_secret_basic`) or `client_secret` in the body (`client_secret_post`).
          */
         post: operations["requestToken"];
         delete?: never;
@@ -86,7 +86,7 @@ export interface paths {
         put?: never;
         /**
          * Token revocation (RFC 7009)
-         * @description Revokes a refresh token (its whole family, and the access tokens issued with it) or an access token (introspection and UserInfo then say it is inactive; a resource server verifying JWTs itself with the JWKS accepts one until it expires). A public client names itself with `client_id`; a client with API keys authenticates as for introspection (RFC 7009 section 2.1): HTTP Basic with its client id and an API key (`client_secret_basic`), or the API key alone as a Bearer credential. Only the caller's own tokens are revoked. `token_type_hint` is ignored: the kinds of token are told apart by their shape.
+         * @description Revokes a refresh token (its whole family, and the access tokens issued with it) or an access token (introspection and UserInfo then say it is inactive; a resource server verifying JWTs itself with the JWKS accepts one until it expires). A public client names itself with `client_id`; a confidential one authenticates as at the token endpoint (RFC 7009 section 2.1): HTTP Basic (`client_secret_basic`), `client_secret` in the body (`client_secret_post`), or its secret alone as a Bearer credential. Only the caller's own tokens are revoked. `token_type_hint` is ignored: the kinds of token are told apart by their shape.
          */
         post: operations["revokeToken"];
         delete?: never;
