@@ -487,7 +487,8 @@ export interface components {
             token_endpoint_auth_methods_supported: [
                 "none",
                 "client_secret_basic",
-                "client_secret_post"
+                "client_secret_post",
+                "private_key_jwt"
             ];
             code_challenge_methods_supported: [
                 "S256"
@@ -500,7 +501,8 @@ export interface components {
             revocation_endpoint_auth_methods_supported: [
                 "none",
                 "client_secret_basic",
-                "client_secret_post"
+                "client_secret_post",
+                "private_key_jwt"
             ];
             /**
              * Format: uri

@@ -171,7 +171,12 @@ export const serverMetadata = z.strictObject({
   request_parameter_supported: z.literal(false),
   request_uri_parameter_supported: z.literal(false),
   claims_parameter_supported: z.literal(false),
-  token_endpoint_auth_methods_supported: z.tuple([z.literal('none'), z.literal('client_secret_basic'), z.literal('client_secret_post')]),
+  token_endpoint_auth_methods_supported: z.tuple([
+    z.literal('none'),
+    z.literal('client_secret_basic'),
+    z.literal('client_secret_post'),
+    z.literal('private_key_jwt'),
+  ]),
   code_challenge_methods_supported: z.tuple([z.literal('S256')]),
   introspection_endpoint_auth_methods_supported: z.tuple([z.literal('client_secret_basic')]),
   revocation_endpoint: z.url(),
@@ -179,6 +184,7 @@ export const serverMetadata = z.strictObject({
     z.literal('none'),
     z.literal('client_secret_basic'),
     z.literal('client_secret_post'),
+    z.literal('private_key_jwt'),
   ]),
   otp_send_endpoint: z.url().check(z.describe('An extension (RFC 8414 section 2 allows them): where the API flow requests codes.')),
 });

@@ -13,10 +13,14 @@ import { isEmailAddress } from './email-address';
 import type { ServiceEnvironment } from './env';
 import {
   CHANNELS,
+  GRANT_TYPES,
+  RESPONSE_TYPES,
   SIGNING_ALGORITHMS,
+  SUBJECT_TYPES,
   SUPPORTED_LOCALES,
   TOKEN_ENDPOINT_AUTH_METHODS,
   type Channel,
+  type GrantType,
   type TokenEndpointAuthMethod,
 } from './vocabulary';
 
@@ -286,6 +290,27 @@ const environmentSchema = z.strictObject({
   ),
 });
 
+/** JWK members that only a private or symmetric key has (RFC 7518 §6.2.2, §6.3.2, §6.4). */
+const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
+
+/**
+ * A client's public key (RFC 7517 §4), for its `private_key_jwt` assertions: an EC, RSA or OKP
+ * key, never a private or symmetric one (a stage file is not the place for a client's secrets).
+ */
+const publicJwk = z
+  .looseObject({
+    kty: z.enum(['EC', 'RSA', 'OKP']),
+    kid: z.optional(z.string().check(z.minLength(1))),
+    alg: z.optional(z.string().check(z.minLength(1))),
+    use: z.optional(z.literal('sig')),
+  })
+  .check(
+    z.refine(
+      (key) => PRIVATE_JWK_MEMBERS.every((member) => !(member in key)),
+      'a public key: no private members (d, p, q, dp, dq, qi, oth, k)',
+    ),
+  );
+
 const clientSchema = z.strictObject({
   /** The `client_id` clients send. */
   id: id(),
@@ -351,6 +376,52 @@ const clientSchema = z.strictObject({
    * `client_secret_jwt`: the service never holds a secret in clear.
    */
   tokenEndpointAuthMethod: z.optional(z.enum(TOKEN_ENDPOINT_AUTH_METHODS)),
+  /**
+   * The client's public keys (RFC 7591 §2 `jwks`), for `private_key_jwt`: its assertions must be
+   * signed by one of them (RFC 7523 §3). Several, so a key can be rotated; a key with a `kid` is
+   * chosen by the assertion's `kid`.
+   */
+  jwks: z.optional(z.strictObject({ keys: z.array(publicJwk).check(z.minLength(1)) })),
+  /**
+   * The grant types the client may use at the token endpoint (RFC 7591 §2 `grant_types`):
+   * `authorization_code` (the hosted login's codes and the API's one-time codes) and
+   * `refresh_token`. Absent: `authorization_code`, and `refresh_token` when it has refresh tokens.
+   * Another grant is refused with `unauthorized_client` (RFC 6749 §5.2).
+   */
+  grantTypes: z.optional(z.array(z.enum(GRANT_TYPES)).check(z.minLength(1))),
+  /** The response types the client may ask for (RFC 7591 §2 `response_types`): only `code`. */
+  responseTypes: z._default(z.array(z.enum(RESPONSE_TYPES)).check(z.minLength(1)), (): (typeof RESPONSE_TYPES)[number][] => ['code']),
+  /**
+   * How this client's ID tokens are signed (OIDC Registration §2 `id_token_signed_response_alg`):
+   * RS256 by default, as that specification says and every OpenID library expects unless told
+   * otherwise, or ES256. Independent of the access token's `signingAlgorithm`.
+   */
+  idTokenSignedResponseAlg: z._default(z.enum(SIGNING_ALGORITHMS), 'RS256'),
+  /**
+   * ID token lifetime in seconds (default 1 hour). The ID token says who logged in and when; it
+   * is not a credential for APIs, so it need not live as long or as short as the access token.
+   */
+  idTokenTtlSeconds: z._default(int(60, 86_400), 3600),
+  /**
+   * `sub` for this client (OIDC Core §8): `public`, the default (one per user and environment,
+   * the same for every client), or `pairwise`: one per user, environment and sector (§8.1), so
+   * clients of different sectors cannot correlate a user by `sub`.
+   */
+  subjectType: z._default(z.enum(SUBJECT_TYPES), 'public'),
+  /**
+   * The sector of a pairwise client (OIDC Core §8.1 `sector_identifier_uri`): its host is the
+   * sector identifier. Required when the redirect URIs are on more than one host; absent, the
+   * sector is the redirect URIs' host. The service does not fetch it: the stage file is the
+   * platform team's registration, not a dynamic one, so that list is trusted as written.
+   */
+  sectorIdentifierUri: z.optional(z.url({ protocol: /^https$/ })),
+  /**
+   * Whether a confidential client must use PKCE (RFC 7636) at the authorization endpoint. Default
+   * yes. `false` lets a confidential client that sends a `nonce` go without it, as RFC 9700
+   * §2.1.1 allows (OpenID clients with a nonce are protected against code injection by it). A
+   * public client always needs PKCE.
+   */
+  requirePkce: z._default(z.boolean(), true),
   /** Whether this client's API keys may call the introspection endpoint (RFC 7662). */
   mayIntrospect: z._default(z.boolean(), false),
   /**
@@ -471,7 +542,8 @@ export function checkStageReferences(
         });
       }
     }
-    const secretMethod = client.tokenEndpointAuthMethod !== undefined && client.tokenEndpointAuthMethod !== 'none';
+    const secretMethod =
+      client.tokenEndpointAuthMethod === 'client_secret_basic' || client.tokenEndpointAuthMethod === 'client_secret_post';
     if (secretMethod && client.apiKeySha256.length === 0) {
       ctx.addIssue({
         code: 'custom',
@@ -484,6 +556,52 @@ export function checkStageReferences(
         code: 'custom',
         path: ['clients', index, 'tokenEndpointAuthMethod'],
         message: 'a client with a secret is confidential: it must authenticate (RFC 6749 §3.2.1), so its method cannot be none',
+      });
+    }
+    if (client.tokenEndpointAuthMethod === 'private_key_jwt' && client.jwks === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'jwks'],
+        message: 'a client that authenticates by private_key_jwt needs its public keys (jwks)',
+      });
+    }
+    if (client.jwks !== undefined && client.tokenEndpointAuthMethod !== 'private_key_jwt') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'jwks'],
+        message: 'jwks are for private_key_jwt: set tokenEndpointAuthMethod to it',
+      });
+    }
+    if (client.grantTypes !== undefined && client.grantTypes.includes('refresh_token') !== (client.refreshTokens !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'grantTypes'],
+        message: 'refresh_token is a grant type exactly when the client has refreshTokens settings',
+      });
+    }
+    if (
+      client.subjectType === 'pairwise' &&
+      client.sectorIdentifierUri === undefined &&
+      new Set(client.redirectUris.map(hostOf)).size > 1
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'sectorIdentifierUri'],
+        message: 'a pairwise client with redirect URIs on several hosts needs a sectorIdentifierUri (OIDC Core §8.1)',
+      });
+    }
+    if (client.sectorIdentifierUri !== undefined && client.subjectType !== 'pairwise') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'sectorIdentifierUri'],
+        message: 'a sector identifier is for a pairwise client',
+      });
+    }
+    if (!client.requirePkce && authMethodsOf(client).includes('none')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'requirePkce'],
+        message: 'a public client always needs PKCE (RFC 9700 §2.1.1)',
       });
     }
     if (client.refreshTokens !== undefined && client.refreshTokens.idleSeconds > client.refreshTokens.absoluteSeconds) {
@@ -532,6 +650,21 @@ export type SendWindowConfig = EnvironmentConfig['limits']['sendPerIp'];
 export type PrefixWindowConfig = EnvironmentConfig['limits']['sendPerPrefix'];
 export type DailyBudgetConfig = EnvironmentConfig['limits']['dailyPhoneBudget'];
 export type KnownNumbersConfig = EnvironmentConfig['limits']['knownNumbers'];
+
+/** The host of a URL (its sector, for pairwise subjects: OIDC Core §8.1). */
+export function hostOf(url: string): string {
+  return new URL(url).hostname;
+}
+
+/** The sector identifier of a pairwise client (OIDC Core §8.1): its sector URI's host, else its redirect URIs' one. */
+export function sectorOf(client: Pick<ClientConfig, 'sectorIdentifierUri' | 'redirectUris'>): string {
+  return hostOf(client.sectorIdentifierUri ?? client.redirectUris[0]!);
+}
+
+/** The grant types `client` may use: its `grantTypes`, else what its settings allow. */
+export function grantTypesOf(client: ClientConfig): readonly GrantType[] {
+  return client.grantTypes ?? (client.refreshTokens === undefined ? ['authorization_code'] : ['authorization_code', 'refresh_token']);
+}
 
 /** The token endpoint authentication methods `client` may use (`tokenEndpointAuthMethod`, or what its secret allows). */
 export function authMethodsOf(client: ClientConfig): readonly TokenEndpointAuthMethod[] {

@@ -65,10 +65,26 @@ export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
  * which lists `refresh_token` only when some client is issued refresh tokens).
  */
 export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+export type GrantType = (typeof GRANT_TYPES)[number];
+
+/**
+ * The JWS algorithms a client may sign its `private_key_jwt` assertions with (RFC 7523 §3; metadata
+ * `token_endpoint_auth_signing_alg_values_supported`): RS256 (which OIDC Discovery §3 says servers
+ * SHOULD support), PS256, ES256 and EdDSA. Never `none`, and no HMAC: the service holds no client
+ * secret in clear, so `client_secret_jwt` cannot be checked.
+ */
+export const CLIENT_ASSERTION_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
+
+/** The response types the authorization endpoint answers (OIDC Core §3: the code flow only). */
+export const RESPONSE_TYPES = ['code'] as const;
+
+/** How `sub` is chosen for a client (OIDC Core §8): one per user, or one per user and sector (§8.1). */
+export const SUBJECT_TYPES = ['public', 'pairwise'] as const;
+export type SubjectType = (typeof SUBJECT_TYPES)[number];
 
 /**
  * How a client authenticates at the token endpoint (the IANA registry's names, RFC 7591 §2): the
  * ones the service accepts, and so the `token_endpoint_auth_methods_supported` of its metadata.
  */
-export const TOKEN_ENDPOINT_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'] as const;
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
 export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];

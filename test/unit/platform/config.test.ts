@@ -338,7 +338,7 @@ describe('parseStageConfig defaults', () => {
     expect(filled).toEqual({ ttlSeconds: 300, maxTries: 5 });
   });
 
-  it('applies the client defaults: email and sms, 3600 s tokens, no user claim, no custom message, no API key, no introspection', () => {
+  it('applies the client defaults: email and sms, 3600 s tokens, RS256 ID tokens (OIDC Registration §2), public subjects, PKCE, no user claim, no custom message, no API key, no introspection', () => {
     // Act
     const client = parseStageConfig(minimal()).clients[0]!;
 
@@ -353,6 +353,11 @@ describe('parseStageConfig defaults', () => {
       sendRequiresApiKey: false,
       apiKeySha256: [],
       mayIntrospect: false,
+      responseTypes: ['code'],
+      idTokenSignedResponseAlg: 'RS256',
+      idTokenTtlSeconds: 3600,
+      subjectType: 'public',
+      requirePkce: true,
     });
   });
 
@@ -423,6 +428,57 @@ describe('parseStageConfig validation: each problem is reported with its path', 
       (raw) => void Object.assign(raw.clients[0]!, { apiKeySha256: ['a'.repeat(64)], tokenEndpointAuthMethod: 'client_secret_jwt' }),
       [/clients\[0\]\.tokenEndpointAuthMethod/],
     ],
+    [
+      'private_key_jwt without the client’s public keys',
+      (raw) => void (raw.clients[0]!.tokenEndpointAuthMethod = 'private_key_jwt'),
+      [/needs its public keys \(jwks\)/, /clients\[0\]\.jwks/],
+    ],
+    [
+      'jwks on a client that does not use private_key_jwt',
+      (raw) => void (raw.clients[0]!.jwks = { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }] }),
+      [/jwks are for private_key_jwt/, /clients\[0\]\.jwks/],
+    ],
+    [
+      'a private key in jwks (a stage file holds no client secret)',
+      (raw) =>
+        void Object.assign(raw.clients[0]!, {
+          tokenEndpointAuthMethod: 'private_key_jwt',
+          jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'd' }] },
+        }),
+      [/no private members/, /clients\[0\]\.jwks\.keys\[0\]/],
+    ],
+    [
+      'refresh_token as a grant type without refresh token settings',
+      (raw) => void (raw.clients[0]!.grantTypes = ['authorization_code', 'refresh_token']),
+      [/exactly when the client has refreshTokens/, /clients\[0\]\.grantTypes/],
+    ],
+    [
+      'refresh token settings without refresh_token among the grant types',
+      (raw) => void Object.assign(raw.clients[0]!, { grantTypes: ['authorization_code'], refreshTokens: {} }),
+      [/exactly when the client has refreshTokens/, /clients\[0\]\.grantTypes/],
+    ],
+    [
+      'a pairwise client on two redirect hosts without a sector identifier URI (OIDC Core §8.1)',
+      (raw) =>
+        void Object.assign(raw.clients[0]!, { subjectType: 'pairwise', redirectUris: ['https://a.example/cb', 'https://b.example/cb'] }),
+      [/needs a sectorIdentifierUri/, /clients\[0\]\.sectorIdentifierUri/],
+    ],
+    [
+      'a sector identifier URI on a public-subject client',
+      (raw) => void (raw.clients[0]!.sectorIdentifierUri = 'https://sector.example/uris.json'),
+      [/for a pairwise client/, /clients\[0\]\.sectorIdentifierUri/],
+    ],
+    [
+      'an http sector identifier URI (OIDC Core §8.1: https)',
+      (raw) => void Object.assign(raw.clients[0]!, { subjectType: 'pairwise', sectorIdentifierUri: 'http://sector.example/uris.json' }),
+      [/clients\[0\]\.sectorIdentifierUri/],
+    ],
+    [
+      'a public client without PKCE (RFC 9700 §2.1.1)',
+      (raw) => void (raw.clients[0]!.requirePkce = false),
+      [/a public client always needs PKCE/, /clients\[0\]\.requirePkce/],
+    ],
+    ['a response type other than code', (raw) => void (raw.clients[0]!.responseTypes = ['token']), [/clients\[0\]\.responseTypes/]],
     [
       'a refresh idle lifetime longer than the absolute one',
       (raw) => void (raw.clients[0]!.refreshTokens = { idleSeconds: 7200, absoluteSeconds: 3600 }),
