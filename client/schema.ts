@@ -38,7 +38,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a code or a refresh token for tokens
-         * @description RFC 6749 section 3.2. Two grants share `grant_type=authorization_code`: a request with `user_id` (or whose `code` is six digits) exchanges a code `otp/send` delivered (`OtpTokenRequest`); any other exchanges the hosted login page's authorization code with its PKCE verifier (`AuthorizationCodeTokenRequest`). `grant_type=refresh_token` (RFC 6749 section 6; `RefreshTokenRequest`) exchanges a refresh token, for clients configured with them: each refresh token is single use and the answer carries its successor; a spent one presented again revokes its whole family (RFC 9700 section 4.14.2). JSON or form-encoded (RFC 6749 section 4.1.3), so a standard OAuth client library works unchanged. A public client names itself with `client_id`; a confidential one authenticates on every grant, by HTTP Basic (`client_secret_basic`) or `client_secret` in the body (`client_secret_post`).
+         * @description RFC 6749 section 3.2. Two grants share `grant_type=authorization_code`: a request with `user_id` (or whose `code` is six digits) exchanges a code `otp/send` delivered (`OtpTokenRequest`); any other exchanges the hosted login page's authorization code with its PKCE verifier (`AuthorizationCodeTokenRequest`). `grant_type=refresh_token` (RFC 6749 section 6; `RefreshTokenRequest`) exchanges a refresh token, for clients configured with them: each refresh token is single use and the answer carries its successor; a spent one presented again revokes its whole family (RFC 9700 section 4.14.2). JSON or form-encoded (RFC 6749 section 4.1.3), so a standard OAuth client library works unchanged. A public client names itself with `client_id`; a confidential one authenticates on every grant, by HTTP Basic (`client_secret_basic`), `client_secret` in the body (`client_secret_post`), or a signed JWT (`private_key_jwt`, RFC 7523).
          */
         post: operations["requestToken"];
         delete?: never;
@@ -86,7 +86,7 @@ export interface paths {
         put?: never;
         /**
          * Token revocation (RFC 7009)
-         * @description Revokes a refresh token (its whole family, and the access tokens issued with it) or an access token (introspection and UserInfo then say it is inactive; a resource server verifying JWTs itself with the JWKS accepts one until it expires). A public client names itself with `client_id`; a confidential one authenticates as at the token endpoint (RFC 7009 section 2.1): HTTP Basic (`client_secret_basic`), `client_secret` in the body (`client_secret_post`), or its secret alone as a Bearer credential. Only the caller's own tokens are revoked. `token_type_hint` is ignored: the kinds of token are told apart by their shape.
+         * @description Revokes a refresh token (its whole family, and the access tokens issued with it) or an access token (introspection and UserInfo then say it is inactive; a resource server verifying JWTs itself with the JWKS accepts one until it expires). A public client names itself with `client_id`; a confidential one authenticates as at the token endpoint (RFC 7009 section 2.1): HTTP Basic (`client_secret_basic`), `client_secret` in the body (`client_secret_post`), a signed JWT (`private_key_jwt`), or its secret alone as a Bearer credential. Only the caller's own tokens are revoked. `token_type_hint` is ignored: the kinds of token are told apart by their shape.
          */
         post: operations["revokeToken"];
         delete?: never;
@@ -294,6 +294,13 @@ export interface components {
             auth_type?: "email" | "sms";
             /** @description A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both. */
             client_secret?: string;
+            /** @description A `private_key_jwt` client's signed JWT (RFC 7523 section 3): `iss` and `sub` its client id, `aud` the issuer or this endpoint's URL, `exp` at most an hour ahead, a single-use `jti`. */
+            client_assertion?: string;
+            /**
+             * @description `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, with `client_assertion`.
+             * @constant
+             */
+            client_assertion_type?: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
         };
         /** @description Exchanges the hosted login page's authorization code (RFC 6749 section 4.1.3, RFC 7636 section 4.5). */
         AuthorizationCodeTokenRequest: {
@@ -312,6 +319,13 @@ export interface components {
             grant_type: "authorization_code";
             /** @description A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both. */
             client_secret?: string;
+            /** @description A `private_key_jwt` client's signed JWT (RFC 7523 section 3): `iss` and `sub` its client id, `aud` the issuer or this endpoint's URL, `exp` at most an hour ahead, a single-use `jti`. */
+            client_assertion?: string;
+            /**
+             * @description `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, with `client_assertion`.
+             * @constant
+             */
+            client_assertion_type?: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
         };
         /** @description Exchanges a refresh token for new tokens and its successor (RFC 6749 section 6). */
         RefreshTokenRequest: {
@@ -328,6 +342,13 @@ export interface components {
             grant_type: "refresh_token";
             /** @description A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both. */
             client_secret?: string;
+            /** @description A `private_key_jwt` client's signed JWT (RFC 7523 section 3): `iss` and `sub` its client id, `aud` the issuer or this endpoint's URL, `exp` at most an hour ahead, a single-use `jti`. */
+            client_assertion?: string;
+            /**
+             * @description `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, with `client_assertion`.
+             * @constant
+             */
+            client_assertion_type?: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
         };
         /** @description RFC 6749 section 5.1. */
         TokenResponse: {
@@ -386,6 +407,13 @@ export interface components {
             client_id?: string;
             /** @description A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both. */
             client_secret?: string;
+            /** @description A `private_key_jwt` client's signed JWT (RFC 7523 section 3): `iss` and `sub` its client id, `aud` the issuer or this endpoint's URL, `exp` at most an hour ahead, a single-use `jti`. */
+            client_assertion?: string;
+            /**
+             * @description `urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, with `client_assertion`.
+             * @constant
+             */
+            client_assertion_type?: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
         };
         /** @description RFC 7009 section 2.2: always empty. */
         RevocationResponse: Record<string, never>;
@@ -490,6 +518,12 @@ export interface components {
                 "client_secret_post",
                 "private_key_jwt"
             ];
+            token_endpoint_auth_signing_alg_values_supported: [
+                "RS256",
+                "PS256",
+                "ES256",
+                "EdDSA"
+            ];
             code_challenge_methods_supported: [
                 "S256"
             ];
@@ -503,6 +537,12 @@ export interface components {
                 "client_secret_basic",
                 "client_secret_post",
                 "private_key_jwt"
+            ];
+            revocation_endpoint_auth_signing_alg_values_supported: [
+                "RS256",
+                "PS256",
+                "ES256",
+                "EdDSA"
             ];
             /**
              * Format: uri

@@ -110,6 +110,9 @@ const FIELD_DESCRIPTIONS: Readonly<Partial<Record<SchemaName, Readonly<Record<st
     auth_type: '`email` or `sms`; inferred from `user_id` when absent.',
     code_verifier: 'Required when the code was sent with a `code_challenge` (RFC 7636 section 4.5).',
     client_secret: "A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both.",
+    client_assertion:
+      "A `private_key_jwt` client's signed JWT (RFC 7523 section 3): `iss` and `sub` its client id, `aud` the issuer or this endpoint's URL, `exp` at most an hour ahead, a single-use `jti`.",
+    client_assertion_type: '`urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, with `client_assertion`.',
   },
   AuthorizationCodeTokenRequest: {
     grant_type: '`authorization_code`.',
@@ -118,6 +121,9 @@ const FIELD_DESCRIPTIONS: Readonly<Partial<Record<SchemaName, Readonly<Record<st
     redirect_uri: 'The redirect URI of the authorization request.',
     code_verifier: "The PKCE verifier of the authorization request's `code_challenge` (RFC 7636 section 4.5).",
     client_secret: "A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both.",
+    client_assertion:
+      "A `private_key_jwt` client's signed JWT (RFC 7523 section 3): `iss` and `sub` its client id, `aud` the issuer or this endpoint's URL, `exp` at most an hour ahead, a single-use `jti`.",
+    client_assertion_type: '`urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, with `client_assertion`.',
   },
   RefreshTokenRequest: {
     grant_type: '`refresh_token`.',
@@ -125,12 +131,18 @@ const FIELD_DESCRIPTIONS: Readonly<Partial<Record<SchemaName, Readonly<Record<st
     client_id: 'The client the refresh token was issued to; optional when it authenticates with HTTP Basic.',
     scope: 'Optional: the original scope or a narrower one. Absent: the original scope.',
     client_secret: "A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both.",
+    client_assertion:
+      "A `private_key_jwt` client's signed JWT (RFC 7523 section 3): `iss` and `sub` its client id, `aud` the issuer or this endpoint's URL, `exp` at most an hour ahead, a single-use `jti`.",
+    client_assertion_type: '`urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, with `client_assertion`.',
   },
   RevocationRequest: {
     token: 'A refresh token or an access token (opaque or JWT) of the caller.',
     token_type_hint: 'Ignored: the kinds of token are told apart by their shape (RFC 7009 section 2.1 allows it).',
     client_id: 'A public client names itself (RFC 6749 section 2.1); beside credentials it must name the same client.',
     client_secret: "A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both.",
+    client_assertion:
+      "A `private_key_jwt` client's signed JWT (RFC 7523 section 3): `iss` and `sub` its client id, `aud` the issuer or this endpoint's URL, `exp` at most an hour ahead, a single-use `jti`.",
+    client_assertion_type: '`urn:ietf:params:oauth:client-assertion-type:jwt-bearer`, with `client_assertion`.',
   },
   IntrospectionRequest: {
     token: 'An access token, opaque or JWT.',

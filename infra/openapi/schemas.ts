@@ -26,7 +26,7 @@ import { sendFields, type SendCodeResponse } from '../../lib/endpoints/otp-send'
 import { publicKeySetSchema, type PublicKeySet } from '../../lib/keys/signing-keys';
 import type { TokenResponse } from '../../lib/oauth/token-response';
 import type { UserInfoResponse } from '../../lib/endpoints/userinfo';
-import { CHANNELS, GRANT_TYPES, SIGNING_ALGORITHMS, SUPPORTED_LOCALES } from '../../lib/platform/vocabulary';
+import { CHANNELS, CLIENT_ASSERTION_ALGORITHMS, GRANT_TYPES, SIGNING_ALGORITHMS, SUPPORTED_LOCALES } from '../../lib/platform/vocabulary';
 
 const text = (description: string) => z.string().check(z.describe(description));
 const seconds = (description: string) => z.int().check(z.minimum(0), z.describe(description));
@@ -50,26 +50,37 @@ export const sendRequest = sendFields;
  */
 const clientSecret = z.optional(z.string());
 
+/**
+ * `private_key_jwt` (RFC 7523 §2.2, OIDC Core §9): a JWT the client signed with one of its
+ * registered keys, and the type that says so; read by the client authentication
+ * (lib/oauth/client-authentication.ts), never beside another method.
+ */
+const clientAssertion = {
+  client_secret: clientSecret,
+  client_assertion: z.optional(z.string()),
+  client_assertion_type: z.optional(z.literal('urn:ietf:params:oauth:client-assertion-type:jwt-bearer')),
+};
+
 export const otpTokenRequest = z.extend(z.extend(otpGrantFields, otpUserFields.shape), {
   grant_type: z.literal('authorization_code'),
-  client_secret: clientSecret,
+  ...clientAssertion,
 });
 
 /** The standard authorization code grant (RFC 6749 §4.1.3 with PKCE), for codes from the hosted login page. */
 export const authorizationCodeTokenRequest = z.extend(authorizationCodeFields, {
   grant_type: z.literal('authorization_code'),
-  client_secret: clientSecret,
+  ...clientAssertion,
 });
 
 /** The refresh token grant (RFC 6749 §6): a public client names itself with `client_id`, a confidential one authenticates. */
-export const refreshTokenRequest = z.extend(refreshFields, { grant_type: z.literal('refresh_token'), client_secret: clientSecret });
+export const refreshTokenRequest = z.extend(refreshFields, { grant_type: z.literal('refresh_token'), ...clientAssertion });
 
 /**
  * `POST /idp/v1/account/revoke` (RFC 7009 §2.1). `client_id` is read by the client authentication
  * (lib/oauth/client-authentication.ts), not by the handler's schema: a public client names itself
  * with it; beside HTTP Basic or a Bearer API key it must name the same client.
  */
-export const revocationRequest = z.extend(revokeFields, { client_id: z.optional(z.string()), client_secret: clientSecret });
+export const revocationRequest = z.extend(revokeFields, { client_id: z.optional(z.string()), ...clientAssertion });
 
 /** `POST /idp/v1/account/introspect` (RFC 7662 §2.1). */
 export const introspectionRequest = introspectFields;
@@ -150,6 +161,14 @@ export const userInfoResponse = z.strictObject({
 /** The JWKS (RFC 7517 §5): the schema the verifying functions accept a published key set with. */
 export const jwksResponse = publicKeySetSchema;
 
+/** What `private_key_jwt` assertions may be signed with (RFC 8414 §2 `*_auth_signing_alg_values_supported`), in order. */
+const clientAssertionAlgorithms = z.tuple([
+  z.literal(CLIENT_ASSERTION_ALGORITHMS[0]),
+  z.literal(CLIENT_ASSERTION_ALGORITHMS[1]),
+  z.literal(CLIENT_ASSERTION_ALGORITHMS[2]),
+  z.literal(CLIENT_ASSERTION_ALGORITHMS[3]),
+]);
+
 /** RFC 8414 §2 and OpenID Connect Discovery 1.0 §3: both documents are this. */
 export const serverMetadata = z.strictObject({
   issuer: z.url(),
@@ -177,6 +196,7 @@ export const serverMetadata = z.strictObject({
     z.literal('client_secret_post'),
     z.literal('private_key_jwt'),
   ]),
+  token_endpoint_auth_signing_alg_values_supported: clientAssertionAlgorithms,
   code_challenge_methods_supported: z.tuple([z.literal('S256')]),
   introspection_endpoint_auth_methods_supported: z.tuple([z.literal('client_secret_basic')]),
   revocation_endpoint: z.url(),
@@ -186,6 +206,7 @@ export const serverMetadata = z.strictObject({
     z.literal('client_secret_post'),
     z.literal('private_key_jwt'),
   ]),
+  revocation_endpoint_auth_signing_alg_values_supported: clientAssertionAlgorithms,
   otp_send_endpoint: z.url().check(z.describe('An extension (RFC 8414 section 2 allows them): where the API flow requests codes.')),
 });
 

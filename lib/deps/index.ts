@@ -32,6 +32,7 @@ import { deliveryAdapters } from './delivery';
 import { DEFAULT_SECRETS_MAX_AGE_SECONDS, hmacKeysFrom, secretCache, signingKeysFrom, verificationKeysFrom } from './secrets';
 import { DynamoDbAttemptLimiter } from '../adapters/dynamodb/attempt-limiter';
 import { DynamoDbAuthorizationCodeStore } from '../adapters/dynamodb/authorization-code-store';
+import { DynamoDbClientAssertionStore } from '../adapters/dynamodb/client-assertion-store';
 import { DynamoDbCodeStore } from '../adapters/dynamodb/code-store';
 import { DynamoDbKnownNumbers } from '../adapters/dynamodb/known-numbers';
 import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-store';
@@ -115,6 +116,7 @@ export function tableAdapters({ documents, name }: Table) {
     tokens: new DynamoDbTokenStore(documents, name),
     refreshTokens: new DynamoDbRefreshTokenStore(documents, name),
     revocations: new DynamoDbRevocationStore(documents, name),
+    clientAssertions: new DynamoDbClientAssertionStore(documents, name),
   };
 }
 

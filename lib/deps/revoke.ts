@@ -1,7 +1,9 @@
 /**
  * The `revoke` function's container: the HMAC key (refresh token families), the public keys
- * (JWTs), and in the table opaque tokens, refresh token families and revocations.
+ * (JWTs), and in the table opaque tokens, refresh token families, revocations and spent client
+ * assertions (private_key_jwt).
  */
+import { DynamoDbClientAssertionStore } from '../adapters/dynamodb/client-assertion-store';
 import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-store';
 import { DynamoDbRevocationStore } from '../adapters/dynamodb/revocation-store';
 import { DynamoDbTokenStore } from '../adapters/dynamodb/token-store';
@@ -20,6 +22,7 @@ export const revokeDeps: () => RevokeDeps & IssuerDeps = /* @__PURE__ */ lazy(()
     tokens: new DynamoDbTokenStore(documents, name),
     refreshTokens: new DynamoDbRefreshTokenStore(documents, name),
     revocations: new DynamoDbRevocationStore(documents, name),
+    clientAssertions: new DynamoDbClientAssertionStore(documents, name),
     hmacKeys: hmacKeysFrom(base.secrets, cache),
     verificationKeys: verificationKeysFrom(base.secrets, cache),
   };

@@ -1,10 +1,12 @@
 /**
  * The `token` function's container: secrets (the private signing keys among them), and in the
  * table what its grants read and write: codes and their counters, authorization codes, opaque
- * tokens, refresh token families. No send guards: the token endpoint sends nothing.
+ * tokens, refresh token families, spent client assertions (private_key_jwt). No send guards: the
+ * token endpoint sends nothing.
  */
 import { DynamoDbAttemptLimiter } from '../adapters/dynamodb/attempt-limiter';
 import { DynamoDbAuthorizationCodeStore } from '../adapters/dynamodb/authorization-code-store';
+import { DynamoDbClientAssertionStore } from '../adapters/dynamodb/client-assertion-store';
 import { DynamoDbCodeStore } from '../adapters/dynamodb/code-store';
 import { DynamoDbKnownNumbers } from '../adapters/dynamodb/known-numbers';
 import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-store';
@@ -27,6 +29,7 @@ export const tokenDeps: () => TokenEndpointDeps & IssuerDeps = /* @__PURE__ */ l
     authorizationCodes: new DynamoDbAuthorizationCodeStore(documents, name),
     tokens: new DynamoDbTokenStore(documents, name),
     refreshTokens: new DynamoDbRefreshTokenStore(documents, name),
+    clientAssertions: new DynamoDbClientAssertionStore(documents, name),
     hmacKeys: hmacKeysFrom(base.secrets, cache),
     signingKeys: signingKeysFrom(base.secrets, cache),
   };

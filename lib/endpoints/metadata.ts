@@ -11,6 +11,7 @@
  */
 import type { ServiceConfig } from '../platform/config';
 import {
+  CLIENT_ASSERTION_ALGORITHMS,
   GRANT_TYPES,
   SIGNING_ALGORITHMS,
   SUPPORTED_LOCALES,
@@ -80,10 +81,12 @@ export interface ServerMetadata {
   readonly request_uri_parameter_supported: false;
   readonly claims_parameter_supported: false;
   readonly token_endpoint_auth_methods_supported: typeof TOKEN_ENDPOINT_AUTH_METHODS;
+  readonly token_endpoint_auth_signing_alg_values_supported: typeof CLIENT_ASSERTION_ALGORITHMS;
   readonly code_challenge_methods_supported: readonly ['S256'];
   readonly introspection_endpoint_auth_methods_supported: readonly ['client_secret_basic'];
   readonly revocation_endpoint: string;
   readonly revocation_endpoint_auth_methods_supported: typeof TOKEN_ENDPOINT_AUTH_METHODS;
+  readonly revocation_endpoint_auth_signing_alg_values_supported: typeof CLIENT_ASSERTION_ALGORITHMS;
   readonly otp_send_endpoint: string;
 }
 
@@ -124,6 +127,9 @@ function metadata(issuer: string, config: ServiceConfig): ServerMetadata {
     // is an extension, documented in docs/api.md, and in no list.
     token_endpoint_auth_methods_supported: TOKEN_ENDPOINT_AUTH_METHODS,
     code_challenge_methods_supported: ['S256'],
+    // RFC 8414 §2: required once private_key_jwt is listed; what its assertions may be signed with
+    // (lib/oauth/client-assertions.ts): never none, and no HMAC.
+    token_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGORITHMS,
     // Resource servers authenticate with their client id and secret (RFC 6749 §2.3.1; the Bearer
     // API key they may also present is the documented extension above).
     introspection_endpoint_auth_methods_supported: ['client_secret_basic'],
@@ -131,6 +137,7 @@ function metadata(issuer: string, config: ServiceConfig): ServerMetadata {
     revocation_endpoint: `${issuer}${PATHS.revoke}`,
     revocation_endpoint_auth_methods_supported: TOKEN_ENDPOINT_AUTH_METHODS,
     // An extension (RFC 8414 §2 allows them): where the API flow requests codes.
+    revocation_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGORITHMS,
     otp_send_endpoint: `${issuer}${PATHS.otpSend}`,
   };
 }

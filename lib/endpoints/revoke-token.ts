@@ -29,7 +29,7 @@ import * as z from 'zod/mini';
 import type { ServiceConfig } from '../platform/config';
 import { LOG_EVENTS } from '../platform/log-events';
 import type { Clock, Log } from '../platform/ports';
-import type { RefreshTokenStore, RevocationStore, TokenStore } from '../oauth/ports';
+import type { ClientAssertionStore, RefreshTokenStore, RevocationStore, TokenStore } from '../oauth/ports';
 import { opaqueTokenHash } from '../oauth/access-tokens';
 import { authenticateClient } from '../oauth/client-authentication';
 import type { HmacKeys } from '../keys/hmac-keys';
@@ -44,6 +44,8 @@ export interface RevokeDeps {
   readonly tokens: TokenStore;
   readonly refreshTokens: RefreshTokenStore;
   readonly revocations: RevocationStore;
+  /** Where `private_key_jwt` assertions are spent (lib/oauth/client-authentication.ts). */
+  readonly clientAssertions: ClientAssertionStore;
   readonly hmacKeys: () => Promise<HmacKeys>;
   readonly verificationKeys: () => Promise<VerificationKeys>;
   readonly log: Log;
@@ -63,7 +65,7 @@ export const revokeFields = z.object({
 
 /** Revokes the token if it is the caller's; answers the same either way (RFC 7009 §2.2). */
 export async function revokeToken(deps: RevokeDeps, request: RevokeRequest): Promise<Record<string, never>> {
-  const client = authenticateClient(deps.config, request);
+  const client = await authenticateClient(deps, request, 'revocation');
   const { token } = parseFields(revokeFields, request.fields);
   const now = deps.clock.now();
 

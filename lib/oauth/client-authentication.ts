@@ -8,7 +8,10 @@
  * - a confidential one (a client with a secret, stored as SHA-256 digests in `apiKeySha256`: the
  *   secret is also its API key) proves it: `client_secret_basic` (HTTP Basic, RFC 6749 §2.3.1),
  *   `client_secret_post` (the secret in the body), or the key alone as a Bearer credential (RFC
- *   6750 syntax), as introspection accepts; a registered method narrows this to that one.
+ *   6750 syntax), as introspection accepts; a registered method narrows this to that one;
+ * - a client registered `private_key_jwt` proves it with a JWT signed by its private key (RFC 7523
+ *   §2.2; the rules: lib/oauth/client-assertions.ts), whose `jti` is spent by one conditional
+ *   write, the only DynamoDB request client authentication ever makes (none for the others).
  * Anything else is 401 `invalid_client` (RFC 6749 §5.2, which RFC 7009 §2.2.1 refers to), with a
  * `Basic` challenge when the client tried Basic. A presented secret is hashed (SHA-256) whether or
  * not its client exists, and compared with each stored digest in constant time. Client ids are
@@ -17,7 +20,22 @@
 import { authMethodsOf, type ClientConfig, type ServiceConfig } from '../platform/config';
 import type { TokenEndpointAuthMethod } from '../platform/vocabulary';
 import { InvalidClientError, InvalidRequestError, InvalidTokenError } from '../platform/errors';
+import type { Clock } from '../platform/ports';
+import type { ClientAssertionStore } from './ports';
 import { basicCredentials, bearerCredential, matchesAny, presentedDigest, requireBearer } from './api-keys';
+import {
+  ASSERTION_CLOCK_SKEW_SECONDS,
+  ASSERTION_REFUSALS,
+  assertionJtiHash,
+  audiencesAt,
+  claimedClientOf,
+  JWT_BEARER_ASSERTION_TYPE,
+  verifyClientAssertion,
+  type AssertionRefusal,
+  type AuthenticatingEndpoint,
+} from './client-assertions';
+
+export type { AuthenticatingEndpoint };
 
 /** What a request presents to say which client it comes from. */
 export interface PresentedClient {
@@ -25,6 +43,15 @@ export interface PresentedClient {
   readonly authorization: string | undefined;
   /** The request's parameters: `client_id`, and `client_secret` (`client_secret_post`) or `client_assertion`. */
   readonly fields: Record<string, unknown>;
+  /** The service's issuer URL: a client assertion's `aud` names it, or an endpoint under it. */
+  readonly issuer: string;
+}
+
+/** What authenticating a client needs: the clients, the time, and where assertions are spent. */
+export interface ClientAuthenticationDeps {
+  readonly config: ServiceConfig;
+  readonly clock: Clock;
+  readonly clientAssertions: ClientAssertionStore;
 }
 
 /** A parameter as RFC 6749 §3.1 reads it: an empty one is omitted. */
@@ -33,29 +60,86 @@ function given(value: unknown): string | undefined {
 }
 
 /**
- * The client of a request at the token and revocation endpoints, authenticated as it must be
- * (RFC 6749 §2.3, §3.2.1); throws 401 invalid_client otherwise, and 400 invalid_request for a
- * request that uses two methods at once (§2.3: "MUST NOT use more than one"; §5.2).
+ * The client of a request at the token and revocation endpoints (`endpoint`), authenticated as it
+ * must be (RFC 6749 §2.3, §3.2.1); throws 401 invalid_client otherwise, and 400 invalid_request
+ * for a request that uses two methods at once (§2.3: "MUST NOT use more than one"; §5.2).
  * - a public client (`none`) names itself with `client_id`, and presents no secret;
  * - a confidential client authenticates with a method it may use (`authMethodsOf`):
  *   `client_secret_basic`, `client_secret_post` (its secret in the body beside `client_id`), or,
  *   as the API's servers always could, a Bearer API key (an extension outside the registered
  *   methods, for a client that registered none);
- * - `client_assertion` (RFC 7523) is not accepted: no client registers `private_key_jwt` yet.
+ * - a `private_key_jwt` client with `client_assertion_type` and `client_assertion` (RFC 7523
+ *   §2.2); `client_id` beside them is optional, and must be the assertion's client when present.
+ * @example const client = await authenticateClient(deps, { authorization, fields, issuer }, 'token');
  */
-export function authenticateClient(config: ServiceConfig, presented: PresentedClient): ClientConfig {
-  const named = given(presented.fields.client_id);
+export async function authenticateClient(
+  deps: ClientAuthenticationDeps,
+  presented: PresentedClient,
+  endpoint: AuthenticatingEndpoint,
+): Promise<ClientConfig> {
   const secret = given(presented.fields.client_secret);
   const assertion = given(presented.fields.client_assertion) ?? given(presented.fields.client_assertion_type);
   const header = given(presented.authorization);
   if ([header, secret, assertion].filter((method) => method !== undefined).length > 1) {
     throw new InvalidRequestError('Authenticate the client by one method per request (RFC 6749 section 2.3).');
   }
-  if (assertion !== undefined) {
-    throw new InvalidClientError('client_assertion (private_key_jwt) is not accepted: authenticate with the client secret.', {
-      detail: 'client assertion presented',
-    });
-  }
+  if (assertion !== undefined) return authenticateAssertion(deps, presented, endpoint);
+  return authenticateSecret(deps.config, presented);
+}
+
+/** A refusal of a client assertion: no `Basic` challenge (Basic was not tried); the log detail names ids only. */
+function refuseAssertion(reason: AssertionRefusal, clientId?: string): never {
+  throw new InvalidClientError(ASSERTION_REFUSALS[reason], {
+    detail: `client_assertion refused: ${reason}${clientId === undefined ? '' : ` (client ${clientId})`}`,
+  });
+}
+
+/**
+ * `private_key_jwt` (RFC 7523 §2.2, §3; OIDC Core §9): the client the assertion's `iss` and `sub`
+ * name, if it registered that method, and the assertion verified with its keys; then its `jti`
+ * spent, after every check and before any grant work, so an unauthenticated request writes nothing.
+ */
+async function authenticateAssertion(
+  deps: ClientAuthenticationDeps,
+  presented: PresentedClient,
+  endpoint: AuthenticatingEndpoint,
+): Promise<ClientConfig> {
+  const { fields } = presented;
+  if (fields.client_assertion_type !== JWT_BEARER_ASSERTION_TYPE) refuseAssertion('type');
+  const assertion = given(fields.client_assertion);
+  if (assertion === undefined) refuseAssertion('missing');
+
+  const claimed = claimedClientOf(assertion);
+  if ('refused' in claimed) refuseAssertion(claimed.refused);
+  // The unverified `iss` may be any text: it is named in the logs only once it is a client's id.
+  const client = deps.config.client(claimed.clientId);
+  if (client === undefined) refuseAssertion('unknown_client');
+  const named = given(fields.client_id);
+  if (named !== undefined && named !== client.id) refuseAssertion('client_id', client.id);
+  if (!mayUse(client, 'private_key_jwt')) refuseAssertion('not_registered', client.id);
+
+  const now = Math.floor(deps.clock.now() / 1000);
+  const checked = await verifyClientAssertion(assertion, client, {
+    clientId: client.id,
+    audiences: audiencesAt(presented.issuer, endpoint),
+    now,
+  });
+  if ('refused' in checked) refuseAssertion(checked.refused, client.id);
+  const first = await deps.clientAssertions.spend({
+    clientId: client.id,
+    jtiHash: assertionJtiHash(checked.jti),
+    keepUntil: Math.ceil(checked.exp) + ASSERTION_CLOCK_SKEW_SECONDS,
+    now,
+  });
+  if (!first) refuseAssertion('replayed', client.id);
+  return client;
+}
+
+/** The secret methods, and a public client's `client_id`: checked in memory, no request made. */
+function authenticateSecret(config: ServiceConfig, presented: PresentedClient): ClientConfig {
+  const named = given(presented.fields.client_id);
+  const secret = given(presented.fields.client_secret);
+  const header = given(presented.authorization);
   if (header !== undefined) {
     const client = authenticateCredentials(config, header, { named });
     const method = basicCredentials(header) === undefined ? 'bearer' : 'client_secret_basic';
@@ -80,9 +164,10 @@ export function authenticateClient(config: ServiceConfig, presented: PresentedCl
   }
   if (client === undefined) throw new InvalidClientError('Unknown client: name it with client_id, or authenticate.');
   if (!mayUse(client, 'none')) {
-    throw new InvalidClientError('This client must authenticate: HTTP Basic with its client id and secret.', {
-      detail: `client ${client.id} presented no credentials`,
-    });
+    const how = mayUse(client, 'private_key_jwt')
+      ? 'a client assertion (private_key_jwt, RFC 7523 section 2.2).'
+      : 'HTTP Basic with its client id and secret.';
+    throw new InvalidClientError(`This client must authenticate: ${how}`, { detail: `client ${client.id} presented no credentials` });
   }
   return client;
 }

@@ -174,3 +174,25 @@ export interface RevocationStore {
   /** Whether an access token was revoked, by its `jti` or with its family: one read, of its family if it has one. */
   isRevoked(token: { readonly jti?: string | undefined; readonly familyKey?: string | undefined }): Promise<boolean>;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Client assertions (private_key_jwt)
+
+/** One use of a client assertion (RFC 7523 §3: its `jti`), to be recorded while the assertion could be accepted. */
+export interface AssertionUse {
+  readonly clientId: string;
+  /** SHA-256 of the assertion's `jti` (lib/oauth/client-assertions.ts `assertionJtiHash`): the `jti` itself is never stored. */
+  readonly jtiHash: string;
+  /** Epoch seconds: the last moment the assertion could be accepted (its `exp` plus the clock skew); kept until then. */
+  readonly keepUntil: number;
+  /** Epoch seconds now: a record past its `keepUntil` that TTL has not yet deleted counts as gone. */
+  readonly now: number;
+}
+
+export interface ClientAssertionStore {
+  /**
+   * Records the use, one conditional write: true the first time, false when the client already
+   * used that `jti` within its assertion's life (a replay). Of concurrent uses exactly one is first.
+   */
+  spend(use: AssertionUse): Promise<boolean>;
+}

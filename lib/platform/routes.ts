@@ -50,7 +50,8 @@ export const FUNCTIONS = {
     description: 'POST /idp/v1/account/token: exchange a code or a refresh token for tokens',
     // The attempt, the failure count, the guess that spends a try, a rotation and a family's
     // revocation (UpdateItem), an opaque token and a new refresh token family (PutItem, alone or
-    // in a transaction), an authorization code consumed (DeleteItem), a family read (GetItem).
+    // in a transaction), a private_key_jwt assertion's jti spent (PutItem), an authorization code
+    // consumed (DeleteItem), a family read (GetItem).
     table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
     secrets: ['hmac', 'signingKeys'],
     delivery: [],
@@ -68,7 +69,7 @@ export const FUNCTIONS = {
     name: 'revoke',
     description: 'POST /idp/v1/account/revoke: token revocation (RFC 7009)',
     // A refresh token's family, or a JWT's jti in its family (UpdateItem), a JWT's jti without a
-    // family (PutItem), an opaque token (DeleteItem).
+    // family and a private_key_jwt assertion's jti spent (PutItem), an opaque token (DeleteItem).
     // The HMAC key finds a refresh token's family; the public keys verify a JWT.
     table: ['UpdateItem', 'PutItem', 'DeleteItem'],
     secrets: ['hmac', 'verificationKeys'],

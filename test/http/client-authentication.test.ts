@@ -90,7 +90,7 @@ describe('a confidential client at the authorization code grant (RFC 6749 §4.1.
     ['a wrong secret in the body', {}, { client_secret: 'wrong' }, 'Bearer realm="identity"'],
     ['another client’s secret', { Authorization: basic('local-server', LOCAL_API_KEY) }, {}, 'Basic realm="identity"'],
     [
-      'a client assertion (private_key_jwt is not accepted)',
+      'a client assertion (it registered no private_key_jwt: test/http/private-key-jwt.test.ts)',
       {},
       { client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: 'e30.e30.sig' },
       'Bearer realm="identity"',

@@ -77,8 +77,8 @@ function problemsOf(document: Record<string, unknown>): string[] {
     if (document[field] !== false) problems.push(`${field} must say false`);
   }
   // Advertise exactly what is implemented, in registered names only (RFC 7591 §2, the IANA
-  // registry): public clients, and confidential ones by their secret; no client_secret_jwt.
-  const authMethods = '["none","client_secret_basic","client_secret_post"]';
+  // registry): public clients, confidential ones by their secret or a key; no client_secret_jwt.
+  const authMethods = '["none","client_secret_basic","client_secret_post","private_key_jwt"]';
   if (JSON.stringify(document.token_endpoint_auth_methods_supported) !== authMethods)
     problems.push('token_endpoint_auth_methods_supported');
   if (JSON.stringify(document.code_challenge_methods_supported) !== '["S256"]') problems.push('code_challenge_methods_supported');

@@ -556,11 +556,11 @@ describe('well-known documents', () => {
       introspection_endpoint: `${service.url}/idp/v1/account/introspect`,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
-      token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
       code_challenge_methods_supported: ['S256'],
       introspection_endpoint_auth_methods_supported: ['client_secret_basic'],
       revocation_endpoint: `${service.url}/idp/v1/account/revoke`,
-      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'],
       otp_send_endpoint: `${service.url}/idp/v1/otp/send`,
     });
     expect((await fetch(response.body.jwks_uri as string)).status).toBe(200);

@@ -100,6 +100,7 @@ it.each([
       'dynamodb/authorization-code-store.ts',
       'dynamodb/token-store.ts',
       'dynamodb/refresh-token-store.ts',
+      'dynamodb/client-assertion-store.ts',
     ],
   ],
   [
@@ -111,6 +112,7 @@ it.each([
       'dynamodb/refresh-token-store.ts',
       'dynamodb/sliding-window.ts',
       'dynamodb/revocation-store.ts',
+      'dynamodb/client-assertion-store.ts',
     ],
   ],
   ['introspect', [...SECRETS, ...TABLE, 'dynamodb/token-store.ts', 'dynamodb/revocation-store.ts']],
@@ -170,8 +172,12 @@ it.each(['otp-send', 'authorize'])('%s validates phone numbers with the full rul
   expect(inputsOf(name)).toContain('lib/phone/phone-metadata/validation.json');
 });
 
-/** Bundle budgets in bytes (KB = 1000 bytes), the index.mjs each function loads (docs/performance.md). */
-const BUNDLE_BUDGETS: Record<string, number> = { token: 450_000, 'otp-send': 600_000 };
+/**
+ * Bundle budgets in bytes (KB = 1000 bytes), the index.mjs each function loads (docs/performance.md).
+ * Token's grew from 450 KB to 460 KB with private_key_jwt (issue 27): jose's JWS verification and
+ * local key sets, and the assertion rules, about 9 KB that a client authentication method needs.
+ */
+const BUNDLE_BUDGETS: Record<string, number> = { token: 460_000, 'otp-send': 600_000 };
 
 it.each(Object.entries(BUNDLE_BUDGETS))('%s fits its bundle budget of %d bytes', (name, budget) => {
   const bundle = Object.entries(metafiles.get(name)?.outputs ?? {}).find(([file]) => file.endsWith('.mjs'));

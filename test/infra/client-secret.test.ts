@@ -9,7 +9,7 @@ import { newClientSecret } from '../../infra/client-secret';
 import { authenticateClient } from '../../lib/oauth/client-authentication';
 import { buildServiceConfig, parseStageConfig } from '../../lib/platform/config';
 
-it('is 256 random bits in base64url, and its digest is the SHA-256 hex the stage file takes', () => {
+it('is 256 random bits in base64url, and its digest is the SHA-256 hex the stage file takes', async () => {
   const first = newClientSecret();
   const second = newClientSecret();
   expect(first.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -31,12 +31,15 @@ it('is 256 random bits in base64url, and its digest is the SHA-256 hex the stage
       ],
     }),
   );
-  expect(authenticateClient(config, { authorization: undefined, fields: { client_id: 'server', client_secret: first.secret } }).id).toBe(
-    'server',
-  );
-  expect(() =>
-    authenticateClient(config, { authorization: undefined, fields: { client_id: 'server', client_secret: second.secret } }),
-  ).toThrow('Client authentication failed.');
+  // A secret is checked in memory: the assertion store and the clock are never reached.
+  const deps = { config, clock: { now: () => 0 }, clientAssertions: { spend: () => Promise.reject(new Error('no assertion here')) } };
+  const presented = (secret: string) => ({
+    authorization: undefined,
+    fields: { client_id: 'server', client_secret: secret },
+    issuer: 'https://id.example.test',
+  });
+  expect((await authenticateClient(deps, presented(first.secret), 'token')).id).toBe('server');
+  await expect(authenticateClient(deps, presented(second.secret), 'token')).rejects.toThrow('Client authentication failed.');
 });
 
 it('prints the secret and the digest of that secret', async () => {

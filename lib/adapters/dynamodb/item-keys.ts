@@ -53,3 +53,8 @@ export function familyItemKey(familyKey: string): string {
 export function revokedItemKey(jti: string): string {
   return `revoked#${jti}`;
 }
+
+/** A client assertion's `jti`, used once by its client, until the assertion expires (client-assertion-store.ts). */
+export function clientAssertionItemKey(clientId: string, jtiHash: string): string {
+  return `assertion#${clientId}#${jtiHash}`;
+}

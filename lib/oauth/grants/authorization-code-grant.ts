@@ -35,13 +35,13 @@ import type { Clock, Log } from '../../platform/ports';
 import type { AuthorizationCodeStore } from '../ports';
 import type { Grant } from '../access-tokens';
 import { authorizationCodeHash } from '../authorization-codes';
-import { authenticateClient } from '../client-authentication';
+import { authenticateClient, type ClientAuthenticationDeps } from '../client-authentication';
 import { CODE_VERIFIER_PATTERN, digestsEqual, s256Challenge } from '../../otp/codes';
 import { logHandleOf } from '../../keys/hmac-keys';
 import { optionalTextField, parseFields, textField } from '../../platform/request-fields';
 import { issueTokens, type IssueTokensDeps, type TokenRequest, type TokenResponse } from '../token-response';
 
-export interface AuthorizationCodeGrantDeps extends IssueTokensDeps {
+export interface AuthorizationCodeGrantDeps extends IssueTokensDeps, ClientAuthenticationDeps {
   readonly config: ServiceConfig;
   readonly clock: Clock;
   readonly authorizationCodes: AuthorizationCodeStore;
@@ -64,7 +64,7 @@ export async function exchangeAuthorizationCode(deps: AuthorizationCodeGrantDeps
   if (!CODE_VERIFIER_PATTERN.test(fields.code_verifier)) {
     throw new InvalidRequestError('code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 §4.1).');
   }
-  const client = authenticateClient(deps.config, request);
+  const client = await authenticateClient(deps, request, 'token');
   const keys = await deps.hmacKeys();
   const now = deps.clock.now();
 

@@ -23,7 +23,7 @@ import * as z from 'zod/mini';
 import { InvalidGrantError, InvalidRequestError, UnsupportedGrantTypeError } from '../../platform/errors';
 import { enumField, optionalTextField, parseFields, textField } from '../../platform/request-fields';
 import { userClaimsOf, type Grant } from '../access-tokens';
-import { authenticateClient } from '../client-authentication';
+import { authenticateClient, type ClientAuthenticationDeps } from '../client-authentication';
 import { allowedIn, environmentOf } from '../tenancy';
 import { issueTokens, type IssueTokensDeps, type TokenRequest, type TokenResponse } from '../token-response';
 import { CODE_VERIFIER_PATTERN, s256Challenge } from '../../otp/codes';
@@ -32,7 +32,7 @@ import { logHandleOf, subjectOf } from '../../keys/hmac-keys';
 import { inferAuthType, normaliseUser } from '../../identity/identity';
 import { canonicalisePhone } from '../../phone/phone-canonical';
 
-export interface ExchangeCodeDeps extends VerifyCodeDeps, IssueTokensDeps {}
+export interface ExchangeCodeDeps extends VerifyCodeDeps, IssueTokensDeps, ClientAuthenticationDeps {}
 
 /**
  * Step 1 needs only these; everything else is checked after the attempt is counted. With
@@ -64,7 +64,7 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: TokenRequest
 
   const fields = parseGrantFields(request.fields);
   // A confidential client authenticates here as on every grant (RFC 6749 §3.2.1); a public one names itself.
-  const client = allowedIn(authenticateClient(deps.config, request), environment);
+  const client = allowedIn(await authenticateClient(deps, request, 'token'), environment);
   const codeChallenge = fields.code_verifier === undefined ? undefined : s256Challenge(fields.code_verifier);
   const presented = { environment, client, user, redirectUri: fields.redirect_uri, code: fields.code, codeChallenge };
   const verification = await verifyCode(deps, counted, presented, async (record) => {

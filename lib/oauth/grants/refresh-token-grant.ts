@@ -67,11 +67,11 @@ import {
 } from '../refresh-tokens';
 import { optionalTextField, parseFields, textField } from '../../platform/request-fields';
 import { narrowScope } from '../scopes';
-import { authenticateClient } from '../client-authentication';
+import { authenticateClient, type ClientAuthenticationDeps } from '../client-authentication';
 import { environmentOf } from '../tenancy';
 import { mintAccessToken, respond, type IssueTokensDeps, type TokenRequest, type TokenResponse } from '../token-response';
 
-export interface RefreshTokenGrantDeps extends IssueTokensDeps {
+export interface RefreshTokenGrantDeps extends IssueTokensDeps, ClientAuthenticationDeps {
   readonly config: ServiceConfig;
   readonly clock: Clock;
   readonly log: Log;
@@ -90,7 +90,7 @@ export const refreshFields = z.object({
 export async function refreshTokens(deps: RefreshTokenGrantDeps, request: TokenRequest): Promise<TokenResponse> {
   const fields = parseFields(refreshFields, request.fields);
   // RFC 6749 §6: a confidential client authenticates to refresh; the family stays bound to it.
-  const client = authenticateClient(deps.config, request);
+  const client = await authenticateClient(deps, request, 'token');
   const lifetimes = refreshLifetimesOf(client);
   if (lifetimes === undefined) throw new UnauthorizedClientError('This client is not issued refresh tokens.');
   if (request.environmentId !== undefined) environmentOf(deps.config, request.environmentId);
