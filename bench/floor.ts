@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   DeleteItemCommand,
   DynamoDBClient,
@@ -61,14 +61,40 @@ const ACCESS_TOKEN_MAX_SECONDS = 86_400;
 interface FloorClient {
   readonly format: 'jwt' | 'opaque';
   readonly alg: 'ES256' | 'RS256';
+  /** The ID token's algorithm: RS256 unless registered otherwise (OIDC Registration §2). */
+  readonly idTokenAlg: 'ES256' | 'RS256';
   readonly ttlSeconds: number;
   readonly refresh: typeof REFRESH | undefined;
+  /** SHA-256 of a confidential client's secret (config/local.json `apiKeySha256`). */
+  readonly secretSha256?: Buffer;
 }
 const CLIENTS: Record<string, FloorClient> = {
-  'local-web': { format: 'jwt', alg: 'ES256', ttlSeconds: 3600, refresh: REFRESH },
-  'local-rs256': { format: 'jwt', alg: 'RS256', ttlSeconds: 3600, refresh: REFRESH },
-  'local-opaque': { format: 'opaque', alg: 'ES256', ttlSeconds: 3600, refresh: REFRESH },
+  'local-web': { format: 'jwt', alg: 'ES256', idTokenAlg: 'RS256', ttlSeconds: 3600, refresh: REFRESH },
+  'local-rs256': { format: 'jwt', alg: 'RS256', idTokenAlg: 'RS256', ttlSeconds: 3600, refresh: REFRESH },
+  'local-opaque': { format: 'opaque', alg: 'ES256', idTokenAlg: 'RS256', ttlSeconds: 3600, refresh: REFRESH },
+  'local-server': {
+    format: 'jwt',
+    alg: 'ES256',
+    idTokenAlg: 'RS256',
+    ttlSeconds: 3600,
+    refresh: REFRESH,
+    secretSha256: Buffer.from('ac45725a406be9047a8b06386ae8d97280c515637e60895952747da43e014d65', 'hex'),
+  },
 };
+
+/**
+ * The client a token request comes from, as lib/oauth/client-authentication.ts decides it with the
+ * same work: HTTP Basic (RFC 6749 §2.3.1) checked by the secret's SHA-256 in constant time, else
+ * the `client_id` a public client names itself with. Undefined for a refused credential.
+ */
+function requestingClient(event: APIGatewayProxyEvent, fields: Record<string, string>): string | undefined {
+  const authorization = event.headers.Authorization ?? event.headers.authorization;
+  if (authorization === undefined) return fields.client_id ?? '';
+  const [id = '', secret = ''] = Buffer.from(authorization.slice('Basic '.length), 'base64').toString('utf8').split(':');
+  const clientId = decodeURIComponent(id);
+  const stored = CLIENTS[clientId]?.secretSha256;
+  return stored !== undefined && timingSafeEqual(stored, sha256(decodeURIComponent(secret))) ? clientId : undefined;
+}
 
 interface Container {
   readonly table: string;
@@ -260,6 +286,8 @@ interface FloorGrant {
   readonly scope: string | undefined;
   readonly claims: Record<string, string | boolean>;
   readonly nonce?: string | undefined;
+  /** The login's session id, the ID token's `sid`. */
+  readonly sid?: string | undefined;
 }
 
 const claimsItem = (claims: Record<string, string | boolean>): Record<string, AttributeValue> =>
@@ -381,6 +409,7 @@ async function issueTokens(
       ...claimsItem(grant.claims),
       ...(grant.scope === undefined ? {} : { scope: s(grant.scope) }),
       auth_time: n(grant.authTime),
+      ...(grant.sid === undefined ? {} : { sid: s(grant.sid) }),
       created_at: n(grant.now),
       rotated_at: n(grant.now),
       generation: n(0),
@@ -398,17 +427,18 @@ async function issueTokens(
 async function idTokenFor(c: Container, clientId: string, grant: FloorGrant, accessToken: string): Promise<string | undefined> {
   if (!(grant.scope ?? '').split(' ').includes('openid')) return undefined;
   const client = clientOf(clientId);
-  const signer = c.signers.get(client.alg);
+  const signer = c.signers.get(client.idTokenAlg);
   if (signer === undefined) throw new Error('no signing key');
   const iat = Math.floor(grant.now / 1000);
   return new SignJWT({
     auth_time: grant.authTime,
-    amr: ['otp', 'email'],
+    amr: ['otp'],
     at_hash: atHash(accessToken),
     ...(grant.nonce === undefined ? {} : { nonce: grant.nonce }),
+    ...(grant.sid === undefined ? {} : { sid: grant.sid }),
     ...grant.claims,
   })
-    .setProtectedHeader({ alg: client.alg, typ: 'JWT', kid: signer.kid })
+    .setProtectedHeader({ alg: client.idTokenAlg, typ: 'JWT', kid: signer.kid })
     .setIssuer(c.issuer)
     .setSubject(grant.sub)
     .setAudience(clientId)
@@ -517,7 +547,8 @@ export async function exchangeAuthorizationCode(event: APIGatewayProxyEvent): Pr
     }),
   );
   const userKey = record?.user_key?.S ?? '';
-  const clientId = fields.client_id ?? '';
+  const clientId = requestingClient(event, fields);
+  if (clientId === undefined) return json(401, { error: 'invalid_client' });
   if (
     record?.client_id?.S !== clientId ||
     record.redirect_uri?.S !== fields.redirect_uri ||
@@ -532,6 +563,7 @@ export async function exchangeAuthorizationCode(event: APIGatewayProxyEvent): Pr
     scope: record.scope?.S,
     claims: claimsOf(record.claims),
     nonce: record.nonce?.S,
+    sid: record.sid?.S,
   };
   return tokenResponse(c, clientId, grant, await issueTokens(c, clientId, grant, userKey));
 }
@@ -551,7 +583,8 @@ function claimsOf(item: AttributeValue | undefined): Record<string, string | boo
 export async function refreshTokens(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
   const c = await init();
   const fields = fieldsOf(event);
-  const clientId = fields.client_id ?? '';
+  const clientId = requestingClient(event, fields);
+  if (clientId === undefined) return json(401, { error: 'invalid_client' });
   const { refresh } = clientOf(clientId);
   const presented = parseRefreshToken(fields.refresh_token ?? '');
   if (refresh === undefined || presented === undefined) return json(400, { error: 'invalid_grant' });
@@ -578,6 +611,7 @@ export async function refreshTokens(event: APIGatewayProxyEvent): Promise<APIGat
     now,
     scope: family.scope?.S,
     claims: claimsOf(family.claims),
+    sid: family.sid?.S,
   };
   const successor = successorOf(c.keys, presented);
   const limitSlot = `r${MAX_REFRESH_WINDOW - REFRESH_LIMIT.maxRefreshes}`;

@@ -11,6 +11,7 @@ import type { ServiceConfig } from '../lib/platform/config';
 import type { CodeStore } from '../lib/otp/ports';
 import type { AuthorizationCodeStore, RefreshTokenStore } from '../lib/oauth/ports';
 import { authorizationCodeHash, mintAuthorizationCode } from '../lib/oauth/authorization-codes';
+import { newSessionId } from '../lib/oauth/sessions';
 import { digestCode, s256Challenge } from '../lib/otp/codes';
 import { subjectOf, userKeyOf, type HmacKeys } from '../lib/keys/hmac-keys';
 import {
@@ -26,6 +27,8 @@ import type * as floor from './floor';
 
 export const REDIRECT_URI = 'http://localhost:3000/callback';
 const ENVIRONMENT = 'local';
+/** local-server's secret (config/local.json holds only its SHA-256): the confidential client's Basic credentials. */
+const LOCAL_SERVER_SECRET = 'local-server-secret';
 
 /** What an operation's requests are made from: the keys and stores of the service under test. */
 export interface Seeding {
@@ -182,22 +185,43 @@ export const OPERATIONS: readonly Operation[] = [
   codeExchange('JWT exchange (ES256)', 'local-web'),
   codeExchange('opaque exchange', 'local-opaque'),
   codeExchange('RS256 exchange', 'local-rs256'),
-  {
-    name: 'authorization-code exchange (hosted login, ID token)',
+  authorizationCodeExchange('authorization-code exchange (hosted login, ID token)', 'local-web'),
+  authorizationCodeExchange('authorization-code exchange (confidential, client_secret_basic)', 'local-server', LOCAL_SERVER_SECRET),
+  refreshRotation('refresh (JWT, rotation)', 'local-web'),
+  refreshRotation('refresh (confidential, client_secret_basic)', 'local-server', LOCAL_SERVER_SECRET),
+];
+
+/**
+ * How a request names its client: a public client by `client_id` in the body; a confidential one
+ * by HTTP Basic (RFC 6749 §2.3.1), the method every OpenID library defaults to.
+ */
+function withClient(event: APIGatewayProxyEvent, clientId: string, secret: string | undefined): APIGatewayProxyEvent {
+  if (secret === undefined) return event;
+  const authorization = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+  return {
+    ...event,
+    headers: { ...event.headers, Authorization: authorization },
+    multiValueHeaders: { ...event.multiValueHeaders, Authorization: [authorization] },
+  };
+}
+
+/** The code exchange of a hosted login (an ID token with `openid`) by `clientId`, authenticated with `secret` when it has one. */
+function authorizationCodeExchange(name: string, clientId: string, secret?: string): Operation {
+  return {
+    name,
     function: 'token',
     floor: 'exchangeAuthorizationCode',
     expectedStatus: 200,
     async requests(seeding, count, tag) {
       const now = Date.now();
       const verifier = randomBytes(32).toString('base64url');
-      const events: APIGatewayProxyEvent[] = [];
       const codes = Array.from({ length: count }, () => mintAuthorizationCode());
       await inBatches(count, async (index) => {
         const user = { authType: 'email' as const, value: emailOf(tag, index) };
         await seeding.authorizationCodes.save({
           codeHash: authorizationCodeHash(seeding.keys, codes[index] as string),
           environmentId: ENVIRONMENT,
-          clientId: 'local-web',
+          clientId,
           redirectUri: REDIRECT_URI,
           codeChallenge: s256Challenge(verifier),
           nonce: 'bench-nonce',
@@ -207,33 +231,45 @@ export const OPERATIONS: readonly Operation[] = [
           channel: 'email',
           claims: { email: user.value, email_verified: true },
           authTime: Math.floor(now / 1000),
+          sessionId: newSessionId(),
           // Long enough for the run that follows; the service's own codes live 60 s.
           notAfter: now + 10 * 60_000,
         });
       });
-      for (const code of codes) {
-        events.push(
+      return codes.map((code) =>
+        withClient(
           restEvent(
             '/idp/v1/account/token',
-            form({ grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: REDIRECT_URI, code_verifier: verifier }),
+            form({
+              grant_type: 'authorization_code',
+              code,
+              ...(secret === undefined ? { client_id: clientId } : {}),
+              redirect_uri: REDIRECT_URI,
+              code_verifier: verifier,
+            }),
             'application/x-www-form-urlencoded',
           ),
-        );
-      }
-      return events;
+          clientId,
+          secret,
+        ),
+      );
     },
-  },
-  {
-    name: 'refresh (JWT, rotation)',
+  };
+}
+
+/** A refresh of `clientId`'s family (JWT, rotation), authenticated with `secret` when it has one. */
+function refreshRotation(name: string, clientId: string, secret?: string): Operation {
+  return {
+    name,
     function: 'token',
     floor: 'refreshTokens',
     expectedStatus: 200,
     async requests(seeding, count, tag) {
-      // Each request's family as an OTP login of local-web would have started it (token-response.ts
+      // Each request's family as a login of the client would have started it (token-response.ts
       // `issueTokens`), stored by the service's own adapter; the request presents its first token.
-      const client = seeding.config.client('local-web');
+      const client = seeding.config.client(clientId);
       const lifetimes = client === undefined ? undefined : refreshLifetimesOf(client);
-      if (lifetimes === undefined) throw new Error('local-web has no refresh tokens');
+      if (lifetimes === undefined) throw new Error(`${clientId} has no refresh tokens`);
       const now = Date.now();
       const tokens = Array.from({ length: count }, () => mintFirstRefreshToken());
       await inBatches(count, async (index) => {
@@ -244,13 +280,14 @@ export const OPERATIONS: readonly Operation[] = [
           {
             familyKey: familyKeyOf(seeding.keys, token.familyId),
             environmentId: ENVIRONMENT,
-            clientId: 'local-web',
+            clientId,
             userKey: userKeyOf(seeding.keys, user),
             subject: subjectOf(seeding.keys, ENVIRONMENT, user),
             channel: 'email',
             claims: {},
             scope: undefined,
             authTime: Math.floor(now / 1000),
+            sessionId: newSessionId(),
             ...times,
             generation: 0,
             currentHash: refreshTokenHash(seeding.keys, token),
@@ -264,12 +301,20 @@ export const OPERATIONS: readonly Operation[] = [
         );
       });
       return tokens.map((token) =>
-        restEvent(
-          '/idp/v1/account/token',
-          form({ grant_type: 'refresh_token', refresh_token: refreshTokenOf(token), client_id: 'local-web' }),
-          'application/x-www-form-urlencoded',
+        withClient(
+          restEvent(
+            '/idp/v1/account/token',
+            form({
+              grant_type: 'refresh_token',
+              refresh_token: refreshTokenOf(token),
+              ...(secret === undefined ? { client_id: clientId } : {}),
+            }),
+            'application/x-www-form-urlencoded',
+          ),
+          clientId,
+          secret,
         ),
       );
     },
-  },
-];
+  };
+}

@@ -108,7 +108,7 @@ export interface paths {
         };
         /**
          * The authorization endpoint (the hosted login page)
-         * @description RFC 6749 section 4.1 and OpenID Connect Core section 3.1.2: shows the login page, which sends a one-time code and checks it. PKCE (`S256`) is required. An unknown client or redirect URI gets an error page, never a redirect (RFC 6749 section 4.1.2.1); any other problem redirects to the client with `error`, `error_description`, `state` and `iss` (RFC 9207).
+         * @description RFC 6749 section 4.1 and OpenID Connect Core section 3.1.2: shows the login page, which sends a one-time code and checks it. PKCE (`S256`) is required of public clients. An unknown client or redirect URI gets an error page, never a redirect (RFC 6749 section 4.1.2.1); any other problem goes back to the client with `error`, `error_description`, `state` and `iss` (RFC 9207): a redirect, or with `response_mode=form_post` a page that posts them.
          */
         get: operations["authorize"];
         put?: never;
@@ -310,8 +310,8 @@ export interface components {
             client_id?: string;
             /** @description The redirect URI of the authorization request. */
             redirect_uri: string;
-            /** @description The PKCE verifier of the authorization request's `code_challenge` (RFC 7636 section 4.5). */
-            code_verifier: string;
+            /** @description The PKCE verifier of the authorization request's `code_challenge` (RFC 7636 section 4.5). Must be absent when that request had none (a confidential client registered `requirePkce: false`; RFC 9700 section 2.1.1). */
+            code_verifier?: string;
             /**
              * @description `authorization_code`.
              * @constant
@@ -393,7 +393,7 @@ export interface components {
             jti: string;
             /** @description Seconds since the epoch: when the user proved possession of the code. */
             auth_time?: number;
-            /** @description Authentication methods (RFC 8176): 'otp' and the channel. */
+            /** @description Authentication methods (RFC 8176, registered values only): 'otp', plus 'sms' or 'tel' for a code by text message or phone call. */
             amr?: string[];
             scope?: string;
         };
@@ -494,13 +494,15 @@ export interface components {
                 "code"
             ];
             response_modes_supported: [
-                "query"
+                "query",
+                "form_post"
             ];
             grant_types_supported: ("authorization_code" | "refresh_token")[];
             /** @constant */
             authorization_response_iss_parameter_supported: true;
             subject_types_supported: [
-                "public"
+                "public",
+                "pairwise"
             ];
             id_token_signing_alg_values_supported: ("ES256" | "RS256")[];
             access_token_signing_alg_values_supported: ("ES256" | "RS256")[];
@@ -1314,15 +1316,15 @@ export interface operations {
                 client_id?: string;
                 /** @description One of the client's registered redirect URIs, exactly. */
                 redirect_uri?: string;
-                /** @description Space-separated: `openid`, `email`, `phone` and the client's own scope. Absent: the client's configured scope. */
+                /** @description Space-separated: `openid`, `profile`, `email`, `phone`, `offline_access` and the client's own scope; other values are ignored. Absent: the client's configured scope. */
                 scope?: string;
                 /** @description Returned unchanged in the redirect. */
                 state?: string;
                 /** @description Put in the ID token (OpenID Connect Core section 3.1.2.1). */
                 nonce?: string;
-                /** @description PKCE (RFC 7636), required: the base64url SHA-256 of the `code_verifier`, 43 characters. */
+                /** @description PKCE (RFC 7636): the base64url SHA-256 of the `code_verifier`, 43 characters. Required, except of a confidential client registered with `requirePkce: false` that sends a `nonce` (RFC 9700 section 2.1.1). */
                 code_challenge?: string;
-                /** @description `S256`, required. */
+                /** @description `S256`, required with `code_challenge`. */
                 code_challenge_method?: string;
                 /** @description An email address or phone number to fill in. */
                 login_hint?: string;
@@ -1336,7 +1338,7 @@ export interface operations {
                 request?: string;
                 /** @description Not supported: answered `request_uri_not_supported`. */
                 request_uri?: string;
-                /** @description `query` (only). */
+                /** @description `query` (the default: a 302 with the parameters in the query) or `form_post` (OAuth 2.0 Form Post Response Mode: a page that posts them to the redirect URI). */
                 response_mode?: string;
             };
             header?: never;
@@ -1345,7 +1347,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description - HTML: the login page, step 1: the email address or phone number (sets the transaction cookie). */
+            /** @description - HTML: the login page, step 1: the email address or phone number (sets the transaction cookie); or, with `response_mode=form_post`, the page that posts an error to the client. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
@@ -1412,7 +1414,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description - HTML: the next step: the code form after a send, or step 1 again. */
+            /** @description - HTML: the next step: the code form after a send, or step 1 again; or, with `response_mode=form_post`, the page that posts `code`, `state` and `iss` to the client. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];

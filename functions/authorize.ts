@@ -10,7 +10,8 @@ import { continueAuthorization, startAuthorization, type AuthorizeDeps, type Aut
 import { renderLoginPage } from '../lib/login/login-page';
 import { FINISH_SEND_BUDGET_MS } from '../lib/platform/aws';
 import { apiHandler, TIMEOUT_MARGIN_MS } from '../lib/platform/http/handler';
-import { htmlResponse, redirectResponse, transactionCookie } from '../lib/login/html';
+import { formPostResponse, htmlResponse, redirectResponse, transactionCookie } from '../lib/login/html';
+import { renderFormPost } from '../lib/login/form-post';
 import { issuerOf } from '../lib/platform/http/issuer';
 import { header } from '../lib/platform/http/request';
 
@@ -35,6 +36,14 @@ export function createHandler(deps: () => AuthorizeDeps & IssuerDeps) {
 
 function respond(event: APIGatewayProxyEvent, outcome: AuthorizeOutcome): APIGatewayProxyResult {
   if (outcome.kind === 'redirect') return redirectResponse(event, outcome.location, outcome.clearTransaction);
+  if (outcome.kind === 'form_post') {
+    return formPostResponse(
+      event,
+      outcome.action,
+      renderFormPost(outcome.action, outcome.parameters, outcome.locale),
+      outcome.clearTransaction,
+    );
+  }
   const cookie =
     outcome.transaction === undefined
       ? undefined

@@ -119,7 +119,8 @@ const FIELD_DESCRIPTIONS: Readonly<Partial<Record<SchemaName, Readonly<Record<st
     code: "The authorization code from the login page's redirect (single use, 60 s).",
     client_id: 'The client of the authorization request; optional when it authenticates with HTTP Basic.',
     redirect_uri: 'The redirect URI of the authorization request.',
-    code_verifier: "The PKCE verifier of the authorization request's `code_challenge` (RFC 7636 section 4.5).",
+    code_verifier:
+      "The PKCE verifier of the authorization request's `code_challenge` (RFC 7636 section 4.5). Must be absent when that request had none (a confidential client registered `requirePkce: false`; RFC 9700 section 2.1.1).",
     client_secret: "A confidential client's secret (`client_secret_post`), or HTTP Basic instead: never both.",
     client_assertion:
       "A `private_key_jwt` client's signed JWT (RFC 7523 section 3): `iss` and `sub` its client id, `aud` the issuer or this endpoint's URL, `exp` at most an hour ahead, a single-use `jti`.",

@@ -92,18 +92,21 @@ const AUTHORIZATION_PARAMETER_DESCRIPTIONS: Readonly<Record<(typeof AUTHORIZATIO
   response_type: '`code` (only).',
   client_id: 'The client.',
   redirect_uri: "One of the client's registered redirect URIs, exactly.",
-  scope: "Space-separated: `openid`, `email`, `phone` and the client's own scope. Absent: the client's configured scope.",
+  scope:
+    "Space-separated: `openid`, `profile`, `email`, `phone`, `offline_access` and the client's own scope; other values are ignored. Absent: the client's configured scope.",
   state: 'Returned unchanged in the redirect.',
   nonce: 'Put in the ID token (OpenID Connect Core section 3.1.2.1).',
-  code_challenge: 'PKCE (RFC 7636), required: the base64url SHA-256 of the `code_verifier`, 43 characters.',
-  code_challenge_method: '`S256`, required.',
+  code_challenge:
+    'PKCE (RFC 7636): the base64url SHA-256 of the `code_verifier`, 43 characters. Required, except of a confidential client registered with `requirePkce: false` that sends a `nonce` (RFC 9700 section 2.1.1).',
+  code_challenge_method: '`S256`, required with `code_challenge`.',
   login_hint: 'An email address or phone number to fill in.',
   ui_locales: `Preferred locales, space-separated (then Accept-Language): ${SUPPORTED_LOCALES.join(', ')}.`,
   prompt: '`login` (every request asks for a code anyway); `none` is answered `login_required`.',
   env_id: 'The environment. Absent: the default one.',
   request: 'Not supported: answered `request_not_supported`.',
   request_uri: 'Not supported: answered `request_uri_not_supported`.',
-  response_mode: '`query` (only).',
+  response_mode:
+    '`query` (the default: a 302 with the parameters in the query) or `form_post` (OAuth 2.0 Form Post Response Mode: a page that posts them to the redirect URI).',
 };
 
 const AUTHORIZE_QUERY: Readonly<Record<string, ParameterSpec>> = Object.fromEntries(
@@ -247,10 +250,10 @@ export const OPERATIONS: readonly OperationSpec[] = [
     tag: 'OAuth 2.0 and OpenID Connect',
     summary: 'The authorization endpoint (the hosted login page)',
     description:
-      'RFC 6749 section 4.1 and OpenID Connect Core section 3.1.2: shows the login page, which sends a one-time code and checks it. PKCE (`S256`) is required. An unknown client or redirect URI gets an error page, never a redirect (RFC 6749 section 4.1.2.1); any other problem redirects to the client with `error`, `error_description`, `state` and `iss` (RFC 9207).',
+      'RFC 6749 section 4.1 and OpenID Connect Core section 3.1.2: shows the login page, which sends a one-time code and checks it. PKCE (`S256`) is required of public clients. An unknown client or redirect URI gets an error page, never a redirect (RFC 6749 section 4.1.2.1); any other problem goes back to the client with `error`, `error_description`, `state` and `iss` (RFC 9207): a redirect, or with `response_mode=form_post` a page that posts them.',
     query: AUTHORIZE_QUERY,
     pages: {
-      200: 'the login page, step 1: the email address or phone number (sets the transaction cookie)',
+      200: 'the login page, step 1: the email address or phone number (sets the transaction cookie); or, with `response_mode=form_post`, the page that posts an error to the client',
       400: 'the error page: an unknown client or environment, a redirect URI that is not registered, a repeated `client_id` or `redirect_uri`',
     },
     redirect:
@@ -267,7 +270,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
       "Sends (or resends) a code, by the same operation as `otp/send`, or checks one, by the token endpoint's rules. Needs the transaction cookie and its CSRF token. On success, redirects to the client with `code` (single use, 60 s), `state` and `iss`.",
     body: { media: ['application/x-www-form-urlencoded'], schemas: ['AuthorizeForm'], required: true },
     pages: {
-      200: 'the next step: the code form after a send, or step 1 again',
+      200: 'the next step: the code form after a send, or step 1 again; or, with `response_mode=form_post`, the page that posts `code`, `state` and `iss` to the client',
       400: 'a form problem shown on the page: an invalid email address or phone number, a wrong or dead code, or an expired transaction or CSRF mismatch (the "start again" page)',
       403: `the page saying codes cannot be sent to this phone number (what still works, never why): ${DESTINATION_NOT_ALLOWED}`,
       429: `the page with the attempt limit's message: ${ATTEMPT_LIMIT} Or, for an SMS or voice send, the fraud guards' message: ${PHONE_SEND_LIMIT}`,

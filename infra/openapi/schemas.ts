@@ -141,7 +141,15 @@ export const introspectionResponse = z.union([
     exp: seconds('Seconds since the epoch.'),
     jti: z.string(),
     auth_time: z.optional(seconds('Seconds since the epoch: when the user proved possession of the code.')),
-    amr: z.optional(z.array(z.string()).check(z.describe("Authentication methods (RFC 8176): 'otp' and the channel."))),
+    amr: z.optional(
+      z
+        .array(z.string())
+        .check(
+          z.describe(
+            "Authentication methods (RFC 8176, registered values only): 'otp', plus 'sms' or 'tel' for a code by text message or phone call.",
+          ),
+        ),
+    ),
     scope: z.optional(z.string()),
   }),
 ]);
@@ -179,10 +187,10 @@ export const serverMetadata = z.strictObject({
   introspection_endpoint: z.url(),
   scopes_supported: z.array(z.string()),
   response_types_supported: z.tuple([z.literal('code')]),
-  response_modes_supported: z.tuple([z.literal('query')]),
+  response_modes_supported: z.tuple([z.literal('query'), z.literal('form_post')]),
   grant_types_supported: z.array(z.enum(GRANT_TYPES)),
   authorization_response_iss_parameter_supported: z.literal(true),
-  subject_types_supported: z.tuple([z.literal('public')]),
+  subject_types_supported: z.tuple([z.literal('public'), z.literal('pairwise')]),
   id_token_signing_alg_values_supported: z.array(z.enum(SIGNING_ALGORITHMS)),
   access_token_signing_alg_values_supported: z.array(z.enum(SIGNING_ALGORITHMS)),
   claims_supported: z.array(z.enum(CLAIMS_SUPPORTED)),

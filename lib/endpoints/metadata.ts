@@ -9,7 +9,7 @@
  *
  * Nothing is advertised that the service does not do, and what it does is advertised in both.
  */
-import type { ServiceConfig } from '../platform/config';
+import { grantTypesOf, type ServiceConfig } from '../platform/config';
 import {
   CLIENT_ASSERTION_ALGORITHMS,
   GRANT_TYPES,
@@ -69,10 +69,10 @@ export interface ServerMetadata {
   readonly introspection_endpoint: string;
   readonly scopes_supported: readonly string[];
   readonly response_types_supported: readonly ['code'];
-  readonly response_modes_supported: readonly ['query'];
+  readonly response_modes_supported: readonly ['query', 'form_post'];
   readonly grant_types_supported: readonly (typeof GRANT_TYPES)[number][];
   readonly authorization_response_iss_parameter_supported: true;
-  readonly subject_types_supported: readonly ['public'];
+  readonly subject_types_supported: readonly ['public', 'pairwise'];
   readonly id_token_signing_alg_values_supported: readonly SigningAlgorithm[];
   readonly access_token_signing_alg_values_supported: readonly SigningAlgorithm[];
   readonly claims_supported: readonly (typeof CLAIMS_SUPPORTED)[number][];
@@ -93,7 +93,6 @@ export interface ServerMetadata {
 /** The metadata, the same in both documents. */
 function metadata(issuer: string, config: ServiceConfig): ServerMetadata {
   const clientScopes = config.stage.clients.flatMap((client) => scopesOf(client.accessToken.scope));
-  const issuesRefreshTokens = config.stage.clients.some((client) => client.refreshTokens !== undefined);
   return {
     issuer,
     authorization_endpoint: `${issuer}${PATHS.authorize}`,
@@ -103,15 +102,17 @@ function metadata(issuer: string, config: ServiceConfig): ServerMetadata {
     introspection_endpoint: `${issuer}${PATHS.introspect}`,
     scopes_supported: [...new Set([...STANDARD_SCOPES, ...clientScopes])],
     response_types_supported: ['code'],
-    response_modes_supported: ['query'],
-    // refresh_token only where a client is issued refresh tokens: nothing is advertised that no client can do.
-    grant_types_supported: GRANT_TYPES.filter((grant) => grant !== 'refresh_token' || issuesRefreshTokens),
+    // OAuth 2.0 Form Post Response Mode: form_post, beside the code flow's default (lib/login/form-post.ts).
+    response_modes_supported: ['query', 'form_post'],
+    // The grant types some client uses (refresh_token only where one is issued refresh tokens):
+    // nothing is advertised that no client can do.
+    grant_types_supported: GRANT_TYPES.filter((grant) => config.stage.clients.some((client) => grantTypesOf(client).includes(grant))),
     // RFC 9207: the authorization response carries `iss`, so a client can tell which server answered.
     authorization_response_iss_parameter_supported: true,
-    // OIDC Core §8: `public` gives every client the same `sub`; `pairwise` a different one per
-    // sector identifier. A user's `sub` differs per environment but is the same for every client
-    // of one (lib/keys/hmac-keys.ts `subjectOf`): public, until subjects per sector are made.
-    subject_types_supported: ['public'],
+    // OIDC Core §8: `public` gives every client of an environment the same `sub`; `pairwise` a
+    // different one per sector identifier (§8.1), per client (`subjectType`; lib/keys/hmac-keys.ts
+    // `subjectOf`). Either way a user's `sub` differs per environment.
+    subject_types_supported: ['public', 'pairwise'],
     id_token_signing_alg_values_supported: [...SIGNING_ALGORITHMS],
     // No registered field names the access tokens' algorithms (RFC 9068 leaves it to the JWKS).
     access_token_signing_alg_values_supported: [...SIGNING_ALGORITHMS],
@@ -126,18 +127,18 @@ function metadata(issuer: string, config: ServiceConfig): ServerMetadata {
     // service never holds a secret in clear. The Bearer API key the API's servers may also present
     // is an extension, documented in docs/api.md, and in no list.
     token_endpoint_auth_methods_supported: TOKEN_ENDPOINT_AUTH_METHODS,
-    code_challenge_methods_supported: ['S256'],
     // RFC 8414 §2: required once private_key_jwt is listed; what its assertions may be signed with
     // (lib/oauth/client-assertions.ts): never none, and no HMAC.
     token_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGORITHMS,
+    code_challenge_methods_supported: ['S256'],
     // Resource servers authenticate with their client id and secret (RFC 6749 §2.3.1; the Bearer
     // API key they may also present is the documented extension above).
     introspection_endpoint_auth_methods_supported: ['client_secret_basic'],
     // RFC 7009 §2.1 (registered by RFC 8414 §2): as at the token endpoint.
     revocation_endpoint: `${issuer}${PATHS.revoke}`,
     revocation_endpoint_auth_methods_supported: TOKEN_ENDPOINT_AUTH_METHODS,
-    // An extension (RFC 8414 §2 allows them): where the API flow requests codes.
     revocation_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGORITHMS,
+    // An extension (RFC 8414 §2 allows them): where the API flow requests codes.
     otp_send_endpoint: `${issuer}${PATHS.otpSend}`,
   };
 }

@@ -69,13 +69,17 @@ export function userKeyOf(keys: HmacKeys, user: UserIdentity): string {
 }
 
 /**
- * The `sub` of a user's access tokens: opaque, stable, not the email or phone number, and
- * different per environment (environments are tenants: two of them must not be able to correlate
- * their users by `sub`). The same for every client of an environment: OIDC Core §8's `public`
- * type, not `pairwise` (lib/endpoints/metadata.ts).
+ * The `sub` of a user's tokens: opaque, stable, not the email or phone number, and different per
+ * environment (environments are tenants: two of them must not be able to correlate their users by
+ * `sub`). Without `sector`, the same for every client of an environment (OIDC Core §8 `public`);
+ * with one, different per sector too (§8.1 `pairwise`: "a unique sub value to each Sector
+ * Identifier", not reversible by anyone but the service: an HMAC under its secret key). The
+ * pairwise input has four parts, the public one three, so no sector name can make one collide
+ * with the other.
  */
-export function subjectOf(keys: HmacKeys, environmentId: string, user: UserIdentity): string {
-  return hmac(keys.subject, [environmentId, user.authType, user.value]);
+export function subjectOf(keys: HmacKeys, environmentId: string, user: UserIdentity, sector?: string): string {
+  if (sector === undefined) return hmac(keys.subject, [environmentId, user.authType, user.value]);
+  return hmac(keys.subject, [environmentId, sector, user.authType, user.value]);
 }
 
 /**

@@ -5,10 +5,13 @@
  *
  * The request (§4.1.1, OIDC §3.1.2.1): `response_type=code`, `client_id`, `redirect_uri` (an
  * exact match of a registered one), `scope`, `state`, `nonce`, `code_challenge` with
- * `code_challenge_method=S256` (required: every client here is public), `login_hint`,
- * `ui_locales`, `prompt`, `env_id`. An unknown client or an unregistered redirect URI gets an error
- * page, never a redirect (§4.1.2.1: the redirect could be an attacker's). Any other problem is a
- * redirect to the client with `error`, `error_description`, `state` and `iss` (RFC 9207).
+ * `code_challenge_method=S256` (required of public clients; a confidential client registered with
+ * `requirePkce: false` may send a `nonce` instead, RFC 9700 §2.1.1), `response_mode` (`query`,
+ * the default, or `form_post`: OAuth 2.0 Form Post Response Mode), `login_hint`, `ui_locales`,
+ * `prompt`, `env_id`. An unknown client or an unregistered redirect URI gets an error page, never
+ * a redirect (§4.1.2.1: the redirect could be an attacker's). Any other problem is a response to
+ * the client with `error`, `error_description`, `state` and `iss` (RFC 9207), in the response mode
+ * asked for when it is one the service knows.
  *
  * The page:
  * 1. one input for an email address or a phone number (and, for phones, SMS or a voice call); the
@@ -35,11 +38,12 @@ import { LOG_EVENTS } from '../platform/log-events';
 import { LOGIN_PAGES, type Locale } from '../messages/locales';
 import type { AuthorizationCodeStore } from '../oauth/ports';
 import { SUPPORTED_LOCALES, type Channel } from '../platform/vocabulary';
-import { userClaimsOf } from '../oauth/access-tokens';
+import { subjectFor, userClaimsOf } from '../oauth/access-tokens';
+import { newSessionId } from '../oauth/sessions';
 import { AUTHORIZATION_CODE_TTL_SECONDS, authorizationCodeHash, mintAuthorizationCode } from '../oauth/authorization-codes';
 import { S256_CHALLENGE_PATTERN } from '../otp/codes';
 import { beginVerify, verifyCode, type RejectionReason, type Verification, type VerifyCodeDeps } from '../otp/verify';
-import { logHandleOf, subjectOf } from '../keys/hmac-keys';
+import { logHandleOf } from '../keys/hmac-keys';
 import { inferAuthType, normaliseUser, type UserIdentity } from '../identity/identity';
 import { countryCallingCodeOf, normalisePhone } from '../phone/phone-validation';
 import { resolveLocale } from '../messages/locale';
@@ -53,7 +57,7 @@ import {
   type LoginTransaction,
 } from './login-transaction';
 import type { LoginPageModel } from './login-page';
-import { grantScope, scopesOf } from '../oauth/scopes';
+import { grantScope, hasScope, scopesOf } from '../oauth/scopes';
 import { beginIssue, checkChannel, issueCode, type IssueCodeDeps, type TimeLeft } from '../otp/issue';
 
 export interface AuthorizeDeps extends IssueCodeDeps, VerifyCodeDeps {
@@ -74,7 +78,18 @@ export type AuthorizeOutcome =
       /** Retry-After, for a page that answers a limit, a failed delivery or an unavailable dependency. */
       readonly retryAfterSeconds?: number;
     }
-  | { readonly kind: 'redirect'; readonly location: string; readonly clearTransaction: boolean };
+  | { readonly kind: 'redirect'; readonly location: string; readonly clearTransaction: boolean }
+  | {
+      /**
+       * `response_mode=form_post`: a page whose form posts `parameters` to the redirect URI
+       * (OAuth 2.0 Form Post Response Mode §2), in the page's locale.
+       */
+      readonly kind: 'form_post';
+      readonly action: string;
+      readonly parameters: Readonly<Record<string, string>>;
+      readonly locale: Locale;
+      readonly clearTransaction: boolean;
+    };
 
 export interface AuthorizationRequest {
   /** The query parameters, each with every value it was given. */
@@ -140,13 +155,13 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
   }
 
   const state = one('state');
+  const requestedMode = one('response_mode');
+  // An error goes back as the client asked when the service knows that mode; else in the default.
+  const responseMode = requestedMode === 'form_post' ? 'form_post' : undefined;
   const fail = (error: string, description: string): AuthorizeOutcome => {
     deps.log.info(LOG_EVENTS.authorizationRefused, { reason: error, client: client.id, environment: environment.id });
-    return {
-      kind: 'redirect',
-      location: redirectWith(redirectUri, { error, error_description: description, state, iss: request.issuer }),
-      clearTransaction: false,
-    };
+    const parameters = { error, error_description: description, state, iss: request.issuer };
+    return responseTo(redirectUri, parameters, { responseMode, locale, clearTransaction: false });
   };
 
   if (repeated.length > 0) return fail('invalid_request', 'A parameter is repeated (RFC 6749 section 3.1 allows each once).');
@@ -155,17 +170,27 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
   }
   if (one('request') !== undefined) return fail('request_not_supported', 'Request objects are not supported.');
   if (one('request_uri') !== undefined) return fail('request_uri_not_supported', 'Request objects are not supported.');
-  const responseMode = one('response_mode');
-  if (responseMode !== undefined && responseMode !== 'query') return fail('invalid_request', "response_mode must be 'query'.");
+  if (requestedMode !== undefined && !RESPONSE_MODES.includes(requestedMode)) {
+    return fail('invalid_request', "response_mode must be 'query' or 'form_post'.");
+  }
   const responseType = one('response_type');
   if (responseType === undefined) return fail('invalid_request', 'response_type is required.');
-  if (responseType !== 'code') return fail('unsupported_response_type', "response_type must be 'code'.");
+  if (!client.responseTypes.some((registered) => registered === responseType)) {
+    return fail('unsupported_response_type', "response_type must be 'code'.");
+  }
   const scope = grantScope(one('scope'), client);
   if ('refused' in scope) return fail('invalid_scope', 'The scope must be scope tokens separated by spaces (RFC 6749 section 3.3).');
   const codeChallenge = one('code_challenge');
-  if (codeChallenge === undefined) return fail('invalid_request', 'code_challenge is required (PKCE, RFC 7636).');
-  if (one('code_challenge_method') !== 'S256') return fail('invalid_request', "code_challenge_method must be 'S256'.");
-  if (!S256_CHALLENGE_PATTERN.test(codeChallenge)) return fail('invalid_request', 'code_challenge must be 43 characters of base64url.');
+  const nonce = one('nonce');
+  if (codeChallenge === undefined) {
+    // RFC 9700 §2.1.1: a confidential OpenID client may rely on the nonce instead, if allowed.
+    if (client.requirePkce || nonce === undefined || !hasScope(scope.granted, 'openid')) {
+      return fail('invalid_request', 'code_challenge is required (PKCE, RFC 7636).');
+    }
+  } else {
+    if (one('code_challenge_method') !== 'S256') return fail('invalid_request', "code_challenge_method must be 'S256'.");
+    if (!S256_CHALLENGE_PATTERN.test(codeChallenge)) return fail('invalid_request', 'code_challenge must be 43 characters of base64url.');
+  }
   const prompts = scopesOf(one('prompt'));
   // OIDC Core §3.1.2.1: with no session to reuse, `none` can only be answered login_required.
   if (prompts.includes('none')) return fail(prompts.length > 1 ? 'invalid_request' : 'login_required', 'The user must sign in.');
@@ -177,8 +202,9 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
     clientId: client.id,
     redirectUri,
     codeChallenge,
+    responseMode,
     state,
-    nonce: one('nonce'),
+    nonce,
     scope: scope.granted,
     locale,
     loginHint: one('login_hint'),
@@ -349,10 +375,11 @@ async function verify(context: PageContext, user: UserIdentity, rawCode: unknown
         nonce: transaction.nonce,
         scope: transaction.scope,
         userKey: counted.userKey,
-        subject: subjectOf(counted.keys, environment.id, user),
+        subject: subjectFor(counted.keys, environment.id, client, user),
         channel: record.channel,
         claims: userClaimsOf(user, client, transaction.scope),
         authTime: Math.floor(counted.now / 1000),
+        sessionId: newSessionId(),
         notAfter: counted.now + AUTHORIZATION_CODE_TTL_SECONDS * 1000,
       });
       deps.log.info(LOG_EVENTS.authorizationGranted, {
@@ -360,11 +387,12 @@ async function verify(context: PageContext, user: UserIdentity, rawCode: unknown
         environment: environment.id,
         user: logHandleOf(counted.userKey),
       });
-      return {
-        kind: 'redirect',
-        location: redirectWith(transaction.redirectUri, { code: authorizationCode, state: transaction.state, iss: context.issuer }),
+      const parameters = { code: authorizationCode, state: transaction.state, iss: context.issuer };
+      return responseTo(transaction.redirectUri, parameters, {
+        responseMode: transaction.responseMode,
+        locale: transaction.locale,
         clearTransaction: true,
-      } satisfies AuthorizeOutcome;
+      });
     });
   } catch (error) {
     const failure = pageFailure(error, strings, transaction.locale);
@@ -531,6 +559,26 @@ function byQuality(header: string | undefined): string[] {
     .filter((entry) => entry.quality > 0)
     .sort((a, b) => b.quality - a.quality)
     .map((entry) => entry.tag);
+}
+
+/** The response modes the endpoint answers in (metadata `response_modes_supported`). */
+export const RESPONSE_MODES: readonly string[] = ['query', 'form_post'];
+
+/**
+ * The authorization response (or error response) to the client: a 302 with `parameters` in the
+ * redirect URI's query (RFC 6749 §4.1.2), or with `form_post` a page that posts them there.
+ */
+function responseTo(
+  redirectUri: string,
+  parameters: Record<string, string | undefined>,
+  options: { responseMode: 'form_post' | undefined; locale: Locale; clearTransaction: boolean },
+): AuthorizeOutcome {
+  if (options.responseMode === undefined) {
+    return { kind: 'redirect', location: redirectWith(redirectUri, parameters), clearTransaction: options.clearTransaction };
+  }
+  const given: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parameters)) if (value !== undefined) given[name] = value;
+  return { kind: 'form_post', action: redirectUri, parameters: given, locale: options.locale, clearTransaction: options.clearTransaction };
 }
 
 /** The redirect URI with `parameters` added to its query (RFC 6749 §4.1.2: keeping any query it has). */

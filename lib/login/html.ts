@@ -1,16 +1,17 @@
 /**
  * Responses of the hosted login page: HTML with the headers a page that takes codes needs, the
- * transaction cookie, and redirects back to the client.
+ * transaction cookie, and responses back to the client (a redirect, or a form post page).
  *
  * - `Content-Security-Policy`: nothing by default; the one inline stylesheet by its hash; forms
  *   only to this endpoint (and, after a code is checked, the client's redirect origin, since
  *   browsers apply `form-action` to the redirect a form post ends in); no framing; no `<base>`.
- *   No script at all.
+ *   No script at all (the form post page has one, allowed by its hash: `formPostResponse`).
  * - `Cache-Control: no-store` (and `Pragma`): a page holding a CSRF token must not be cached.
  * - `Referrer-Policy: no-referrer`: the authorization request's query stays out of other sites' logs.
  * - `X-Frame-Options: DENY` for browsers that predate `frame-ancestors`.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { SUBMIT_SCRIPT_HASH } from './form-post';
 import { STYLE_HASH } from './login-page';
 import { LOGIN_COOKIE, LOGIN_TRANSACTION_TTL_SECONDS } from './login-transaction';
 
@@ -52,6 +53,32 @@ export function htmlResponse(
       ...(options.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(options.retryAfterSeconds) }),
       ...cookieHeader(event, options.cookie),
     },
+    body: html,
+  };
+}
+
+/**
+ * The form post page (lib/login/form-post.ts), clearing the transaction when it is done. Its CSP
+ * allows its one script by hash and its form only to the client's redirect URI (by origin; by
+ * scheme for a private-use URI scheme, which has no origin).
+ */
+export function formPostResponse(
+  event: APIGatewayProxyEvent,
+  action: string,
+  html: string,
+  clearTransaction: boolean,
+): APIGatewayProxyResult {
+  const target = new URL(action);
+  const policy = [
+    "default-src 'none'",
+    `script-src ${SUBMIT_SCRIPT_HASH}`,
+    `form-action ${target.origin === 'null' ? target.protocol : target.origin}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+  return {
+    statusCode: 200,
+    headers: { ...PAGE_HEADERS, 'Content-Security-Policy': policy, ...cookieHeader(event, clearTransaction ? { clear: true } : undefined) },
     body: html,
   };
 }

@@ -44,7 +44,10 @@ const transactionSchema = z.strictObject({
   environmentId: z.string(),
   clientId: z.string(),
   redirectUri: z.string(),
-  codeChallenge: z.string(),
+  /** Absent only for a confidential client that may go without PKCE and sent a nonce (config.ts `requirePkce`). */
+  codeChallenge: z.optional(z.string()),
+  /** How the response goes back: absent for the default (the query of a 302), or `form_post`. */
+  responseMode: z.optional(z.literal('form_post')),
   state: z.optional(z.string()),
   nonce: z.optional(z.string()),
   scope: z.optional(z.string()),

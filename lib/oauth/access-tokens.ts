@@ -8,7 +8,8 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { ClientConfig } from '../platform/config';
+import { sectorOf, type ClientConfig } from '../platform/config';
+import { subjectOf, type HmacKeys } from '../keys/hmac-keys';
 import { TemporarilyUnavailableError } from '../platform/errors';
 import type { OpaqueTokenRecord, UserClaims } from './ports';
 import type { Channel, SigningAlgorithm } from '../platform/vocabulary';
@@ -20,11 +21,19 @@ import type { SigningKey, SigningKeys } from '../keys/signing-keys';
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
 
 /**
- * RFC 8176 authentication method references: `otp` for every code, plus how it travelled: `sms`,
- * `tel` (a phone call), or `email` (not registered in RFC 8176; its meaning is documented here).
+ * RFC 8176 authentication method references (§2), registered values only: `otp` for every code
+ * (a one-time password), plus `sms` (a code by text message to the user's number) or `tel` (by a
+ * phone call). RFC 8176 registers no value for email, so an email code is `otp` alone
+ * (docs/api.md, "amr").
  */
 export function amrOf(channel: Channel): string[] {
-  return ['otp', channel === 'voice' ? 'tel' : channel];
+  if (channel === 'email') return ['otp'];
+  return ['otp', channel === 'voice' ? 'tel' : 'sms'];
+}
+
+/** The `sub` of `user` for `client` (its `subjectType`: the same for every client, or per sector, OIDC Core §8). */
+export function subjectFor(keys: HmacKeys, environmentId: string, client: ClientConfig, user: UserIdentity): string {
+  return subjectOf(keys, environmentId, user, client.subjectType === 'pairwise' ? sectorOf(client) : undefined);
 }
 
 /**
@@ -93,6 +102,8 @@ export interface Grant {
   readonly authTime: number;
   /** The authorization request's `nonce`, for the ID token (OIDC Core §3.1.2.1). */
   readonly nonce?: string | undefined;
+  /** The login's session id: the ID token's `sid` (OIDC Front-Channel Logout §3), when known. */
+  readonly sessionId?: string | undefined;
   /** The key of the refresh token family the tokens are issued with, if any. */
   readonly familyKey?: string | undefined;
 }

@@ -1,12 +1,14 @@
 /**
  * ID tokens (OpenID Connect Core 1.0 §2, §3.1.3.6): issued beside the access token when the
- * granted scope includes `openid`, signed like the client's access tokens (ES256 or RS256) with
- * the same keys, so the same JWKS verifies them.
+ * granted scope includes `openid`, signed with the client's `idTokenSignedResponseAlg` (RS256 by
+ * default, OIDC Registration §2, or ES256) by the same keys as access tokens, so the same JWKS
+ * verifies them, and living `idTokenTtlSeconds` (their own lifetime, not the access token's).
  *
- * Claims: iss, sub (the same subject as the access token), aud (the client id), exp, iat,
- * auth_time, nonce (when the authorization request had one), amr, at_hash (§3.1.3.6: the left half
- * of the hash of the access token, with the hash of the signing algorithm), and the user's
- * address claims where the scope asks for them (§5.4).
+ * Claims: iss, sub (the same subject as the access token: public or pairwise per the client),
+ * aud (the client id), exp, iat, auth_time, nonce (when the authorization request had one), amr,
+ * sid (the login's session id, OIDC Front-Channel Logout §3, when known), at_hash (§3.1.3.6: the
+ * left half of the hash of the access token, with the hash of the signing algorithm), and the
+ * user's address claims where the scope asks for them (§5.4).
  */
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
@@ -28,23 +30,21 @@ export function atHash(accessToken: string, alg: SigningAlgorithm): string {
 
 /** Signs the ID token of `grant`, bound to `accessToken` by `at_hash`. */
 export async function signIdToken(keys: SigningKeys, grant: Grant, accessToken: string): Promise<string> {
-  const alg = grant.client.accessToken.signingAlgorithm;
+  const alg = grant.client.idTokenSignedResponseAlg;
   const signer = signingKeyFor(keys, alg);
-  return (
-    new SignJWT({
-      auth_time: grant.authTime,
-      amr: amrOf(grant.channel),
-      at_hash: atHash(accessToken, alg),
-      ...(grant.nonce === undefined ? {} : { nonce: grant.nonce }),
-      ...grant.claims,
-    })
-      .setProtectedHeader({ alg, typ: 'JWT', kid: signer.kid })
-      .setIssuer(grant.issuer)
-      .setSubject(grant.subject)
-      .setAudience(grant.client.id)
-      .setIssuedAt(grant.issuedAt)
-      // As long as the access token it comes with: the client's configured lifetime.
-      .setExpirationTime(grant.issuedAt + grant.client.accessToken.ttlSeconds)
-      .sign(signer.key)
-  );
+  return new SignJWT({
+    auth_time: grant.authTime,
+    amr: amrOf(grant.channel),
+    at_hash: atHash(accessToken, alg),
+    ...(grant.nonce === undefined ? {} : { nonce: grant.nonce }),
+    ...(grant.sessionId === undefined ? {} : { sid: grant.sessionId }),
+    ...grant.claims,
+  })
+    .setProtectedHeader({ alg, typ: 'JWT', kid: signer.kid })
+    .setIssuer(grant.issuer)
+    .setSubject(grant.subject)
+    .setAudience(grant.client.id)
+    .setIssuedAt(grant.issuedAt)
+    .setExpirationTime(grant.issuedAt + grant.client.idTokenTtlSeconds)
+    .sign(signer.key);
 }

@@ -14,8 +14,12 @@ export interface AuthorizationCodeRecord {
   readonly environmentId: string;
   readonly clientId: string;
   readonly redirectUri: string;
-  /** PKCE (RFC 7636): the S256 challenge of the authorization request; the exchange proves the verifier. */
-  readonly codeChallenge: string;
+  /**
+   * PKCE (RFC 7636): the S256 challenge of the authorization request; the exchange proves the
+   * verifier. Undefined only for a confidential client allowed to go without (`requirePkce`),
+   * whose request had a `nonce` instead (RFC 9700 §2.1.1).
+   */
+  readonly codeChallenge: string | undefined;
   readonly nonce: string | undefined;
   /** The granted scope. */
   readonly scope: string | undefined;
@@ -27,6 +31,8 @@ export interface AuthorizationCodeRecord {
   readonly claims: UserClaims;
   /** Seconds since the epoch: when the user proved possession of the one-time code. */
   readonly authTime: number;
+  /** The login's session id: the ID token's `sid` (OIDC Front-Channel Logout §3). */
+  readonly sessionId: string;
   /** The code is valid while now < notAfter (ms). */
   readonly notAfter: number;
 }
@@ -100,6 +106,8 @@ export interface RefreshFamily {
   readonly scope: string | undefined;
   /** Seconds since the epoch: the original login (`auth_time`), which every token of the family keeps. */
   readonly authTime: number;
+  /** The login's session id (the ID token's `sid`); undefined for a family started before it was kept. */
+  readonly sessionId: string | undefined;
   /** When the login started the family, ms: the absolute lifetime runs from it. */
   readonly createdAt: number;
   /** When the live token was issued, ms: the idle lifetime and the reuse interval run from it. */

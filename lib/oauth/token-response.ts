@@ -99,6 +99,7 @@ export async function issueTokens(
     claims: grant.claims,
     scope: grant.scope,
     authTime: grant.authTime,
+    sessionId: grant.sessionId,
     ...times,
     generation: 0,
     currentHash: refreshTokenHash(keys, first),

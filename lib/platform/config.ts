@@ -367,7 +367,10 @@ const clientSchema = z.strictObject({
    * authenticates it at the token, revocation and introspection endpoints and is otp/send's
    * Bearer API key (the name is the seed's). Several, so a secret can be rotated without downtime.
    */
-  apiKeySha256: z._default(z.array(sha256Hex), (): string[] => []),
+  apiKeySha256: z._default(
+    z.array(sha256Hex).check(z.maxLength(2, 'at most two secrets at once: the current one and the one replacing it')),
+    (): string[] => [],
+  ),
   /**
    * How the client authenticates at the token endpoint (OpenID Connect Dynamic Client
    * Registration §2, RFC 7591 §2): `none` (a public client), `client_secret_basic` or
@@ -383,10 +386,11 @@ const clientSchema = z.strictObject({
    */
   jwks: z.optional(z.strictObject({ keys: z.array(publicJwk).check(z.minLength(1)) })),
   /**
-   * The grant types the client may use at the token endpoint (RFC 7591 §2 `grant_types`):
-   * `authorization_code` (the hosted login's codes and the API's one-time codes) and
-   * `refresh_token`. Absent: `authorization_code`, and `refresh_token` when it has refresh tokens.
-   * Another grant is refused with `unauthorized_client` (RFC 6749 §5.2).
+   * The grant types the client uses at the token endpoint (RFC 7591 §2 `grant_types`), stated for
+   * the registration's sake and checked against the settings that decide them:
+   * `authorization_code` (the hosted login's codes and the API's one-time codes: every client) and
+   * `refresh_token` exactly when the client has `refreshTokens` (a refresh from any other client
+   * is `unauthorized_client`, RFC 6749 §5.2). Absent: what the settings say.
    */
   grantTypes: z.optional(z.array(z.enum(GRANT_TYPES)).check(z.minLength(1))),
   /** The response types the client may ask for (RFC 7591 §2 `response_types`): only `code`. */
@@ -570,6 +574,13 @@ export function checkStageReferences(
         code: 'custom',
         path: ['clients', index, 'jwks'],
         message: 'jwks are for private_key_jwt: set tokenEndpointAuthMethod to it',
+      });
+    }
+    if (client.grantTypes !== undefined && !client.grantTypes.includes('authorization_code')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'grantTypes'],
+        message: "every client needs authorization_code: it is how a login (the page's or the API's) gets its tokens",
       });
     }
     if (client.grantTypes !== undefined && client.grantTypes.includes('refresh_token') !== (client.refreshTokens !== undefined)) {

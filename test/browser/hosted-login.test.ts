@@ -139,7 +139,7 @@ describe('the demo client and the hosted login page', () => {
       iss: demo.issuer,
       aud: 'local-web',
       nonce: request.searchParams.get('nonce'),
-      amr: ['otp', 'email'],
+      amr: ['otp'],
       at_hash: expect.any(String),
       email: user,
       email_verified: true,
@@ -384,7 +384,7 @@ describe('an unmodified openid-client, with the browser doing the page steps', (
     const claims = tokens.claims();
     expect(claims).toMatchObject({ iss: demo.issuer, aud: 'local-web', nonce, email: user, email_verified: true });
 
-    // OIDC Core §3.1.3.6: at_hash is the left half of the SHA-256 (ES256) of the access token.
+    // OIDC Core §3.1.3.6: at_hash is the left half of the SHA-256 (RS256's hash) of the access token.
     // openid-client does not check it in the code flow (it is optional there), so the test does.
     const digest = createHash('sha256').update(tokens.access_token, 'ascii').digest();
     expect(claims?.at_hash).toBe(digest.subarray(0, 16).toString('base64url'));
@@ -424,5 +424,65 @@ describe('an unmodified openid-client, with the browser doing the page steps', (
       code: 'OAUTH_JWT_CLAIM_COMPARISON_FAILED',
       cause: { message: 'unexpected ID Token "nonce" claim value', cause: { claim: 'nonce' } },
     });
+  });
+});
+
+describe('response_mode=form_post in the browser (OAuth 2.0 Form Post Response Mode §2)', () => {
+  /** Signs in on the page with `response_mode=form_post`; returns what reached the redirect URI, and how. */
+  async function formPostLogin(user: string): Promise<{ method: string; body: URLSearchParams }> {
+    const config = await oidc.discovery(new URL(demo.issuer), 'local-web', undefined, oidc.None(), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    const received = new Promise<{ method: string; body: URLSearchParams }>((resolve) => {
+      void page.route(demo.demo.redirectUri, async (route) => {
+        resolve({ method: route.request().method(), body: new URLSearchParams(route.request().postData() ?? '') });
+        await route.fulfill({ status: 200, contentType: 'text/plain', body: 'posted' });
+      });
+    });
+    const authorizationUrl = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: demo.demo.redirectUri,
+      scope: 'openid email',
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+      state: 'form-post-state',
+      response_mode: 'form_post',
+    });
+    await page.goto(authorizationUrl.href);
+    await sendCode(user);
+    await page.fill('#code', await demo.service.latestCode(user));
+    await page.click('button[value="verify"]');
+    const posted = await received;
+    rememberSecret(posted.body.get('code') ?? '');
+    return posted;
+  }
+
+  it('posts code, state and iss to the redirect URI by the page’s own script, which its CSP allows (no violation reported)', async () => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+
+    const posted = await formPostLogin(uniqueEmail('form-post'));
+
+    expect(posted.method).toBe('POST');
+    expect(Object.fromEntries(posted.body)).toEqual({
+      code: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      state: 'form-post-state',
+      iss: demo.issuer,
+    });
+    expect(violations).toEqual([]);
+  });
+
+  it('offers a button that posts the same form where scripts are off', async () => {
+    await context.close();
+    context = await browser.newContext({ javaScriptEnabled: false });
+    page = await context.newPage();
+    const user = uniqueEmail('form-post-noscript');
+    const posted = formPostLogin(user);
+    await page.waitForSelector('noscript button, button[type="submit"]:not([value])');
+    await screenshot(page, 'form-post-noscript');
+    await page.click('button[type="submit"]:not([value])');
+
+    expect(Object.fromEntries((await posted).body)).toMatchObject({ state: 'form-post-state', iss: demo.issuer });
   });
 });

@@ -121,10 +121,10 @@ describe('the authorization request', () => {
       'Request objects are not supported.',
     ],
     [
-      'response_mode fragment (only query is supported)',
+      'response_mode fragment (query and form_post are)',
       { response_mode: 'fragment' },
       'invalid_request',
-      "response_mode must be 'query'.",
+      "response_mode must be 'query' or 'form_post'.",
     ],
     [
       'a code_challenge that is not 43 base64url characters (RFC 7636 §4.2)',
@@ -231,12 +231,15 @@ describe('the whole flow: page, authorization code, tokens', () => {
       exp: now + 3600,
       auth_time: now,
       nonce: 'nonce-456',
-      amr: ['otp', 'email'],
-      at_hash: atHash(tokens.access_token as string, 'ES256'),
+      amr: ['otp'],
+      at_hash: atHash(tokens.access_token as string, 'RS256'),
+      // The login's session (OIDC Front-Channel Logout §3): test/http/openid-defaults.test.ts.
+      sid: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
       email: user,
       email_verified: true,
     });
-    expect(decodeProtectedHeader(tokens.id_token as string)).toEqual({ alg: 'ES256', typ: 'JWT', kid: expect.any(String) });
+    // RS256 by default (OIDC Registration §2), whatever the access token's algorithm (ES256 here).
+    expect(decodeProtectedHeader(tokens.id_token as string)).toEqual({ alg: 'RS256', typ: 'JWT', kid: expect.any(String) });
     expect(access.payload).toMatchObject({ scope: 'openid email phone', email: user, auth_time: now });
   });
 

@@ -67,9 +67,13 @@ function problemsOf(document: Record<string, unknown>): string[] {
   // OIDC Discovery §3: id_token_signing_alg_values_supported is REQUIRED and "The algorithm RS256 MUST be included."
   if (!(document.id_token_signing_alg_values_supported as string[] | undefined)?.includes('RS256'))
     problems.push('id_token_signing_alg_values_supported must include RS256');
-  // OIDC Discovery §3: subject_types_supported REQUIRED; OIDC Core §8 defines the types. Public: every
-  // client of an environment gets the same sub (the test below), so it is not pairwise.
-  if (JSON.stringify(document.subject_types_supported) !== '["public"]') problems.push('subject_types_supported must be ["public"]');
+  // OIDC Discovery §3: subject_types_supported REQUIRED; OIDC Core §8 defines the types, and each
+  // client is one or the other (test/http/openid-defaults.test.ts, the test below).
+  if (JSON.stringify(document.subject_types_supported) !== '["public","pairwise"]')
+    problems.push('subject_types_supported must be ["public","pairwise"]');
+  // OIDC Discovery §3 defaults response_modes_supported to ["query","fragment"]: say which are true.
+  if (JSON.stringify(document.response_modes_supported) !== '["query","form_post"]')
+    problems.push('response_modes_supported must be ["query","form_post"]');
   // RFC 9207 §3: the authorization response carries iss, and the metadata says so.
   if (document.authorization_response_iss_parameter_supported !== true) problems.push('authorization_response_iss_parameter_supported');
   // OIDC Discovery §3 defaults request_uri_parameter_supported to true; the service takes no request objects.
@@ -147,23 +151,23 @@ describe('the two metadata documents', () => {
   });
 });
 
-describe('subject_types_supported (regression: ["pairwise"], while every client of an environment gets one sub)', () => {
+describe('subject_types_supported (regression: it said ["pairwise"] while every client of an environment got one sub)', () => {
   /** The `sub` of an access token (a JWT) for `user` from `clientId`. */
   async function subjectFor(user: string, clientId: string): Promise<unknown> {
     const token = (await service.signIn(user, { clientId })).body.access_token as string;
     return decodeJwt(token).sub;
   }
 
-  it('is ["public"] in both documents: one user has one sub for every client of an environment (OIDC Core §8)', async () => {
+  it('lists public and pairwise in both documents; public clients (the default) share one sub per user in an environment (OIDC Core §8)', async () => {
     // OIDC Discovery 1.0 §3 requires the field. OIDC Core §8: "public" gives every client the same
-    // sub; "pairwise" a different one per sector identifier, which this service does not do.
+    // sub; "pairwise" a different one per sector identifier (test/http/openid-defaults.test.ts).
     const user = uniqueEmail('subject');
     const [web, rs256] = [await subjectFor(user, 'local-web'), await subjectFor(user, 'local-rs256')];
     expect(web).toEqual(expect.any(String));
     expect(rs256).toBe(web);
     expect({ rfc8414: rfc8414.subject_types_supported, oidc: oidc.subject_types_supported }).toEqual({
-      rfc8414: ['public'],
-      oidc: ['public'],
+      rfc8414: ['public', 'pairwise'],
+      oidc: ['public', 'pairwise'],
     });
   });
 });

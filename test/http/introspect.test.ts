@@ -68,7 +68,7 @@ describe('introspecting an opaque token', () => {
       exp: now + 3600,
       jti: expect.any(String),
       auth_time: now,
-      amr: ['otp', 'email'],
+      amr: ['otp'],
     });
   });
 
@@ -120,7 +120,7 @@ describe('introspecting a JWT access token', () => {
       client_id: 'local-web',
       token_type: 'Bearer',
       iss: service.url,
-      amr: ['otp', 'email'],
+      amr: ['otp'],
       sub,
       iat,
       exp,

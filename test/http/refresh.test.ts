@@ -508,6 +508,36 @@ describe('limits: the family’s own, never the user’s (a refresh presents an 
     for (let index = 0; index < 4; index += 1) expect((await login(service, 'local-web', user)).status).toBe(200);
   });
 
+  it('holds for a confidential client too: a 6-refresh burst (Basic-authenticated) never blocks the user’s next login, and the 11th rotation in a minute is the family’s 429', async () => {
+    const basic = { Authorization: `Basic ${Buffer.from('local-server:local-server-secret').toString('base64')}` };
+    const user = uniqueEmail('confidential-burst');
+    const session = new LoginSession(service, 'local-server');
+    const code = (await session.signIn(user)).location?.searchParams.get('code') ?? '';
+    const first = remember(
+      await service.postForm(
+        TOKEN,
+        { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: session.verifier },
+        basic,
+      ),
+    );
+    expect(first.status).toBe(200);
+    let current = first.body.refresh_token as string;
+    const rotate = async () => remember(await service.postForm(TOKEN, { grant_type: 'refresh_token', refresh_token: current }, basic));
+    for (let index = 0; index < 6; index += 1) {
+      const next = await rotate();
+      expect({ index, status: next.status }).toEqual({ index, status: 200 });
+      current = next.body.refresh_token as string;
+    }
+    // The user's next login on the page goes through: the burst counted nothing of theirs.
+    expect((await new LoginSession(service, 'local-server').signIn(user)).status).toBe(302);
+    for (let index = 6; index < 10; index += 1) {
+      const next = await rotate();
+      expect({ index, status: next.status }).toEqual({ index, status: 200 });
+      current = next.body.refresh_token as string;
+    }
+    expect((await rotate()).status).toBe(429);
+  });
+
   it('regression: a stranger who blocks the user’s code logins cannot cut off their sessions (refreshes are neither refused by the block nor by the failure cap)', async () => {
     const capped = await startTestService({ config: withLimits({ failures: { maxConsecutive: 3 } }) });
     try {

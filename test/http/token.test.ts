@@ -114,7 +114,7 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
       exp: now + 3600,
       jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
       auth_time: now,
-      amr: ['otp', 'email'],
+      amr: ['otp'],
       // The refresh token family the token was issued with (its key, not the token).
       sid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });

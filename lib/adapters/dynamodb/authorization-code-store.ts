@@ -18,7 +18,7 @@ const authorizationCodeItemSchema = z.object({
   environment_id: z.string().check(z.minLength(1)),
   client_id: z.string().check(z.minLength(1)),
   redirect_uri: z.string().check(z.minLength(1)),
-  code_challenge: z.string().check(z.minLength(1)),
+  code_challenge: z.optional(z.string().check(z.minLength(1))),
   nonce: z.optional(z.string()),
   scope: z.optional(z.string()),
   user_key: z.string().check(z.minLength(1)),
@@ -26,6 +26,7 @@ const authorizationCodeItemSchema = z.object({
   channel: z.enum(CHANNELS),
   claims: z.optional(z.record(z.string(), z.union([z.string(), z.boolean()]))),
   auth_time: z.int(),
+  sid: z.string().check(z.minLength(1)),
   not_after: z.number(),
 });
 
@@ -49,6 +50,7 @@ export class DynamoDbAuthorizationCodeStore implements AuthorizationCodeStore {
       channel: record.channel,
       ...(Object.keys(record.claims).length === 0 ? {} : { claims: { ...record.claims } }),
       auth_time: record.authTime,
+      sid: record.sessionId,
       not_after: record.notAfter,
       [TABLE_DEFINITION.timeToLiveAttribute]: ttlSeconds(record.notAfter),
     };
@@ -92,6 +94,7 @@ export class DynamoDbAuthorizationCodeStore implements AuthorizationCodeStore {
       channel: stored.channel,
       claims: stored.claims ?? {},
       authTime: stored.auth_time,
+      sessionId: stored.sid,
       notAfter: stored.not_after,
     };
   }

@@ -28,7 +28,7 @@
  */
 import '../../platform/zod';
 import * as z from 'zod/mini';
-import type { ServiceConfig } from '../../platform/config';
+import { authMethodsOf, type ClientConfig, type ServiceConfig } from '../../platform/config';
 import { InvalidGrantError, InvalidRequestError } from '../../platform/errors';
 import { LOG_EVENTS } from '../../platform/log-events';
 import type { Clock, Log } from '../../platform/ports';
@@ -55,13 +55,14 @@ export const authorizationCodeFields = z.object({
   // that authenticates with HTTP Basic need not repeat it (lib/oauth/client-authentication.ts).
   client_id: optionalTextField('client_id', 64),
   redirect_uri: textField('redirect_uri', 2048),
-  code_verifier: textField('code_verifier', 128),
+  // Required of every client that must use PKCE (all public ones); see `pkceHolds`.
+  code_verifier: optionalTextField('code_verifier', 128),
 });
 
 /** Exchanges an authorization code for the tokens. */
 export async function exchangeAuthorizationCode(deps: AuthorizationCodeGrantDeps, request: TokenRequest): Promise<TokenResponse> {
   const fields = parseFields(authorizationCodeFields, request.fields);
-  if (!CODE_VERIFIER_PATTERN.test(fields.code_verifier)) {
+  if (fields.code_verifier !== undefined && !CODE_VERIFIER_PATTERN.test(fields.code_verifier)) {
     throw new InvalidRequestError('code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 §4.1).');
   }
   const client = await authenticateClient(deps, request, 'token');
@@ -69,13 +70,16 @@ export async function exchangeAuthorizationCode(deps: AuthorizationCodeGrantDeps
   const now = deps.clock.now();
 
   const record = await deps.authorizationCodes.consume(authorizationCodeHash(keys, fields.code), now);
+  // Asked before the code is spent: a client that must use PKCE and forgot the verifier can retry.
+  if (fields.code_verifier === undefined && requiresPkce(client))
+    throw new InvalidRequestError('code_verifier is required (PKCE, RFC 7636).');
   const logFields = { client: client.id, grant: 'authorization_code' };
   if (record === undefined) return refuse(deps, logFields, 'not_found_or_expired');
   const environment = deps.config.environment(record.environmentId);
   const bound =
     record.clientId === client.id &&
     record.redirectUri === fields.redirect_uri &&
-    digestsEqual(record.codeChallenge, s256Challenge(fields.code_verifier)) &&
+    pkceHolds(record.codeChallenge, fields.code_verifier) &&
     (request.environmentId === undefined || request.environmentId === record.environmentId) &&
     environment !== undefined &&
     client.environments.includes(environment.id);
@@ -92,6 +96,7 @@ export async function exchangeAuthorizationCode(deps: AuthorizationCodeGrantDeps
     issuedAt: Math.floor(now / 1000),
     authTime: record.authTime,
     nonce: record.nonce,
+    sessionId: record.sessionId,
   };
   return issueTokens(
     deps,
@@ -99,6 +104,23 @@ export async function exchangeAuthorizationCode(deps: AuthorizationCodeGrantDeps
     { userKey: record.userKey, now },
     { ...logFields, environment: environment.id, user: logHandleOf(record.userKey) },
   );
+}
+
+/** Whether `client` must prove a PKCE verifier: every public client, and a confidential one unless registered `requirePkce: false`. */
+function requiresPkce(client: ClientConfig): boolean {
+  return client.requirePkce || authMethodsOf(client).includes('none');
+}
+
+/**
+ * PKCE's binding (RFC 7636 §4.6): the verifier's S256 is the code's challenge, compared in
+ * constant time. A code issued without a challenge (a confidential client that sent a nonce
+ * instead) takes no verifier: RFC 9700 §2.1.1 requires a request with one to be refused. A client
+ * that sends a verifier sent a challenge, so a code without one means the challenge was stripped
+ * on the way (a PKCE downgrade attack), and refusing it is how that is noticed.
+ */
+function pkceHolds(challenge: string | undefined, verifier: string | undefined): boolean {
+  if (challenge === undefined) return verifier === undefined;
+  return verifier !== undefined && digestsEqual(challenge, s256Challenge(verifier));
 }
 
 function refuse(deps: AuthorizationCodeGrantDeps, logFields: Record<string, unknown>, reason: string): never {

@@ -22,13 +22,14 @@ import '../../platform/zod';
 import * as z from 'zod/mini';
 import { InvalidGrantError, InvalidRequestError, UnsupportedGrantTypeError } from '../../platform/errors';
 import { enumField, optionalTextField, parseFields, textField } from '../../platform/request-fields';
-import { userClaimsOf, type Grant } from '../access-tokens';
+import { subjectFor, userClaimsOf, type Grant } from '../access-tokens';
 import { authenticateClient, type ClientAuthenticationDeps } from '../client-authentication';
 import { allowedIn, environmentOf } from '../tenancy';
 import { issueTokens, type IssueTokensDeps, type TokenRequest, type TokenResponse } from '../token-response';
 import { CODE_VERIFIER_PATTERN, s256Challenge } from '../../otp/codes';
 import { beginVerify, verifyCode, type VerifyCodeDeps } from '../../otp/verify';
-import { logHandleOf, subjectOf } from '../../keys/hmac-keys';
+import { logHandleOf } from '../../keys/hmac-keys';
+import { newSessionId } from '../sessions';
 import { inferAuthType, normaliseUser } from '../../identity/identity';
 import { canonicalisePhone } from '../../phone/phone-canonical';
 
@@ -74,12 +75,14 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: TokenRequest
       issuer: request.issuer,
       client,
       environmentId: environment.id,
-      subject: subjectOf(keys, environment.id, user),
+      subject: subjectFor(keys, environment.id, client, user),
       channel: record.channel,
       claims: userClaimsOf(user, client, scope),
       scope,
       issuedAt: Math.floor(now / 1000),
       authTime: Math.floor(now / 1000),
+      // Each exchange is a login of its own: its session.
+      sessionId: newSessionId(),
     };
     return issueTokens(
       deps,

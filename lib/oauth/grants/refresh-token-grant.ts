@@ -131,6 +131,7 @@ export async function refreshTokens(deps: RefreshTokenGrantDeps, request: TokenR
     scope: scope.granted,
     issuedAt: Math.floor(now / 1000),
     authTime: family.authTime,
+    sessionId: family.sessionId,
     familyKey,
   };
   const successor = successorOf(keys, presented);

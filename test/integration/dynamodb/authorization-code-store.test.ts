@@ -36,6 +36,7 @@ function record(overrides: Partial<AuthorizationCodeRecord> = {}): Authorization
     channel: 'email',
     claims: {},
     authTime: Math.floor(T0 / 1000),
+    sessionId: 'session-1',
     notAfter: T0 + 60_000,
     ...overrides,
   };
@@ -48,6 +49,16 @@ it('consumes a code once: the second consume finds nothing', async () => {
   await store.save(saved);
   expect(await store.consume(saved.codeHash, T0)).toMatchObject({ codeHash: saved.codeHash, clientId: 'local-web' });
   expect(await store.consume(saved.codeHash, T0)).toBeUndefined();
+});
+
+it('gives back every field it was saved with: the session id, and a code without a PKCE challenge as one without (RFC 9700 §2.1.1)', async () => {
+  const withChallenge = record();
+  const withoutChallenge = record({ codeChallenge: undefined, sessionId: 'session-2' });
+  await store.save(withChallenge);
+  await store.save(withoutChallenge);
+
+  expect(await store.consume(withChallenge.codeHash, T0)).toEqual(withChallenge);
+  expect(await store.consume(withoutChallenge.codeHash, T0)).toEqual(withoutChallenge);
 });
 
 it('answers a storage failure while consuming with a 503 naming the step, and the code is still there afterwards', async () => {

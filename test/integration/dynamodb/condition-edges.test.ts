@@ -48,6 +48,7 @@ describe('the authorization code’s not_after (DeleteItem condition `not_after 
     channel: 'email',
     claims: { email: 'hidden', email_verified: true },
     authTime: Math.floor(T0 / 1000),
+    sessionId: 'session-1',
     notAfter: at(60),
   });
 

@@ -5,7 +5,10 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { STYLE_HASH } from '../../../lib/login/login-page';
-import { htmlResponse, pagePolicy, redirectResponse, transactionCookie } from '../../../lib/login/html';
+import { createHash } from 'node:crypto';
+import { formPostResponse, htmlResponse, pagePolicy, redirectResponse, transactionCookie } from '../../../lib/login/html';
+import { renderFormPost, SUBMIT_SCRIPT_HASH } from '../../../lib/login/form-post';
+import { LOGIN_PAGES } from '../../../lib/messages/locales';
 import { apiEvent } from '../../support/api-event';
 
 /** A request to the endpoint as API Gateway sends it: the stage in requestContext.path only. */
@@ -108,5 +111,38 @@ describe('the transaction cookie of a request', () => {
     expect(transactionCookie(withCookie('theme=dark; idp_login_old=x'))).toBeUndefined();
     expect(transactionCookie(apiEvent({ headers: {} }))).toBeUndefined();
     expect(transactionCookie(apiEvent({ headers: null as unknown as APIGatewayProxyEvent['headers'] }))).toBeUndefined();
+  });
+});
+
+describe('the form post page (OAuth 2.0 Form Post Response Mode)', () => {
+  it('§2: posts every parameter to the redirect URI as a hidden field, escaped, with its one script and a no-script button in the login’s language', () => {
+    const html = renderFormPost('https://app.example/cb?x="1"', { code: 'abc', state: '"><script>alert(1)</script>' }, 'de-DE');
+
+    expect(html).toContain('<html lang="de-DE">');
+    expect(html).toContain('<form method="post" action="https://app.example/cb?x=&quot;1&quot;">');
+    expect(html).toContain('<input type="hidden" name="code" value="abc">');
+    expect(html).toContain('<input type="hidden" name="state" value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">');
+    expect(html).toContain(`<noscript><button type="submit">${LOGIN_PAGES['de-DE'].signIn}</button></noscript>`);
+    expect(html.match(/<script>/g)).toEqual(['<script>']);
+    expect(html).toContain('<script>document.forms[0].submit();</script>');
+  });
+
+  it('§4: is never cached, and its CSP runs that script alone (by hash) and lets the form post only to the redirect URI’s origin', () => {
+    const response = formPostResponse(gatewayEvent(), 'https://app.example:8443/cb', '<html></html>', true);
+
+    expect(response.statusCode).toBe(200);
+    expect(response.headers).toMatchObject({ ...PAGE_HEADERS });
+    expect(response.headers?.['Content-Security-Policy']).toBe(
+      `default-src 'none'; script-src ${SUBMIT_SCRIPT_HASH}; form-action https://app.example:8443; frame-ancestors 'none'; base-uri 'none'`,
+    );
+    expect(SUBMIT_SCRIPT_HASH).toBe(`'sha256-${createHash('sha256').update('document.forms[0].submit();').digest('base64')}'`);
+    expect(response.headers?.['Set-Cookie']).toContain('Max-Age=0');
+  });
+
+  it('names a private-use URI scheme (a native app’s redirect, which has no origin) by its scheme in form-action, and leaves the cookie alone when told', () => {
+    const response = formPostResponse(gatewayEvent(), 'com.example.app:/callback', '<html></html>', false);
+
+    expect(response.headers?.['Content-Security-Policy']).toContain('form-action com.example.app:;');
+    expect(response.headers).not.toHaveProperty('Set-Cookie');
   });
 });

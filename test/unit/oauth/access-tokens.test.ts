@@ -9,7 +9,16 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildServiceConfig, parseStageConfig, type ClientConfig } from '../../../lib/platform/config';
-import { mintOpaqueToken, opaqueTokenHash, signAccessToken, signingKeyFor, type Grant } from '../../../lib/oauth/access-tokens';
+import {
+  amrOf,
+  mintOpaqueToken,
+  opaqueTokenHash,
+  signAccessToken,
+  signingKeyFor,
+  subjectFor,
+  type Grant,
+} from '../../../lib/oauth/access-tokens';
+import { deriveHmacKeys, subjectOf } from '../../../lib/keys/hmac-keys';
 import { initialKeySet, loadSigningKeys, loadVerificationKeys, publicKeySet, type SigningKeys } from '../../../lib/keys/signing-keys';
 import { TemporarilyUnavailableError } from '../../../lib/platform/errors';
 
@@ -125,8 +134,63 @@ describe('mintOpaqueToken', () => {
       environmentId: 'local',
       issuedAt: ISSUED_AT,
       expiresAt: ISSUED_AT + client('local-opaque').accessToken.ttlSeconds,
-      amr: ['otp', 'email'],
+      amr: ['otp'],
       familyKey: 'family-key',
     });
+  });
+});
+
+describe('amrOf (RFC 8176 §2: registered values only)', () => {
+  it.each([
+    ['email', ['otp']],
+    ['sms', ['otp', 'sms']],
+    ['voice', ['otp', 'tel']],
+  ] as const)('a %s code is %j: no value is made up for email, which RFC 8176 does not register', (channel, amr) => {
+    expect(amrOf(channel)).toEqual(amr);
+  });
+});
+
+describe('subjectFor (OIDC Core §8)', () => {
+  const hmacKeys = deriveHmacKeys(Buffer.alloc(32, 9));
+  const alice = { authType: 'email', value: 'alice@example.com' } as const;
+  const registered = (fields: Record<string, unknown>): ClientConfig =>
+    parseStageConfig({
+      stage: 'test',
+      defaultEnvironment: 'dev',
+      environments: [{ id: 'dev', serviceName: 'Test', email: { sender: 'no-reply@example.com' } }],
+      clients: [{ id: 'app', environments: ['dev'], accessToken: { format: 'jwt', audience: 'api' }, ...fields }],
+    }).clients[0]!;
+
+  it('gives a public client the environment’s subject, the same for every client', () => {
+    const web = registered({ redirectUris: ['https://a.example/cb'] });
+    const other = registered({ redirectUris: ['https://b.example/cb'] });
+
+    expect(subjectFor(hmacKeys, 'dev', web, alice)).toBe(subjectOf(hmacKeys, 'dev', alice));
+    expect(subjectFor(hmacKeys, 'dev', other, alice)).toBe(subjectOf(hmacKeys, 'dev', alice));
+  });
+
+  it('§8.1: gives pairwise clients one subject per sector (the redirect URIs’ host): stable within a sector, different across', () => {
+    const a = registered({ subjectType: 'pairwise', redirectUris: ['https://a.example/cb'] });
+    const aOtherPort = registered({ subjectType: 'pairwise', redirectUris: ['https://a.example:8443/other'] });
+    const b = registered({ subjectType: 'pairwise', redirectUris: ['https://b.example/cb'] });
+
+    const subject = subjectFor(hmacKeys, 'dev', a, alice);
+    expect(subjectFor(hmacKeys, 'dev', aOtherPort, alice)).toBe(subject);
+    expect(subjectFor(hmacKeys, 'dev', b, alice)).not.toBe(subject);
+    expect(subject).not.toBe(subjectOf(hmacKeys, 'dev', alice));
+    expect(subjectFor(hmacKeys, 'prod', a, alice)).not.toBe(subject);
+    expect(subjectFor(hmacKeys, 'dev', a, { authType: 'email', value: 'bob@example.com' })).not.toBe(subject);
+    expect(subject).not.toContain('alice');
+  });
+
+  it('§8.1: takes the sector from sectorIdentifierUri’s host when one is registered, whatever the redirect hosts', () => {
+    const spread = registered({
+      subjectType: 'pairwise',
+      sectorIdentifierUri: 'https://sector.example/redirect-uris.json',
+      redirectUris: ['https://a.example/cb', 'https://b.example/cb'],
+    });
+    const atSector = registered({ subjectType: 'pairwise', redirectUris: ['https://sector.example/cb'] });
+
+    expect(subjectFor(hmacKeys, 'dev', spread, alice)).toBe(subjectFor(hmacKeys, 'dev', atSector, alice));
   });
 });

@@ -448,6 +448,16 @@ describe('parseStageConfig validation: each problem is reported with its path', 
       [/no private members/, /clients\[0\]\.jwks\.keys\[0\]/],
     ],
     [
+      'three secrets at once (two are enough to rotate one)',
+      (raw) => void (raw.clients[0]!.apiKeySha256 = ['a'.repeat(64), 'b'.repeat(64), 'c'.repeat(64)]),
+      [/at most two secrets at once/, /clients\[0\]\.apiKeySha256/],
+    ],
+    [
+      'grant types without authorization_code (how every login gets its tokens)',
+      (raw) => void Object.assign(raw.clients[0]!, { grantTypes: ['refresh_token'], refreshTokens: {} }),
+      [/every client needs authorization_code/, /clients\[0\]\.grantTypes/],
+    ],
+    [
       'refresh_token as a grant type without refresh token settings',
       (raw) => void (raw.clients[0]!.grantTypes = ['authorization_code', 'refresh_token']),
       [/exactly when the client has refreshTokens/, /clients\[0\]\.grantTypes/],
