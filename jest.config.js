@@ -18,7 +18,7 @@ const swc = ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescri
 const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(@middy|jose|openid-client|oauth4webapi)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@middy|jose|openid-client|oauth4webapi|@auth)/)'],
   setupFiles: ['<rootDir>/test/support/env.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/log-capture.ts'],
   // Stryker's sandbox (npm run mutation) is a copy of the repository: not a second set of modules.
