@@ -2,13 +2,14 @@
  * `POST /idp/v1/account/revoke`: token revocation (RFC 7009).
  *
  * Steps, top to bottom:
- *   1. the client, authenticated as RFC 7009 §2.1 requires (lib/oauth/client-authentication.ts):
- *      401 invalid_client otherwise (§2.2.1, RFC 6749 §5.2);
- *   2. `token` (400 invalid_request when missing) and `token_type_hint`, which is ignored: the
+ *   1. `token` (400 invalid_request when missing) and `token_type_hint`, which is ignored: the
  *      three kinds of token have shapes of their own, so the server finds the token whatever the
  *      hint says (§2.1: "An authorization server MAY ignore this parameter, particularly if it is
  *      able to detect the token type automatically"), and no hint is unsupported (§2.2.1's
- *      `unsupported_token_type` never arises: every kind can be revoked);
+ *      `unsupported_token_type` never arises: every kind can be revoked). First, so that a
+ *      malformed request writes nothing (a `private_key_jwt` client's `jti` is spent in step 2);
+ *   2. the client, authenticated as RFC 7009 §2.1 requires (lib/oauth/client-authentication.ts):
+ *      401 invalid_client otherwise (§2.2.1, RFC 6749 §5.2);
  *   3. the token, if it is the caller's (a token of another client is left alone, §2.1: "the
  *      authorization server ... verifies whether the token was issued to the client making the
  *      revocation request"):
@@ -21,8 +22,9 @@
  *   4. 200 with an empty JSON object, whatever the token was: unknown, expired, already revoked,
  *      another client's (§2.2: "invalid tokens do not cause an error response").
  *
- * At most one DynamoDB write, none for what is not one of ours: each case is counted on the wire in
- * test/http/revoke.test.ts.
+ * At most one DynamoDB write, none for what is not one of ours, plus a `private_key_jwt` client's
+ * `jti` (lib/oauth/client-authentication.ts): each case is counted on the wire in
+ * test/http/revoke.test.ts and test/http/private-key-jwt.test.ts.
  */
 import '../platform/zod';
 import * as z from 'zod/mini';
@@ -65,8 +67,9 @@ export const revokeFields = z.object({
 
 /** Revokes the token if it is the caller's; answers the same either way (RFC 7009 §2.2). */
 export async function revokeToken(deps: RevokeDeps, request: RevokeRequest): Promise<Record<string, never>> {
-  const client = await authenticateClient(deps, request, 'revocation');
+  // The request first: a malformed one writes nothing, not even a client assertion's jti.
   const { token } = parseFields(revokeFields, request.fields);
+  const client = await authenticateClient(deps, request, 'revocation');
   const now = deps.clock.now();
 
   const refreshToken = parseRefreshToken(token);

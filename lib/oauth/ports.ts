@@ -31,8 +31,8 @@ export interface AuthorizationCodeRecord {
   readonly claims: UserClaims;
   /** Seconds since the epoch: when the user proved possession of the one-time code. */
   readonly authTime: number;
-  /** The login's session id: the ID token's `sid` (OIDC Front-Channel Logout §3). */
-  readonly sessionId: string;
+  /** The login's session id: the ID token's `sid` (OIDC Front-Channel Logout §3); undefined for a code saved before it was kept. */
+  readonly sessionId: string | undefined;
   /** The code is valid while now < notAfter (ms). */
   readonly notAfter: number;
 }

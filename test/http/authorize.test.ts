@@ -360,10 +360,20 @@ describe('the authorization code', () => {
     expect((await service.postForm(TOKEN, exchangeForm(session, code))).body).toMatchObject({ error: 'invalid_grant' });
   });
 
-  it('requires the verifier (public clients, RFC 7636 §4.5)', async () => {
+  it('requires the verifier (public clients, RFC 7636 §4.5), and refuses a request without it before spending the code', async () => {
     const session = new LoginSession(service);
-    const { code_verifier, ...withoutVerifier } = exchangeForm(session, await codeOf(session));
-    expect((await service.postForm(TOKEN, withoutVerifier)).body).toMatchObject({ error: 'invalid_request' });
+    const code = await codeOf(session);
+    const { code_verifier, ...withoutVerifier } = exchangeForm(session, code);
+
+    service.dynamodb.reset();
+    expect((await service.postForm(TOKEN, withoutVerifier)).body).toMatchObject({
+      error: 'invalid_request',
+      error_description: 'code_verifier is required (PKCE, RFC 7636).',
+    });
+    expect(service.dynamodb.operations()).toEqual([]);
+    const retried = await service.postForm(TOKEN, exchangeForm(session, code));
+    expect(retried.status).toBe(200);
+    for (const name of ['access_token', 'id_token', 'refresh_token']) rememberSecret(retried.body[name]);
   });
 });
 

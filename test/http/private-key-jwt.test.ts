@@ -184,6 +184,16 @@ describe('the assertions other libraries sign', () => {
     expect(remember(await service.postForm(TOKEN_PATH, codeBody(code, credentials(signed, { client_id: SIGNER })))).status).toBe(200);
   });
 
+  it('spends no jti on a malformed revocation (no token): the request is checked before the client, and the assertion then still works', async () => {
+    const signed = await assertion({ aud: revocationEndpoint });
+
+    const { response, operations } = await counted(() => service.postForm(REVOKE_PATH, credentials(signed)));
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ error: 'invalid_request' });
+    expect(operations).toEqual([]);
+    expect((await service.postForm(REVOKE_PATH, { token: 'unknown', ...credentials(signed) })).status).toBe(200);
+  });
+
   it('accepts the revocation endpoint’s URL as aud at revocation', async () => {
     const code = await pageCode();
     const tokens = remember(await service.postForm(TOKEN_PATH, codeBody(code, credentials(await assertion()))));

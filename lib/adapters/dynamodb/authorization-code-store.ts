@@ -26,7 +26,8 @@ const authorizationCodeItemSchema = z.object({
   channel: z.enum(CHANNELS),
   claims: z.optional(z.record(z.string(), z.union([z.string(), z.boolean()]))),
   auth_time: z.int(),
-  sid: z.string().check(z.minLength(1)),
+  // Optional: a code saved by the version before sessions (issue 27) is exchanged within its 60 s.
+  sid: z.optional(z.string().check(z.minLength(1))),
   not_after: z.number(),
 });
 

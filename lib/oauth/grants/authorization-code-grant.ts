@@ -5,14 +5,17 @@
  *
  * Steps, top to bottom:
  *   1. the parameters (invalid_request); the client (RFC 6749 §3.2.1): a public client names
- *      itself with `client_id`, a client with API keys authenticates with one (HTTP Basic, or a
- *      Bearer key: lib/oauth/client-authentication.ts), else 401 invalid_client. A client whose
- *      codes only its own servers may request never gets here (the authorization endpoint refuses
- *      it), and one with keys that uses the page cannot be impersonated with its client id alone;
+ *      itself with `client_id`, a confidential one authenticates by its registered method
+ *      (lib/oauth/client-authentication.ts), else 401 invalid_client. A client whose codes only its
+ *      own servers may request never gets here (the authorization endpoint refuses it), and one
+ *      with a secret that uses the page cannot be impersonated with its client id alone. A client
+ *      that must use PKCE (every public one; a confidential one unless `requirePkce: false`) and
+ *      sent no `code_verifier` is invalid_request here, its code unspent;
  *   2. the code: consumed by one conditional write if it exists and is unexpired (single use);
- *   3. its binding: the same client and redirect URI, and the verifier's S256 is its challenge
- *      (compared in constant time); anything else is `invalid_grant`. The code is spent either
- *      way: a code presented with the wrong verifier is what an interceptor would do (RFC 7636 §1);
+ *   3. its binding: the same client and redirect URI, and PKCE (`pkceHolds`: the verifier's S256
+ *      is the code's challenge, compared in constant time, or neither exists); anything else is
+ *      `invalid_grant`. The code is spent either way: a code presented with the wrong verifier is
+ *      what an interceptor would do (RFC 7636 §1);
  *   4. the tokens: an access token as the client's settings say, a refresh token (a new family)
  *      when the client has them, and an ID token with `openid`.
  *
@@ -66,13 +69,14 @@ export async function exchangeAuthorizationCode(deps: AuthorizationCodeGrantDeps
     throw new InvalidRequestError('code_verifier must be 43-128 characters of [A-Z a-z 0-9 - . _ ~] (RFC 7636 §4.1).');
   }
   const client = await authenticateClient(deps, request, 'token');
+  // Asked before the code is spent: a client that must use PKCE and forgot the verifier can retry.
+  if (fields.code_verifier === undefined && requiresPkce(client)) {
+    throw new InvalidRequestError('code_verifier is required (PKCE, RFC 7636).');
+  }
   const keys = await deps.hmacKeys();
   const now = deps.clock.now();
 
   const record = await deps.authorizationCodes.consume(authorizationCodeHash(keys, fields.code), now);
-  // Asked before the code is spent: a client that must use PKCE and forgot the verifier can retry.
-  if (fields.code_verifier === undefined && requiresPkce(client))
-    throw new InvalidRequestError('code_verifier is required (PKCE, RFC 7636).');
   const logFields = { client: client.id, grant: 'authorization_code' };
   if (record === undefined) return refuse(deps, logFields, 'not_found_or_expired');
   const environment = deps.config.environment(record.environmentId);

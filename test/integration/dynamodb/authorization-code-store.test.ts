@@ -61,6 +61,29 @@ it('gives back every field it was saved with: the session id, and a code without
   expect(await store.consume(withoutChallenge.codeHash, T0)).toEqual(withoutChallenge);
 });
 
+it('regression: takes a code saved by the version before sessions (no sid), exchanged during a deploy, as one without a session id', async () => {
+  const saved = record();
+  await table().client.send(
+    new PutItemCommand({
+      TableName: table().name,
+      Item: {
+        pk: { S: authorizationCodeItemKey(saved.codeHash) },
+        environment_id: { S: saved.environmentId },
+        client_id: { S: saved.clientId },
+        redirect_uri: { S: saved.redirectUri },
+        code_challenge: { S: saved.codeChallenge! },
+        user_key: { S: saved.userKey },
+        sub: { S: saved.subject },
+        channel: { S: saved.channel },
+        auth_time: { N: String(saved.authTime) },
+        not_after: { N: String(saved.notAfter) },
+      },
+    }),
+  );
+
+  expect(await store.consume(saved.codeHash, T0)).toMatchObject({ codeHash: saved.codeHash, sessionId: undefined });
+});
+
 it('answers a storage failure while consuming with a 503 naming the step, and the code is still there afterwards', async () => {
   const saved = record();
   await store.save(saved);
