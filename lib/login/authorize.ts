@@ -156,8 +156,9 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
 
   const state = one('state');
   const requestedMode = one('response_mode');
-  // An error goes back as the client asked when the service knows that mode; else in the default.
-  const responseMode = requestedMode === 'form_post' ? 'form_post' : undefined;
+  // An error goes back as the client asked when the service knows that mode and it can be used
+  // (a form posts to an http(s) page, not to a native app's scheme); else in the default.
+  const responseMode = requestedMode === 'form_post' && /^https?:$/.test(new URL(redirectUri).protocol) ? 'form_post' : undefined;
   const fail = (error: string, description: string): AuthorizeOutcome => {
     deps.log.info(LOG_EVENTS.authorizationRefused, { reason: error, client: client.id, environment: environment.id });
     const parameters = { error, error_description: description, state, iss: request.issuer };
@@ -172,6 +173,9 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
   if (one('request_uri') !== undefined) return fail('request_uri_not_supported', 'Request objects are not supported.');
   if (requestedMode !== undefined && !RESPONSE_MODES.includes(requestedMode)) {
     return fail('invalid_request', "response_mode must be 'query' or 'form_post'.");
+  }
+  if (requestedMode === 'form_post' && responseMode === undefined) {
+    return fail('invalid_request', 'response_mode form_post needs an http or https redirect URI.');
   }
   const responseType = one('response_type');
   if (responseType === undefined) return fail('invalid_request', 'response_type is required.');

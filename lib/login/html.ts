@@ -59,8 +59,8 @@ export function htmlResponse(
 
 /**
  * The form post page (lib/login/form-post.ts), clearing the transaction when it is done. Its CSP
- * allows its one script by hash and its form only to the client's redirect URI (by origin; by
- * scheme for a private-use URI scheme, which has no origin).
+ * allows its one script by hash and its form only to the client's redirect URI's origin (always
+ * http or https: lib/login/authorize.ts refuses form_post to any other scheme).
  */
 export function formPostResponse(
   event: APIGatewayProxyEvent,
@@ -68,11 +68,10 @@ export function formPostResponse(
   html: string,
   clearTransaction: boolean,
 ): APIGatewayProxyResult {
-  const target = new URL(action);
   const policy = [
     "default-src 'none'",
     `script-src ${SUBMIT_SCRIPT_HASH}`,
-    `form-action ${target.origin === 'null' ? target.protocol : target.origin}`,
+    `form-action ${new URL(action).origin}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",
   ].join('; ');

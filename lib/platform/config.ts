@@ -5,6 +5,7 @@
  * fails `cdk synth` rather than a cold start.
  *
  */
+import { createPublicKey, type JsonWebKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import './zod';
 import * as z from 'zod/mini';
@@ -13,6 +14,7 @@ import { isEmailAddress } from './email-address';
 import type { ServiceEnvironment } from './env';
 import {
   CHANNELS,
+  CLIENT_ASSERTION_ALGORITHMS,
   GRANT_TYPES,
   RESPONSE_TYPES,
   SIGNING_ALGORITHMS,
@@ -301,7 +303,7 @@ const publicJwk = z
   .looseObject({
     kty: z.enum(['EC', 'RSA', 'OKP']),
     kid: z.optional(z.string().check(z.minLength(1))),
-    alg: z.optional(z.string().check(z.minLength(1))),
+    alg: z.optional(z.enum(CLIENT_ASSERTION_ALGORITHMS)),
     use: z.optional(z.literal('sig')),
   })
   .check(
@@ -309,7 +311,19 @@ const publicJwk = z
       (key) => PRIVATE_JWK_MEMBERS.every((member) => !(member in key)),
       'a public key: no private members (d, p, q, dp, dq, qi, oth, k)',
     ),
+    // A key Node cannot import would refuse every assertion at request time: say so at load.
+    z.refine(isImportableKey, 'a key that imports: the members its kty and crv need, in base64url'),
   );
+
+/** Whether `key` is a public JWK Node can import (RFC 7517, RFC 7518 §6: EC, RSA, OKP). */
+function isImportableKey(key: Record<string, unknown>): boolean {
+  try {
+    createPublicKey({ key: key as JsonWebKey, format: 'jwk' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const clientSchema = z.strictObject({
   /** The `client_id` clients send. */
@@ -590,15 +604,12 @@ export function checkStageReferences(
         message: 'refresh_token is a grant type exactly when the client has refreshTokens settings',
       });
     }
-    if (
-      client.subjectType === 'pairwise' &&
-      client.sectorIdentifierUri === undefined &&
-      new Set(client.redirectUris.map(hostOf)).size > 1
-    ) {
+    if (client.subjectType === 'pairwise' && client.sectorIdentifierUri === undefined && !hasOneWebSector(client.redirectUris)) {
       ctx.addIssue({
         code: 'custom',
         path: ['clients', index, 'sectorIdentifierUri'],
-        message: 'a pairwise client with redirect URIs on several hosts needs a sectorIdentifierUri (OIDC Core §8.1)',
+        message:
+          "a pairwise client whose redirect URIs are on several hosts, or not on an http(s) host (a native app's scheme), needs a sectorIdentifierUri (OIDC Core §8.1)",
       });
     }
     if (client.sectorIdentifierUri !== undefined && client.subjectType !== 'pairwise') {
@@ -665,6 +676,16 @@ export type KnownNumbersConfig = EnvironmentConfig['limits']['knownNumbers'];
 /** The host of a URL (its sector, for pairwise subjects: OIDC Core §8.1). */
 export function hostOf(url: string): string {
   return new URL(url).hostname;
+}
+
+/**
+ * Whether `redirectUris` name one sector by themselves: all http(s), on one host. A private-use
+ * scheme (`com.example.app:/cb`, RFC 8252 §7.1) has no host, or one that is any app's path
+ * (`myapp://cb`): two unrelated apps would share a sector, and so their users' subjects.
+ */
+function hasOneWebSector(redirectUris: readonly string[]): boolean {
+  const web = redirectUris.every((uri) => /^https?:$/.test(new URL(uri).protocol));
+  return web && new Set(redirectUris.map(hostOf)).size === 1;
 }
 
 /** The sector identifier of a pairwise client (OIDC Core §8.1): its sector URI's host, else its redirect URIs' one. */

@@ -17,6 +17,8 @@ import { LoginSession, type PageResponse } from '../support/login-flow';
 const USERINFO_PATH = '/idp/v1/account/userinfo';
 /** The confidential client's secret; the stage file holds its SHA-256 only. */
 const SECRET = 'nonce-client-secret';
+/** A native app's redirect URI (RFC 8252 §7.1: a private-use URI scheme). */
+const NATIVE_REDIRECT = 'com.example.app:/callback';
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 /** Clients copied from local-web (public, refresh tokens) with the registration each test is about. */
@@ -32,6 +34,7 @@ const registered = (config: StageConfig): StageConfig => {
       // Same host as pairwise-a on another port: the same sector (the host, §8.1).
       { ...pairwise, id: 'pairwise-a-port', redirectUris: ['http://localhost:4000/callback'] },
       { ...pairwise, id: 'pairwise-b', redirectUris: ['http://127.0.0.1:3000/callback'] },
+      { ...web, id: 'native-app', redirectUris: [NATIVE_REDIRECT] },
       {
         ...web,
         id: 'nonce-client',
@@ -205,6 +208,17 @@ describe('response_mode=form_post (OAuth 2.0 Form Post Response Mode)', () => {
       iss: service.url,
     });
     expect(page.html).not.toContain('<script>x');
+  });
+
+  it('refuses form_post to a native app’s redirect URI (a private-use scheme no form can post to), as a redirect', async () => {
+    const page = await new LoginSession(service, 'native-app').start({ redirect_uri: NATIVE_REDIRECT, response_mode: 'form_post' });
+
+    expect(page.status).toBe(302);
+    expect(`${page.location?.protocol}${page.location?.pathname}`).toBe(NATIVE_REDIRECT);
+    expect(Object.fromEntries(page.location?.searchParams ?? [])).toMatchObject({
+      error: 'invalid_request',
+      error_description: 'response_mode form_post needs an http or https redirect URI.',
+    });
   });
 
   it('refuses a response mode it does not know with invalid_request, as a redirect (the default mode)', async () => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,11 @@ interface RawClient {
   accessToken: { format: string; audience: string };
   [field: string]: unknown;
 }
+/** A real P-256 key: its public JWK (what a registration holds), and the private member it must not. */
+const SIGNER = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const SIGNER_PUBLIC_JWK = SIGNER.publicKey.export({ format: 'jwk' });
+const SIGNER_PRIVATE_D = SIGNER.privateKey.export({ format: 'jwk' }).d;
+
 interface RawConfig {
   defaultEnvironment: string;
   environments: RawEnvironment[];
@@ -435,7 +440,7 @@ describe('parseStageConfig validation: each problem is reported with its path', 
     ],
     [
       'jwks on a client that does not use private_key_jwt',
-      (raw) => void (raw.clients[0]!.jwks = { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }] }),
+      (raw) => void (raw.clients[0]!.jwks = { keys: [SIGNER_PUBLIC_JWK] }),
       [/jwks are for private_key_jwt/, /clients\[0\]\.jwks/],
     ],
     [
@@ -443,7 +448,7 @@ describe('parseStageConfig validation: each problem is reported with its path', 
       (raw) =>
         void Object.assign(raw.clients[0]!, {
           tokenEndpointAuthMethod: 'private_key_jwt',
-          jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'd' }] },
+          jwks: { keys: [{ ...SIGNER_PUBLIC_JWK, d: SIGNER_PRIVATE_D }] },
         }),
       [/no private members/, /clients\[0\]\.jwks\.keys\[0\]/],
     ],
@@ -472,6 +477,34 @@ describe('parseStageConfig validation: each problem is reported with its path', 
       (raw) =>
         void Object.assign(raw.clients[0]!, { subjectType: 'pairwise', redirectUris: ['https://a.example/cb', 'https://b.example/cb'] }),
       [/needs a sectorIdentifierUri/, /clients\[0\]\.sectorIdentifierUri/],
+    ],
+    [
+      'a pairwise native app (a private-use scheme has no host: unrelated apps would share a sector)',
+      (raw) => void Object.assign(raw.clients[0]!, { subjectType: 'pairwise', redirectUris: ['com.example.app:/callback'] }),
+      [/not on an http\(s\) host/, /clients\[0\]\.sectorIdentifierUri/],
+    ],
+    [
+      'a pairwise app whose scheme makes its path look like a host (myapp://cb)',
+      (raw) => void Object.assign(raw.clients[0]!, { subjectType: 'pairwise', redirectUris: ['myapp://cb'] }),
+      [/needs a sectorIdentifierUri/, /clients\[0\]\.sectorIdentifierUri/],
+    ],
+    [
+      'a key Node cannot import (no curve point)',
+      (raw) =>
+        void Object.assign(raw.clients[0]!, {
+          tokenEndpointAuthMethod: 'private_key_jwt',
+          jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y' }] },
+        }),
+      [/a key that imports/, /clients\[0\]\.jwks\.keys\[0\]/],
+    ],
+    [
+      'a key whose alg is not one assertions may be signed with (an HMAC)',
+      (raw) =>
+        void Object.assign(raw.clients[0]!, {
+          tokenEndpointAuthMethod: 'private_key_jwt',
+          jwks: { keys: [{ ...SIGNER_PUBLIC_JWK, alg: 'HS256' }] },
+        }),
+      [/clients\[0\]\.jwks\.keys\[0\]\.alg/],
     ],
     [
       'a sector identifier URI on a public-subject client',
