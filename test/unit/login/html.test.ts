@@ -127,6 +127,30 @@ describe('the form post page (OAuth 2.0 Form Post Response Mode)', () => {
     expect(html).toContain('<script>document.forms[0].submit();</script>');
   });
 
+  it('is this whole document, and nothing else (no stylesheet, no other script, nothing to load)', () => {
+    expect(renderFormPost('https://app.example/cb', { code: 'c', iss: 'https://id.example' }, 'en-US')).toBe(
+      [
+        '<!DOCTYPE html>',
+        '<html lang="en-US">',
+        '<head>',
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<title>Sign in</title>',
+        '</head>',
+        '<body>',
+        '<form method="post" action="https://app.example/cb">',
+        '<input type="hidden" name="code" value="c">',
+        '<input type="hidden" name="iss" value="https://id.example">',
+        '<noscript><button type="submit">Sign in</button></noscript>',
+        '</form>',
+        '<script>document.forms[0].submit();</script>',
+        '</body>',
+        '</html>',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('§4: is never cached, and its CSP runs that script alone (by hash) and lets the form post only to the redirect URI’s origin', () => {
     const response = formPostResponse(gatewayEvent(), 'https://app.example:8443/cb', '<html></html>', true);
 

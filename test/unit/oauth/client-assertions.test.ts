@@ -4,10 +4,11 @@
  * endpoint, and the client authentication that spends a `jti` only once everything else passed.
  * Over HTTP, with DynamoDB Local and real client libraries: test/http/private-key-jwt.test.ts.
  */
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import { CompactSign, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { buildServiceConfig, parseStageConfig, type ClientConfig, type ServiceConfig } from '../../../lib/platform/config';
 import {
   ASSERTION_CLOCK_SKEW_SECONDS,
+  ASSERTION_REFUSALS,
   assertionJtiHash,
   audiencesAt,
   checkAssertionClaims,
@@ -173,6 +174,19 @@ describe('the client an assertion names, before its signature is checked', () =>
   it.each(['', 'a.b.c', 'not a jwt', 'e30.e30'])('is none for the malformed assertion %j', (assertion) => {
     expect(claimedClientOf(assertion)).toEqual({ refused: 'malformed' });
   });
+
+  it.each([
+    ['four parts', `${unsigned({ alg: 'ES256' }, claims(), 'c2ln')}.c2ln`],
+    ['a payload that is a JSON array', unsigned({ alg: 'ES256' }, [claims()], 'c2ln')],
+    ['a payload that is JSON null', unsigned({ alg: 'ES256' }, null as unknown as object, 'c2ln')],
+    ['a payload that is a JSON string', unsigned({ alg: 'ES256' }, 'signer' as unknown as object, 'c2ln')],
+  ])('is none for %s (RFC 7523 §3: a JWT, whose claims are a JSON object)', (_case, assertion) => {
+    expect(claimedClientOf(assertion)).toEqual({ refused: 'malformed' });
+  });
+
+  it('is none for an empty iss, even when sub is empty too', () => {
+    expect(claimedClientOf(unsigned({ alg: 'ES256' }, claims({ iss: '', sub: '' }), 'c2ln'))).toEqual({ refused: 'issuer' });
+  });
 });
 
 describe('the signature (RFC 7523 §3 item 9: MUST be digitally signed)', () => {
@@ -228,6 +242,24 @@ describe('the signature (RFC 7523 §3 item 9: MUST be digitally signed)', () => 
     expect(await verifyClientAssertion(await sign(claims({ nbf: NOW + 3600 })), clientOf('signer'), expected())).toEqual({
       refused: 'not_yet_valid',
     });
+  });
+
+  it('refuses a signed payload that is not a JSON object as malformed, not as unsigned', async () => {
+    const signedArray = await new CompactSign(new TextEncoder().encode(JSON.stringify([claims()])))
+      .setProtectedHeader({ alg: 'ES256', kid: 'es-1' })
+      .sign(es256.privateKey);
+    expect(await verifyClientAssertion(signedArray, clientOf('signer'), expected())).toEqual({ refused: 'malformed' });
+  });
+
+  it.each([
+    ['a signature that is not base64url', `${Buffer.from('{"alg":"ES256","kid":"es-1"}').toString('base64url')}.e30.!!!`, 'malformed'],
+    [
+      'a critical header extension it does not know (RFC 7515 §4.1.11)',
+      unsigned({ alg: 'ES256', kid: 'es-1', crit: ['x'], x: 1 }, claims(), 'c2ln'),
+      'algorithm',
+    ],
+  ])('names jose’s refusal of %s', async (_case, assertion, refused) => {
+    expect(await verifyClientAssertion(assertion, clientOf('signer'), expected())).toEqual({ refused });
   });
 
   it('checks the claims after the signature (a signed assertion for another audience)', async () => {
@@ -353,5 +385,16 @@ describe('authenticating with an assertion (the jti spent last, once)', () => {
       challenge: 'Bearer realm="identity"',
     });
     expect(spent).toEqual([]);
+  });
+});
+
+describe('the refusals’ descriptions (RFC 6749 §5.2 error_description)', () => {
+  it('are each a sentence of their own, in the characters §5.2 allows (no quote, no backslash), never empty', () => {
+    const descriptions = Object.values(ASSERTION_REFUSALS);
+    expect(new Set(descriptions).size).toBe(descriptions.length);
+    for (const description of descriptions) {
+      expect(description).toMatch(/^[\x20-\x21\x23-\x5b\x5d-\x7e]{20,}$/);
+      expect(description).toMatch(/\.$/);
+    }
   });
 });
