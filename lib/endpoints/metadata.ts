@@ -13,7 +13,9 @@ import { grantTypesOf, type ServiceConfig } from '../platform/config';
 import {
   CLIENT_ASSERTION_ALGORITHMS,
   GRANT_TYPES,
+  RESPONSE_MODES,
   SIGNING_ALGORITHMS,
+  SUBJECT_TYPES,
   SUPPORTED_LOCALES,
   TOKEN_ENDPOINT_AUTH_METHODS,
   type Locale,
@@ -69,10 +71,10 @@ export interface ServerMetadata {
   readonly introspection_endpoint: string;
   readonly scopes_supported: readonly string[];
   readonly response_types_supported: readonly ['code'];
-  readonly response_modes_supported: readonly ['query', 'form_post'];
+  readonly response_modes_supported: typeof RESPONSE_MODES;
   readonly grant_types_supported: readonly (typeof GRANT_TYPES)[number][];
   readonly authorization_response_iss_parameter_supported: true;
-  readonly subject_types_supported: readonly ['public', 'pairwise'];
+  readonly subject_types_supported: typeof SUBJECT_TYPES;
   readonly id_token_signing_alg_values_supported: readonly SigningAlgorithm[];
   readonly access_token_signing_alg_values_supported: readonly SigningAlgorithm[];
   readonly claims_supported: readonly (typeof CLAIMS_SUPPORTED)[number][];
@@ -103,7 +105,7 @@ function metadata(issuer: string, config: ServiceConfig): ServerMetadata {
     scopes_supported: [...new Set([...STANDARD_SCOPES, ...clientScopes])],
     response_types_supported: ['code'],
     // OAuth 2.0 Form Post Response Mode: form_post, beside the code flow's default (lib/login/form-post.ts).
-    response_modes_supported: ['query', 'form_post'],
+    response_modes_supported: RESPONSE_MODES,
     // The grant types some client uses (refresh_token only where one is issued refresh tokens):
     // nothing is advertised that no client can do.
     grant_types_supported: GRANT_TYPES.filter((grant) => config.stage.clients.some((client) => grantTypesOf(client).includes(grant))),
@@ -112,7 +114,7 @@ function metadata(issuer: string, config: ServiceConfig): ServerMetadata {
     // OIDC Core §8: `public` gives every client of an environment the same `sub`; `pairwise` a
     // different one per sector identifier (§8.1), per client (`subjectType`; lib/keys/hmac-keys.ts
     // `subjectOf`). Either way a user's `sub` differs per environment.
-    subject_types_supported: ['public', 'pairwise'],
+    subject_types_supported: SUBJECT_TYPES,
     id_token_signing_alg_values_supported: [...SIGNING_ALGORITHMS],
     // No registered field names the access tokens' algorithms (RFC 9068 leaves it to the JWKS).
     access_token_signing_alg_values_supported: [...SIGNING_ALGORITHMS],

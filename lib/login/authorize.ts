@@ -37,7 +37,7 @@ import {
 import { LOG_EVENTS } from '../platform/log-events';
 import { LOGIN_PAGES, type Locale } from '../messages/locales';
 import type { AuthorizationCodeStore } from '../oauth/ports';
-import { SUPPORTED_LOCALES, type Channel } from '../platform/vocabulary';
+import { RESPONSE_MODES, SUPPORTED_LOCALES, type Channel } from '../platform/vocabulary';
 import { subjectFor, userClaimsOf } from '../oauth/access-tokens';
 import { newSessionId } from '../oauth/sessions';
 import { AUTHORIZATION_CODE_TTL_SECONDS, authorizationCodeHash, mintAuthorizationCode } from '../oauth/authorization-codes';
@@ -171,7 +171,7 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
   }
   if (one('request') !== undefined) return fail('request_not_supported', 'Request objects are not supported.');
   if (one('request_uri') !== undefined) return fail('request_uri_not_supported', 'Request objects are not supported.');
-  if (requestedMode !== undefined && !RESPONSE_MODES.includes(requestedMode)) {
+  if (requestedMode !== undefined && !(RESPONSE_MODES as readonly string[]).includes(requestedMode)) {
     return fail('invalid_request', "response_mode must be 'query' or 'form_post'.");
   }
   if (requestedMode === 'form_post' && responseMode === undefined) {
@@ -564,9 +564,6 @@ function byQuality(header: string | undefined): string[] {
     .sort((a, b) => b.quality - a.quality)
     .map((entry) => entry.tag);
 }
-
-/** The response modes the endpoint answers in (metadata `response_modes_supported`). */
-export const RESPONSE_MODES: readonly string[] = ['query', 'form_post'];
 
 /**
  * The authorization response (or error response) to the client: a 302 with `parameters` in the

@@ -78,6 +78,12 @@ export const CLIENT_ASSERTION_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] 
 /** The response types the authorization endpoint answers (OIDC Core §3: the code flow only). */
 export const RESPONSE_TYPES = ['code'] as const;
 
+/**
+ * How the authorization endpoint returns its response (metadata `response_modes_supported`):
+ * `query`, the code flow's default, or `form_post` (OAuth 2.0 Form Post Response Mode).
+ */
+export const RESPONSE_MODES = ['query', 'form_post'] as const;
+
 /** How `sub` is chosen for a client (OIDC Core §8): one per user, or one per user and sector (§8.1). */
 export const SUBJECT_TYPES = ['public', 'pairwise'] as const;
 export type SubjectType = (typeof SUBJECT_TYPES)[number];
