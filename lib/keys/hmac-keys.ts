@@ -11,6 +11,7 @@
  *   destination prefix (an IP address is personal data too: never a key or a log field in clear).
  * - `refreshToken`: the keyed hash a refresh token is stored as, and its family's key;
  * - `refreshSuccessor`: derives a refresh token's successor from it (lib/oauth/refresh-tokens.ts).
+ * - `session`: the keyed hash a single sign-on session is stored under (lib/sessions/sessions.ts).
  *
  * Rotating the master secret therefore changes every `sub` and resets every counter and code:
  * see docs/operations/key-rotation.md.
@@ -32,6 +33,8 @@ export interface HmacKeys {
   readonly refreshToken: Buffer;
   /** Derives a refresh token's successor from the token (lib/oauth/refresh-tokens.ts). */
   readonly refreshSuccessor: Buffer;
+  /** The keyed hash a session's cookie reference is stored under (lib/sessions/sessions.ts). */
+  readonly session: Buffer;
 }
 
 /** The master secret must carry at least 256 bits. */
@@ -55,6 +58,7 @@ export function deriveHmacKeys(secret: Buffer): HmacKeys {
     guard: derive('guard-key'),
     refreshToken: derive('refresh-token'),
     refreshSuccessor: derive('refresh-successor'),
+    session: derive('sso-session'),
   });
 }
 

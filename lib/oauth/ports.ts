@@ -82,8 +82,8 @@ export interface TokenStore {
 // ---------------------------------------------------------------------------------------------
 // Refresh tokens and revocation
 
-/** Why a family was revoked: a spent token presented again, or a revocation request (RFC 7009). */
-export type RevocationReason = 'reuse' | 'revoked';
+/** Why a family was revoked: a spent token presented again, a revocation request (RFC 7009), its session's end, or an operator's. */
+export type RevocationReason = 'reuse' | 'revoked' | 'session_ended' | 'operator';
 
 /**
  * A family of refresh tokens: every token descended from one login, of which only the newest is

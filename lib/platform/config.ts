@@ -53,6 +53,12 @@ const limitSchema = (defaults: Readonly<{ maxAttempts: number; windowSeconds: nu
 const ATTEMPT_LIMIT_DEFAULTS = Object.freeze({ maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 });
 
 /** Refresh token lifetimes (`refreshTokens`): Auth0's and Okta's defaults for idle and absolute lifetime. */
+/** An environment's SSO session lifetimes (`sessions`): Auth0's defaults, 3 days idle and 7 days in all. */
+const SESSION_DEFAULTS = Object.freeze({ idleSeconds: 3 * 86_400, absoluteSeconds: 7 * 86_400 });
+
+/** Hosts a back-channel logout URI may use plain http on: this machine's (a local relying party). */
+const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
 const REFRESH_DEFAULTS = Object.freeze({ idleSeconds: 30 * 86_400, absoluteSeconds: 90 * 86_400, reuseIntervalSeconds: 0 });
 
 /**
@@ -208,6 +214,21 @@ const environmentSchema = z.strictObject({
       maxTries: z._default(int(1, 10), 3),
     }),
     () => ({ ttlSeconds: 300, maxTries: 3 }),
+  ),
+  /**
+   * The single sign-on session a hosted login starts (docs/decisions/014-sso-sessions.md): while it
+   * lives, another authorization request of this environment in the same browser is answered
+   * without a code. It ends after `idleSeconds` without a login it served (default 3 days), or
+   * `absoluteSeconds` after the code that started it (default 7 days), whichever comes first:
+   * Auth0's defaults. Every new code it saves costs a message; a session outlives the tab, not
+   * the week.
+   */
+  sessions: z._default(
+    z.strictObject({
+      idleSeconds: z._default(int(60, 30 * 86_400), SESSION_DEFAULTS.idleSeconds),
+      absoluteSeconds: z._default(int(60, 90 * 86_400), SESSION_DEFAULTS.absoluteSeconds),
+    }),
+    () => ({ ...SESSION_DEFAULTS }),
   ),
   limits: z._default(
     z.strictObject({
@@ -440,6 +461,28 @@ const clientSchema = z.strictObject({
    * public client always needs PKCE.
    */
   requirePkce: z._default(z.boolean(), true),
+  /**
+   * Where the end-session endpoint may send the user back after a logout (OpenID Connect
+   * RP-Initiated Logout 1.0 §3.1 `post_logout_redirect_uris`): compared by exact string match, as
+   * redirect URIs are. None: a logout of this client ends on the service's signed-out page.
+   */
+  postLogoutRedirectUris: z._default(z.array(z.url()), (): string[] => []),
+  /**
+   * The client's back-channel logout endpoint (OpenID Connect Back-Channel Logout 1.0 §2.2):
+   * when a session that logged the user in to this client ends, it is sent a logout token there,
+   * by POST, off the user's request. https, or http on a loopback host (a local relying party).
+   */
+  backchannelLogoutUri: z.optional(
+    z.url({ protocol: /^https?$/ }).check(
+      z.refine(
+        (uri) => new URL(uri).protocol === 'https:' || LOOPBACK_HOSTS.includes(new URL(uri).hostname),
+        'https, or http on a loopback host',
+      ),
+      z.refine((uri) => new URL(uri).hash === '', 'no fragment (Back-Channel Logout §2.2)'),
+    ),
+  ),
+  /** Whether the client needs the `sid` in its logout tokens (Back-Channel Logout §2.2 `backchannel_logout_session_required`). */
+  backchannelLogoutSessionRequired: z._default(z.boolean(), false),
   /** Whether this client's API keys may call the introspection endpoint (RFC 7662). */
   mayIntrospect: z._default(z.boolean(), false),
   /**
@@ -521,7 +564,7 @@ export const stageFields = {
 
 interface StageReferences {
   readonly defaultEnvironment: string;
-  readonly environments: ReadonlyArray<{ readonly id: string }>;
+  readonly environments: ReadonlyArray<Pick<z.infer<typeof environmentSchema>, 'id' | 'sessions'>>;
   readonly clients: ReadonlyArray<z.infer<typeof clientSchema>>;
 }
 
@@ -536,6 +579,13 @@ export function checkStageReferences(
       ctx.addIssue({ code: 'custom', path: ['environments', index, 'id'], message: `duplicate environment "${environment.id}"` });
     }
     environmentIds.add(environment.id);
+    if (environment.sessions.idleSeconds > environment.sessions.absoluteSeconds) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['environments', index, 'sessions', 'idleSeconds'],
+        message: 'the idle lifetime cannot be longer than the absolute one',
+      });
+    }
   }
   if (!environmentIds.has(config.defaultEnvironment)) {
     ctx.addIssue({ code: 'custom', path: ['defaultEnvironment'], message: `no environment "${config.defaultEnvironment}"` });
@@ -631,6 +681,13 @@ export function checkStageReferences(
         code: 'custom',
         path: ['clients', index, 'refreshTokens', 'idleSeconds'],
         message: 'the idle lifetime cannot be longer than the absolute one',
+      });
+    }
+    if (client.backchannelLogoutSessionRequired && client.backchannelLogoutUri === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clients', index, 'backchannelLogoutSessionRequired'],
+        message: 'backchannelLogoutSessionRequired is for a client with a backchannelLogoutUri',
       });
     }
     if (client.sendRequiresApiKey && client.hostedLogin === true) {

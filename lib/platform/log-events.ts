@@ -12,6 +12,19 @@ export const LOG_EVENTS = {
    * (`reason: failure_cap`). Fields: operation (send | token), environment, user, reason, blockStarted.
    */
   attemptRefused: 'attempt refused',
+  /**
+   * A send or a code check of a user an operator blocked (docs/operations/operator-controls.md):
+   * counted, then answered as for a user with no code (nothing sent; invalid_grant, or the page's
+   * dead-code message). Fields: operation (send | token), environment, user (log handle).
+   */
+  blockedUserAttempt: 'blocked user attempt',
+  /**
+   * An operator's call on the admin API (lib/admin/operator.ts), after it took effect: the audit
+   * trail. Fields: action (block | unblock | end-sessions), environment, user (log handle), caller
+   * (the IAM principal's ARN API Gateway authenticated; `anonymous` on the local runtime, which has
+   * no IAM), and what was done: blocked, or sessions and families.
+   */
+  operatorAction: 'operator action',
   /** A user's run of consecutive failed exchanges reached the cap: the token endpoint refuses them until the run's window passes. Fields: environment, user, failures. */
   failureCapReached: 'failure cap reached',
   /** A failed send's code could not be discarded, or a failed save cancelled (its 502 or 503 stands). Fields: environment, client, error. */
@@ -57,6 +70,37 @@ export const LOG_EVENTS = {
   authorizationRefused: 'authorization refused',
   /** The hosted login page checked a code and issued an authorization code. Fields: client, environment, user. */
   authorizationGranted: 'authorization granted',
+  /**
+   * A single sign-on session started (a code checked on the hosted page) or served a login without
+   * a code. Fields: client, environment, user (log handle), session (a handle of its key, never the
+   * cookie), and for a use the session's age in seconds.
+   */
+  sessionStarted: 'session started',
+  sessionUsed: 'session used',
+  /**
+   * A session ended: `reason` logout (the end-session endpoint) or operator (the admin API).
+   * Fields: environment, user, session, reason, clients (how many it served), families (refresh
+   * token families revoked with it), notices (back-channel logout tokens queued).
+   */
+  sessionEnded: 'session ended',
+  /** A login in another account could not end the browser's previous session (the login stands; that session lapses by its lifetimes). Fields: environment, session, error. */
+  sessionNotEnded: 'session not ended',
+  /** The back-channel logout notices of an ended session could not be queued (the logout stands). Fields: environment, notices, error. */
+  logoutNoticesLost: 'logout notices lost',
+  /**
+   * The end-session endpoint (OpenID Connect RP-Initiated Logout 1.0). `logout refused`: the error
+   * page (reason: repeated | too_long | unknown_client | client_mismatch | environment | action).
+   * `logout asked`: the confirmation page, because the request did not prove the browser's login
+   * (reason: no_hint | invalid_hint | other_session | unregistered_redirect). `logged out`: fields
+   * environment, client, confirmed (whether the user was asked), ended (whether a session ended:
+   * `session ended` has its details), redirected. `logout declined`: "stay signed in" (environment,
+   * client, redirected). `logout expired`: a confirmation too old, altered, or of another session.
+   */
+  logoutRefused: 'logout refused',
+  logoutAsked: 'logout asked',
+  loggedOut: 'logged out',
+  logoutDeclined: 'logout declined',
+  logoutExpired: 'logout expired',
   /** UserInfo answered for a token. Fields: client, environment. */
   userInfoServed: 'userinfo served',
   /** Tokens were issued (a code exchanged, a refresh). Fields: environment, client, format, user, family (with refresh tokens). */
@@ -76,4 +120,31 @@ export const LOG_EVENTS = {
   requestFailed: 'request failed',
   /** A bug: an error that was not one of ours (500). */
   unhandledError: 'unhandled error',
+} as const;
+
+/**
+ * The back-channel logout worker's messages (lib/logout/backchannel.ts): on AWS only the
+ * `backchannel-logout` function logs them, so they are counted from its log group alone
+ * (infra/backchannel.ts), apart from LOG_EVENTS, every one of which is counted on every API
+ * function's log group (infra/monitoring.ts: a filter per event and group, in a stack that holds
+ * at most 500 resources). Locally the in-process queue logs the same lines.
+ */
+export const BACKCHANNEL_LOG_EVENTS = {
+  /**
+   * A logout token reached a client's back-channel logout URI: it answered 200 or 204 (OpenID
+   * Connect Back-Channel Logout 1.0 §2.8). Fields: environment, client, status, attempt.
+   */
+  delivered: 'backchannel logout delivered',
+  /**
+   * A back-channel logout attempt failed: another status, no answer, or no answer within the
+   * timeout. It is tried again until its last attempt (lib/logout/backchannel.ts
+   * `BACKCHANNEL_MAX_ATTEMPTS`). Fields: environment, client, attempt, reason (status | network |
+   * timeout | error), status (reason status), detail (network, error: an error name or code); or,
+   * for a queue message that is not a notice, reason malformed, message (its id), attempt.
+   */
+  failed: 'backchannel logout failed',
+  /** A logout notice was dropped: its client is gone, or has no back-channel logout URI any more. Fields: environment, client, reason. */
+  skipped: 'backchannel logout skipped',
+  /** A logout notice's last attempt failed: it is dead-lettered (on AWS, the queue's dead-letter queue). Fields: environment, client, attempts. */
+  deadLettered: 'backchannel logout dead-lettered',
 } as const;

@@ -38,25 +38,8 @@ export class DynamoDbAuthorizationCodeStore implements AuthorizationCodeStore {
   ) {}
 
   async save(record: AuthorizationCodeRecord): Promise<void> {
-    const item = {
-      pk: authorizationCodeItemKey(record.codeHash),
-      environment_id: record.environmentId,
-      client_id: record.clientId,
-      redirect_uri: record.redirectUri,
-      code_challenge: record.codeChallenge,
-      nonce: record.nonce,
-      scope: record.scope,
-      user_key: record.userKey,
-      sub: record.subject,
-      channel: record.channel,
-      ...(Object.keys(record.claims).length === 0 ? {} : { claims: { ...record.claims } }),
-      auth_time: record.authTime,
-      sid: record.sessionId,
-      not_after: record.notAfter,
-      [TABLE_DEFINITION.timeToLiveAttribute]: ttlSeconds(record.notAfter),
-    };
     try {
-      await this.client.send(new PutCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }));
+      await this.client.send(new PutCommand(authorizationCodePut(this.tableName, record)));
     } catch (error) {
       throw storageFailure(error, 'save authorization code');
     }
@@ -99,4 +82,29 @@ export class DynamoDbAuthorizationCodeStore implements AuthorizationCodeStore {
       notAfter: stored.not_after,
     };
   }
+}
+
+/**
+ * The conditional Put that saves an authorization code: alone (`save`), or in the transaction
+ * that also starts or uses the session it came from (session-store.ts).
+ */
+export function authorizationCodePut(tableName: string, record: AuthorizationCodeRecord) {
+  const item = {
+    pk: authorizationCodeItemKey(record.codeHash),
+    environment_id: record.environmentId,
+    client_id: record.clientId,
+    redirect_uri: record.redirectUri,
+    code_challenge: record.codeChallenge,
+    nonce: record.nonce,
+    scope: record.scope,
+    user_key: record.userKey,
+    sub: record.subject,
+    channel: record.channel,
+    ...(Object.keys(record.claims).length === 0 ? {} : { claims: { ...record.claims } }),
+    auth_time: record.authTime,
+    sid: record.sessionId,
+    not_after: record.notAfter,
+    [TABLE_DEFINITION.timeToLiveAttribute]: ttlSeconds(record.notAfter),
+  };
+  return { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' };
 }

@@ -58,3 +58,23 @@ export function revokedItemKey(jti: string): string {
 export function clientAssertionItemKey(clientId: string, jtiHash: string): string {
   return `assertion#${clientId}#${jtiHash}`;
 }
+
+/** A single sign-on session, by the keyed hash of its cookie's reference (session-store.ts). */
+export function sessionItemKey(sessionKey: string): string {
+  return `session#${sessionKey}`;
+}
+
+/** The user index's partition (table.ts `userIndex`): one user in one environment. */
+export function userIndexKey(environmentId: string, userKey: string): string {
+  return `${environmentId}#${userKey}`;
+}
+
+/** The user index's sort key of a session (`session#<sid>`). */
+export function sessionSortKey(sid: string): string {
+  return `session#${sid}`;
+}
+
+/** The user index's sort key of a refresh token family: `family#<sid>`, or `offline#<sid>` for one that outlives its session. */
+export function familySortKey(sid: string | undefined, offline: boolean): string {
+  return `${offline ? 'offline' : 'family'}#${sid ?? ''}`;
+}

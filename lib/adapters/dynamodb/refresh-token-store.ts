@@ -26,11 +26,12 @@ import { CHANNELS } from '../../platform/vocabulary';
 import { MAX_REFRESH_WINDOW } from '../../platform/config';
 import { itemOfFailure, storageFailure } from './client';
 import { slotShifts } from './sliding-window';
-import { familyItemKey } from './item-keys';
+import { familyItemKey, familySortKey, userIndexKey } from './item-keys';
+import { hasScope } from '../../oauth/scopes';
 import { TABLE_DEFINITION } from './table';
 import { tokenItemOf } from './token-store';
 
-const REVOCATION_REASONS = ['reuse', 'revoked'] as const satisfies readonly RevocationReason[];
+const REVOCATION_REASONS = ['reuse', 'revoked', 'session_ended', 'operator'] as const satisfies readonly RevocationReason[];
 
 /** A slot of the family's window of rotations (no placeholder needed: none is a reserved word). */
 const rotationSlot = (index: number) => `r${index}`;
@@ -86,6 +87,10 @@ export class DynamoDbRefreshTokenStore implements RefreshTokenStore {
         generation: family.generation,
         current: family.currentHash,
         previous: family.previousHash,
+        // In the user index (table.ts): a logout revokes the families its session's logins
+        // started, unless they asked for offline access (OIDC Core §11); an operator, all of them.
+        [TABLE_DEFINITION.userIndex.partitionKey.name]: userIndexKey(family.environmentId, family.userKey),
+        [TABLE_DEFINITION.userIndex.sortKey.name]: familySortKey(family.sessionId, hasScope(family.scope, 'offline_access')),
         [TABLE_DEFINITION.timeToLiveAttribute]: family.keepUntil,
       },
       ConditionExpression: 'attribute_not_exists(pk)',
