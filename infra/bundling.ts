@@ -28,9 +28,12 @@ export const PROJECT_ROOT = resolve(__dirname, '..');
 /** The Secrets Manager rotation function of the signing key set: a Lambda, but not an API route. */
 export const ROTATION_FUNCTION = 'rotate-signing-keys';
 
-/** Every Lambda the stack deploys, by its file in functions/: the API functions, then the rotation. */
+/** The back-channel logout worker: a Lambda fed by the logout queue (infra/backchannel.ts), not an API route. */
+export const BACKCHANNEL_FUNCTION = 'backchannel-logout';
+
+/** Every Lambda the stack deploys, by its file in functions/: the API functions, then the rotation and the logout worker. */
 export function lambdaNames(): string[] {
-  return [...Object.keys(FUNCTIONS), ROTATION_FUNCTION];
+  return [...Object.keys(FUNCTIONS), ROTATION_FUNCTION, BACKCHANNEL_FUNCTION];
 }
 
 /** The TypeScript entry of a function. */

@@ -54,14 +54,20 @@ export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
   readonly role: Role;
+  /**
+   * The role's one policy (inline): a grant that only the stack knows how to make (a queue's
+   * `grantNotify`, infra/backchannel.ts) adds its statements here, so the role still has nothing else.
+   */
+  readonly policy: PolicyDocument;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: props.removalPolicy });
+    this.policy = new PolicyDocument({ statements: props.statements(this.logGroup.logGroupArn) });
     this.role = new Role(this, 'Role', {
       description: `${props.name}: exactly what lib/platform/routes.ts declares for it`,
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      inlinePolicies: { LeastPrivilege: new PolicyDocument({ statements: props.statements(this.logGroup.logGroupArn) }) },
+      inlinePolicies: { LeastPrivilege: this.policy },
     });
     this.function = new NodejsFunction(this, 'Function', {
       description: props.description,

@@ -1,18 +1,19 @@
 /**
  * The service, one stack per stage: the table, the secrets, one Lambda per entry of FUNCTIONS plus
- * the signing key rotation, the REST API over ROUTES, delivery identities, optional WAF, alarms
- * and a dashboard. Everything per function is derived from its FunctionSpec (lib/platform/routes.ts), so
+ * the signing key rotation, the back-channel logout queue and its worker (infra/backchannel.ts),
+ * the REST API over ROUTES, delivery identities, optional WAF, alarms and a dashboard. Everything per function is derived from its FunctionSpec (lib/platform/routes.ts), so
  * a function the lead adds there is deployed, routed and granted without a change here.
  */
 import { CfnOutput, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '../lib/adapters/dynamodb/table';
 import { variablesOf, type EnvironmentVariable } from '../lib/platform/env';
 import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec } from '../lib/platform/routes';
 import { ServiceApi } from './api';
-import { ROTATION_FUNCTION } from './bundling';
+import { BackchannelLogout } from './backchannel';
+import { BACKCHANNEL_FUNCTION, ROTATION_FUNCTION } from './bundling';
 import { Delivery } from './delivery';
 import { API_TIMEOUT, ROTATION_MEMORY_MB, ROTATION_TIMEOUT, ServiceFunction } from './functions';
 import { Monitoring } from './monitoring';
@@ -39,6 +40,8 @@ export class IdentityStack extends Stack {
   readonly secrets: ServiceSecrets;
   readonly functions: Record<FunctionName, ServiceFunction>;
   readonly rotation: ServiceFunction;
+  /** The logout queue, its worker and dead letters (infra/backchannel.ts); `grantNotify` lets a function queue notices. */
+  readonly backchannel: BackchannelLogout;
   readonly api: ServiceApi;
   readonly monitoring: Monitoring;
   readonly issuer: string;
@@ -62,6 +65,13 @@ export class IdentityStack extends Stack {
       encryption: TableEncryption.AWS_MANAGED,
       deletionProtection: removalPolicy === RemovalPolicy.RETAIN,
       removalPolicy,
+    });
+    const userIndex = TABLE_DEFINITION.userIndex;
+    this.table.addGlobalSecondaryIndex({
+      indexName: userIndex.name,
+      partitionKey: { name: userIndex.partitionKey.name, type: AttributeType[attributeTypeOf(userIndex.partitionKey.type)] },
+      sortKey: { name: userIndex.sortKey.name, type: AttributeType[attributeTypeOf(userIndex.sortKey.type)] },
+      projectionType: ProjectionType.KEYS_ONLY,
     });
 
     this.secrets = new ServiceSecrets(this, 'Secrets', { stage, removalPolicy });
@@ -115,6 +125,11 @@ export class IdentityStack extends Stack {
     this.rotation.function.addEnvironment('VERIFICATION_KEYS_SECRET_ARN', this.secrets.verificationKeys.secretArn);
     this.secrets.rotateSigningKeys(this.rotation.function, deployment.signingKeyRotationDays);
 
+    this.backchannel = new BackchannelLogout(this, 'BackchannelLogout', {
+      ...functionProps,
+      signingKeysSecretArn: this.secrets.signingKeys.secretArn,
+    });
+
     this.api = new ServiceApi(this, 'Api', {
       stage,
       config,
@@ -136,8 +151,11 @@ export class IdentityStack extends Stack {
       HMAC_SECRET_ARN: this.secrets.hmac.secretArn,
       SIGNING_KEYS_SECRET_ARN: this.secrets.signingKeys.secretArn,
       VERIFICATION_KEYS_SECRET_ARN: this.secrets.verificationKeys.secretArn,
+      LOGOUT_QUEUE_URL: this.backchannel.logoutQueue.queueUrl,
     };
     for (const spec of specs) {
+      // The functions that end sessions queue their logout notices (FunctionSpec `queues`).
+      if (spec.queues?.includes('logout') === true) this.backchannel.grantNotify(apiFunctions[spec.name as FunctionName]);
       const fn = apiFunctions[spec.name as FunctionName].function;
       for (const variable of variablesOf(spec)) {
         const value = values[variable];
@@ -166,8 +184,11 @@ export class IdentityStack extends Stack {
       functions: [
         ...specs.map((spec) => ({ name: spec.name, ...pick(apiFunctions[spec.name as FunctionName]), api: true })),
         { name: ROTATION_FUNCTION, ...pick(this.rotation), api: false },
+        // Its events (BACKCHANNEL_LOG_EVENTS) are counted by infra/backchannel.ts `monitor`, from its log group alone.
+        { name: BACKCHANNEL_FUNCTION, ...pick(this.backchannel.worker), api: false },
       ],
     });
+    this.backchannel.monitor(this.monitoring);
     for (const spec of specs) {
       apiFunctions[spec.name as FunctionName].function.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', this.monitoring.namespace);
     }

@@ -93,6 +93,14 @@ export const SECRETS_MANAGER_CLIENT_SETTINGS: ClientLimits = clientLimits({ maxA
  */
 export const DELIVERY_CLIENT_SETTINGS: ClientLimits = clientLimits({ maxAttempts: 1, connectionTimeout: 1000, requestTimeout: 3000 });
 
+/**
+ * SQS (`SendMessageBatch` of the back-channel logout notices, lib/adapters/sqs/logout-queue.ts):
+ * answers in tens of milliseconds, like DynamoDB, and gets DynamoDB's limits (3.5 s a call). A
+ * retry after a timeout may queue a notice twice: its relying party then gets two logout tokens
+ * for one session, which §2.7 of Back-Channel Logout makes harmless (a session logged out twice).
+ */
+export const QUEUE_CLIENT_SETTINGS: ClientLimits = clientLimits({ maxAttempts: 2, connectionTimeout: 250, requestTimeout: 1000 });
+
 /** The backoff before retry `n` (0 for the first) is at most this many ms (throttling's base, doubled per retry). */
 const MAX_BACKOFF_MS = (retry: number): number => Math.min(1000 * 2 ** retry, 20_000);
 

@@ -43,6 +43,12 @@ const environmentSchema = z.object({
   HMAC_SECRET_ARN: secretArn(),
   SIGNING_KEYS_SECRET_ARN: secretArn(),
   VERIFICATION_KEYS_SECRET_ARN: secretArn(),
+  /**
+   * The back-channel logout queue (an SQS queue URL), for the functions that end sessions and queue
+   * logout tokens (lib/deps/logout-notifier.ts); set by the stack with the grant to send to it
+   * (infra/backchannel.ts). Absent locally: the local runtime delivers in process.
+   */
+  LOGOUT_QUEUE_URL: blankAsAbsent(z.url({ protocol: /^https?$/ })),
   /** Locally: a folder of secret files instead of Secrets Manager (the local runtime and tests). */
   LOCAL_SECRETS_DIR: text(),
   /**
@@ -89,11 +95,12 @@ export function required<K extends EnvironmentVariable>(env: ServiceEnvironment,
  * The variables a deployed API function needs, from its declaration: the issuer always, the table
  * if it uses one, and the ARN of each secret it may read. The CDK stack sets exactly these.
  */
-export function variablesOf(spec: Pick<FunctionSpec, 'table' | 'secrets'>): EnvironmentVariable[] {
+export function variablesOf(spec: Pick<FunctionSpec, 'table' | 'secrets' | 'queues'>): EnvironmentVariable[] {
   const variables: EnvironmentVariable[] = ['ISSUER'];
   if (spec.table.length > 0) variables.push('TABLE_NAME');
   if (spec.secrets.includes('hmac')) variables.push('HMAC_SECRET_ARN');
   if (spec.secrets.includes('signingKeys')) variables.push('SIGNING_KEYS_SECRET_ARN');
   if (spec.secrets.includes('verificationKeys')) variables.push('VERIFICATION_KEYS_SECRET_ARN');
+  if (spec.queues?.includes('logout') === true) variables.push('LOGOUT_QUEUE_URL');
   return variables;
 }

@@ -14,14 +14,18 @@ export const API_TIMEOUT_SECONDS = 20;
 
 /**
  * DynamoDB actions on the table, as IAM names them (`dynamodb:<action>`). A TransactWriteItems
- * request has no action of its own: IAM authorises each of its writes by its own action.
+ * request has no action of its own: IAM authorises each of its writes by its own action. `Query`
+ * is on the table's secondary index only (lib/adapters/dynamodb/table.ts `userIndex`): every
+ * item is reached by its key, and only the index has more than one item per key.
  */
-export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
 /**
  * The service's secrets: the HMAC master key, the signing key set (private keys: the token
  * function only), and its public half (what the verifying functions read).
  */
 export type SecretName = 'hmac' | 'signingKeys' | 'verificationKeys';
+/** Queues a function may send to: the back-channel logout queue (`sqs:SendMessage`). */
+export type QueueName = 'logout';
 /** Delivery channels, each one IAM action: ses:SendEmail, sns:Publish, sms-voice:SendVoiceMessage. */
 export type DeliveryAction = 'email' | 'sms' | 'voice';
 
@@ -33,6 +37,11 @@ export interface FunctionSpec {
   readonly table: readonly TableAction[];
   readonly secrets: readonly SecretName[];
   readonly delivery: readonly DeliveryAction[];
+  /**
+   * Queues it sends to: `logout`, the back-channel logout queue (infra/backchannel.ts), for the
+   * functions that end sessions (lib/sessions/end-sessions.ts). Absent: none.
+   */
+  readonly queues?: readonly QueueName[];
 }
 
 export const FUNCTIONS = {
@@ -79,10 +88,15 @@ export const FUNCTIONS = {
     name: 'authorize',
     description: 'GET|POST /idp/v1/account/authorize: the hosted login page (the OAuth authorization endpoint)',
     // The attempts, the SMS fraud guards' counters (send-guards.ts), the code, a wrong try and a
-    // failure count (UpdateItem), the authorization code (PutItem).
-    table: ['UpdateItem', 'PutItem'],
-    secrets: ['hmac'],
+    // failure count, a session's use or renewal (UpdateItem), the authorization code and a new
+    // session (PutItem), the browser's session (GetItem); a login in another account ends the
+    // previous session as a logout does: the session (DeleteItem), its families (Query on the user
+    // index, UpdateItem). The public keys check an id_token_hint.
+    table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'Query'],
+    secrets: ['hmac', 'verificationKeys'],
     delivery: ['email', 'sms', 'voice'],
+    // Ending a session queues its relying parties' logout tokens (Back-Channel Logout 1.0).
+    queues: ['logout'],
   },
   userinfo: {
     name: 'userinfo',
@@ -91,6 +105,30 @@ export const FUNCTIONS = {
     table: ['GetItem'],
     secrets: ['verificationKeys'],
     delivery: [],
+  },
+  logout: {
+    name: 'logout',
+    description: 'GET|POST /idp/v1/account/logout: the end-session endpoint (OpenID Connect RP-Initiated Logout)',
+    // The browser's session (GetItem); ending it: the session (DeleteItem), its refresh token
+    // families found on the user index (Query) and revoked (UpdateItem). The HMAC key finds the
+    // session by its cookie and seals the confirmation; the public keys check an id_token_hint.
+    table: ['GetItem', 'DeleteItem', 'Query', 'UpdateItem'],
+    secrets: ['hmac', 'verificationKeys'],
+    delivery: [],
+    // Ending a session queues its relying parties' logout tokens (Back-Channel Logout 1.0).
+    queues: ['logout'],
+  },
+  admin: {
+    name: 'admin',
+    description: 'POST /idp/v1/admin/users/*: the operator controls (block, unblock, end sessions), IAM-authorised',
+    // The block set on and lifted from a user's attempt counters, a refresh family revoked
+    // (UpdateItem), a session ended (DeleteItem), the user's sessions and families found (Query,
+    // on the user index).
+    table: ['UpdateItem', 'DeleteItem', 'Query'],
+    secrets: ['hmac'],
+    delivery: [],
+    // Ending a session queues its relying parties' logout tokens (Back-Channel Logout 1.0).
+    queues: ['logout'],
   },
   'well-known': {
     name: 'well-known',
@@ -109,7 +147,18 @@ export interface Route {
   /** The methods the route answers; API Gateway sends every other method to the function too, which answers 405. */
   readonly methods: readonly string[];
   readonly functionName: FunctionName;
+  /**
+   * `iam`: only the deployment's IAM principals may call it (API Gateway AWS_IAM authorization,
+   * SigV4-signed requests: infra/api.ts). Not part of the public API: no CORS, no preflight, not in
+   * docs/openapi.json (docs/operations/operator-controls.md describes it). The local runtime serves
+   * it on its loopback address without any IAM (`npm run admin` calls it there unsigned).
+   * Absent: public, as every OAuth endpoint is by protocol.
+   */
+  readonly authorization?: 'iam';
 }
+
+/** Whether `route` is public: anyone may call it (its function authenticates clients itself). */
+export const isPublic = (route: Route): boolean => route.authorization !== 'iam';
 
 export const ROUTES: readonly Route[] = [
   { path: '/idp/v1/otp/send', methods: ['POST'], functionName: 'otp-send' },
@@ -118,7 +167,14 @@ export const ROUTES: readonly Route[] = [
   { path: '/idp/v1/account/revoke', methods: ['POST'], functionName: 'revoke' },
   { path: '/idp/v1/account/authorize', methods: ['GET', 'POST'], functionName: 'authorize' },
   { path: '/idp/v1/account/userinfo', methods: ['GET', 'POST'], functionName: 'userinfo' },
+  { path: '/idp/v1/account/logout', methods: ['GET', 'POST'], functionName: 'logout' },
   { path: '/.well-known/jwks.json', methods: ['GET'], functionName: 'well-known' },
   { path: '/.well-known/oauth-authorization-server', methods: ['GET'], functionName: 'well-known' },
   { path: '/.well-known/openid-configuration', methods: ['GET'], functionName: 'well-known' },
+  { path: '/idp/v1/admin/users/block', methods: ['POST'], functionName: 'admin', authorization: 'iam' },
+  { path: '/idp/v1/admin/users/unblock', methods: ['POST'], functionName: 'admin', authorization: 'iam' },
+  { path: '/idp/v1/admin/users/end-sessions', methods: ['POST'], functionName: 'admin', authorization: 'iam' },
 ];
+
+/** The public routes: the API's contract (docs/openapi.json), CORS and the WAF's rate limits are theirs. */
+export const PUBLIC_ROUTES: readonly Route[] = ROUTES.filter(isPublic);
