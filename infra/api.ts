@@ -4,10 +4,16 @@
  * error JSON); API Gateway's own answers (unknown path, throttling, too large, …) rewritten into
  * the same `{"error", "error_description"}` shape; stage throttling, JSON access logs, CORS only
  * where the stage says, and an optional custom domain.
+ *
+ * The admin routes (`authorization: 'iam'`) take AWS_IAM authorization: API Gateway answers a
+ * request without a SigV4 signature as it answers an unknown path (MISSING_AUTHENTICATION_TOKEN,
+ * 404 below), one whose principal may not `execute-api:Invoke` them with 403, and the function
+ * never runs for either. They get no CORS preflight: no browser calls them.
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
+  AuthorizationType,
   EndpointType,
   LambdaIntegration,
   LogGroupLogDestination,
@@ -27,7 +33,7 @@ import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import type { DeployableStageConfig } from './stage-config';
 import { preflightFor } from '../lib/platform/http/cors';
-import type { FunctionName, Route } from '../lib/platform/routes';
+import { isPublic, type FunctionName, type Route } from '../lib/platform/routes';
 
 /**
  * API Gateway's own responses, in the service's error shape (`{ error, error_description }`, as
@@ -153,6 +159,10 @@ export class ServiceApi extends Construct {
         integrations.set(route.functionName, integration);
       }
       const resource: IResource = this.api.root.resourceForPath(route.path);
+      if (!isPublic(route)) {
+        acknowledgeIamOnly(resource.addMethod('ANY', integration, { authorizationType: AuthorizationType.IAM }));
+        continue;
+      }
       acknowledgePublic(resource.addMethod('ANY', integration));
       const preflight = preflightFor(deployment.cors, route.path, route.methods);
       if (preflight !== undefined) {
@@ -240,4 +250,13 @@ function acknowledgePublic(method: Method): void {
         'No Cognito user pool: this service is the identity provider itself; callers authenticate with client API keys checked by the functions (see APIG4).',
     },
   );
+}
+
+/** The admin methods are IAM-authorised; cdk-nag's COG4 still asks for a Cognito authorizer. */
+function acknowledgeIamOnly(method: Method): void {
+  Validations.of(method).acknowledge({
+    id: 'AwsSolutions-COG4',
+    reason:
+      'The operator controls (lib/platform/routes.ts, authorization iam) are for the deployment’s own IAM principals: AWS_IAM authorization (SigV4, execute-api:Invoke) is the authorizer; a Cognito user pool would add a second identity store for the same operators.',
+  });
 }

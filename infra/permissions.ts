@@ -5,6 +5,7 @@
  * from the resources of the stage. Nothing else grants a function anything.
  */
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { TABLE_DEFINITION } from '../lib/adapters/dynamodb/table';
 import type { FunctionSpec, SecretName } from '../lib/platform/routes';
 
 /** The resources a stage's functions act on. */
@@ -44,9 +45,14 @@ export const ROTATION_ACTIONS = [
 /** The statements of an API function: exactly what its spec declares, on this stage's resources. */
 export function statementsFor(spec: FunctionSpec, targets: PermissionTargets, logGroupArn: string): PolicyStatement[] {
   const statements = [logStatement(logGroupArn)];
-  if (spec.table.length > 0) {
-    // The table's ARN only: no index ARNs (there are none, and every access is by key).
-    statements.push(allow('Table', spec.table.map(tableActionOf), [targets.tableArn]));
+  const onItems = spec.table.filter((action) => action !== 'Query');
+  if (onItems.length > 0) {
+    // The table's ARN only: every access to an item is by its key.
+    statements.push(allow('Table', onItems.map(tableActionOf), [targets.tableArn]));
+  }
+  if (spec.table.includes('Query')) {
+    // Queries on the one index, by its name: the table itself is never queried (one item per key).
+    statements.push(allow('QueryUserIndex', [tableActionOf('Query')], [userIndexArn(targets.tableArn)]));
   }
   if (spec.secrets.length > 0) {
     statements.push(
@@ -62,6 +68,11 @@ export function statementsFor(spec: FunctionSpec, targets: PermissionTargets, lo
     if (statement !== undefined) statements.push(statement);
   }
   return statements;
+}
+
+/** The ARN of the table's user index (lib/adapters/dynamodb/table.ts `userIndex`). */
+export function userIndexArn(tableArn: string): string {
+  return `${tableArn}/index/${TABLE_DEFINITION.userIndex.name}`;
 }
 
 /** Publishing the public key set: the rotation function's one write outside the secret it rotates. */

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseDeployableStage, type DeployableStageConfig } from './stage-config';
-import { ROUTES } from '../lib/platform/routes';
+import { PUBLIC_ROUTES } from '../lib/platform/routes';
 import { PROJECT_ROOT } from './bundling';
 
 export const CONFIG_DIR = resolve(PROJECT_ROOT, 'config');
@@ -64,7 +64,8 @@ export function loadStageFile(stage: string): Stage {
 export function deploymentProblems(config: DeployableStageConfig): string[] {
   const problems: string[] = [];
   const deployment = config.deployment;
-  const paths = new Set(ROUTES.map((route) => route.path));
+  // CORS and the WAF's rate limits are the public routes' (the admin routes take SigV4 from no browser).
+  const paths = new Set(PUBLIC_ROUTES.map((route) => route.path));
   for (const path of deployment.cors?.paths ?? []) {
     if (!paths.has(path)) problems.push(`deployment.cors.paths: "${path}" is not a route (${[...paths].join(', ')})`);
   }

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { preflightFor, type CorsSettings, type Preflight } from '../lib/platform/http/cors';
-import { API_TIMEOUT_SECONDS, type Route } from '../lib/platform/routes';
+import { API_TIMEOUT_SECONDS, isPublic, type Route } from '../lib/platform/routes';
 import { listen, readBody, type Listening } from './http-server';
 import { answerPreflight } from './preflight';
 
@@ -52,10 +52,10 @@ export type ApiServer = Listening;
 /** API Gateway's own limit is 10 MB; the local server stops reading well before that. */
 const MAX_LOCAL_BODY_BYTES = 1024 * 1024;
 
-/** The preflight of every route the stage's CORS settings cover. */
+/** The preflight of every public route the stage's CORS settings cover (the IAM-only admin routes have none, as on AWS). */
 export function preflightsOf(cors: CorsSettings, routes: readonly Route[]): Record<string, Preflight> {
   const preflights: Record<string, Preflight> = {};
-  for (const route of routes) {
+  for (const route of routes.filter(isPublic)) {
     const preflight = preflightFor(cors, route.path, route.methods);
     if (preflight !== undefined) preflights[route.path] = preflight;
   }

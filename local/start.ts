@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { buildServiceConfig, parseStageConfig } from '../lib/platform/config';
-import { ROUTES } from '../lib/platform/routes';
+import { isPublic, ROUTES } from '../lib/platform/routes';
 import { preflightsOf, startApiServer, type LocalHandler } from './api-server';
 import { createDemoClient, DEMO_CLIENT_ID } from './demo-client';
 import { JAVA_HINT } from './java';
@@ -62,7 +62,9 @@ async function main(): Promise<void> {
       'Identity service running locally:',
       `  Demo client      ${demoOrigin}/  (log in through the browser; read the code in the outbox or the SES viewer)`,
       `  API              ${api.url}`,
-      ...ROUTES.map((route) => `    ${route.methods.join(', ').padEnd(9)} ${api.url}${route.path}`),
+      ...ROUTES.filter(isPublic).map((route) => `    ${route.methods.join(', ').padEnd(9)} ${api.url}${route.path}`),
+      // On AWS these take SigV4-signed requests of the account's IAM principals only; here, anyone on this machine.
+      `  Admin (no IAM)   ${api.url}/idp/v1/admin/users/{block,unblock,end-sessions}  (npm run admin -- --help)`,
       `  OpenAPI          ${api.url}${OPENAPI_PATH} (docs/openapi.json; the typed client: client/)`,
       `  Outbox           ${api.url}/__dev/outbox?user_id=<email or phone>`,
       `  SES email viewer ${services.sesUrl}`,

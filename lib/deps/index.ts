@@ -20,6 +20,7 @@ import type { AwsClientOptions } from '../platform/aws';
 import type { ServiceConfig } from '../platform/config';
 import type { TokenEndpointDeps } from '../endpoints/token-endpoint';
 import type { AuthorizeDeps } from '../login/authorize';
+import type { OperatorDeps } from '../admin/operator';
 import type { HmacKeys } from '../keys/hmac-keys';
 import type { IntrospectDeps } from '../endpoints/introspect-token';
 import type { RevokeDeps } from '../endpoints/revoke-token';
@@ -39,6 +40,9 @@ import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-st
 import { DynamoDbRevocationStore } from '../adapters/dynamodb/revocation-store';
 import { DynamoDbSendGuards } from '../adapters/dynamodb/send-guards';
 import { DynamoDbTokenStore } from '../adapters/dynamodb/token-store';
+import { DynamoDbSessionStore, DynamoDbUserIndex } from '../adapters/dynamodb/session-store';
+import { LocalLogoutQueue } from '../logout/backchannel';
+import type { LogoutNotifier } from '../logout/ports';
 import { tableOf, type Table } from './table';
 
 /** What the token, introspection and well-known handlers add: the issuer URL (lib/platform/http/issuer.ts). */
@@ -53,7 +57,7 @@ export interface WellKnownDeps extends IssuerDeps {
 }
 
 /** Everything: what tests and the local runtime hand every handler. */
-export interface Deps extends SendCodeDeps, TokenEndpointDeps, IntrospectDeps, RevokeDeps, WellKnownDeps, AuthorizeDeps {
+export interface Deps extends SendCodeDeps, TokenEndpointDeps, IntrospectDeps, RevokeDeps, WellKnownDeps, AuthorizeDeps, OperatorDeps {
   readonly secrets: SecretSource;
 }
 
@@ -79,6 +83,8 @@ export interface DepsOptions {
   readonly secretsMaxAgeSeconds?: number;
   /** Tests only: a longer DynamoDB request timeout, for DynamoDB Local under a burst (lib/adapters/dynamodb/client.ts). */
   readonly dynamodbRequestTimeoutMs?: number;
+  /** Where back-channel logout notices go (default: an in-process queue that delivers them, lib/logout/backchannel.ts). */
+  readonly logoutNotifier?: LogoutNotifier;
 }
 
 /** Builds every dependency from explicit options (tests, the local runtime). */
@@ -91,17 +97,20 @@ export function createDeps(options: DepsOptions): Deps {
     region: options.region,
     credentials: options.credentials,
   });
+  const log = options.log ?? logger;
+  const signingKeys = signingKeysFrom(options.secrets, cache);
   return {
     config: options.config,
     clock,
-    log: options.log ?? logger,
+    log,
     issuer: options.issuer ?? options.config.stage.issuer,
     secrets: options.secrets,
     ...tableAdapters(tableOf(options.tableName, aws(endpoints.dynamodb), options.dynamodbRequestTimeoutMs)),
     ...deliveryAdapters({ ses: aws(endpoints.ses), sns: aws(endpoints.sns), smsVoice: aws(endpoints.smsVoice) }),
     hmacKeys: hmacKeysFrom(options.secrets, cache),
-    signingKeys: signingKeysFrom(options.secrets, cache),
+    signingKeys,
     verificationKeys: verificationKeysFrom(options.secrets, cache),
+    logoutNotifier: options.logoutNotifier ?? new LocalLogoutQueue({ config: options.config, clock, log, signingKeys }),
   };
 }
 
@@ -117,6 +126,8 @@ export function tableAdapters({ documents, name }: Table) {
     refreshTokens: new DynamoDbRefreshTokenStore(documents, name),
     revocations: new DynamoDbRevocationStore(documents, name),
     clientAssertions: new DynamoDbClientAssertionStore(documents, name),
+    sessions: new DynamoDbSessionStore(documents, name),
+    userIndex: new DynamoDbUserIndex(documents, name),
   };
 }
 

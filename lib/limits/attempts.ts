@@ -1,6 +1,7 @@
 /**
  * Counting attempts against the limits (docs/decisions/001-attempt-limit.md), for either
- * operation, and the token endpoint's failure cap (NIST SP 800-63B §5.2.2).
+ * operation, and the token endpoint's failure cap (NIST SP 800-63B §5.2.2); an operator's block
+ * of a user, which lives in the same counters (docs/operations/operator-controls.md).
  */
 import type { EnvironmentConfig } from '../platform/config';
 import { TooManyRequestsError } from '../platform/errors';
@@ -16,8 +17,21 @@ interface AttemptDeps {
 }
 
 /**
+ * An attempt of a user an operator blocked. Never a client's answer: the callers (lib/otp/issue.ts,
+ * lib/otp/verify.ts) catch it and answer exactly as for a user who has no code, so a block cannot
+ * be told apart from the outside. `failures`: the user's failure run as the attempt saw it.
+ */
+export class UserBlockedError extends Error {
+  constructor(readonly failures: FailureRun | undefined) {
+    super('The user is blocked by an operator');
+    this.name = 'UserBlockedError';
+  }
+}
+
+/**
  * Records the attempt; throws 429 with Retry-After when the limit (or, for the token endpoint,
- * the failure cap) refuses it. Returns the user's failure run as it stood (token endpoint only).
+ * the failure cap) refuses it, and UserBlockedError for a blocked user whose attempt they allow.
+ * Returns the user's failure run as it stood (token endpoint only).
  */
 export async function countAttempt(
   deps: AttemptDeps,
@@ -28,6 +42,10 @@ export async function countAttempt(
 ): Promise<FailureRun | undefined> {
   const cap = operation === 'token' ? environment.limits.failures : undefined;
   const decision = await deps.limiter.recordAttempt(keyOf(operation, environment, userKey), environment.limits[operation], now, cap);
+  if (!decision.allowed && decision.reason === 'operator_block') {
+    deps.log.info(LOG_EVENTS.blockedUserAttempt, { operation, environment: environment.id, user: logHandleOf(userKey) });
+    throw new UserBlockedError(decision.failures);
+  }
   if (!decision.allowed) {
     deps.log.info(LOG_EVENTS.attemptRefused, {
       operation,
@@ -73,6 +91,40 @@ export async function endFailureRun(
 ): Promise<void> {
   if (run === undefined || runHasLapsed(run, environment.limits.failures, now)) return;
   await deps.limiter.clearFailures(keyOf('token', environment, userKey));
+}
+
+/**
+ * A user's two counters: their sends are counted per mailbox (lib/identity/identity.ts
+ * `mailboxOf`: every `+tag` of an address), their code checks per exact address.
+ */
+export interface UserCounters {
+  readonly send: string;
+  readonly token: string;
+}
+
+/** Blocks the user's sends and code checks in `environment` until unblocked: one write per counter. */
+export async function blockUser(deps: AttemptDeps, environment: EnvironmentConfig, counters: UserCounters, now: number): Promise<void> {
+  await deps.limiter.block(keyOf('send', environment, counters.send), now);
+  await deps.limiter.block(keyOf('token', environment, counters.token), now);
+}
+
+/**
+ * Lifts the block; returns whether either counter had one. Each counter is then kept as long as
+ * anything in it can still matter: a limit block started just before, then its window (and the
+ * failure cap's window for code checks). Longer is harmless; TTL is housekeeping only.
+ */
+export async function unblockUser(
+  deps: AttemptDeps,
+  environment: EnvironmentConfig,
+  counters: UserCounters,
+  now: number,
+): Promise<boolean> {
+  const { send, token, failures } = environment.limits;
+  const keepSend = now + (send.blockSeconds + send.windowSeconds) * 1000;
+  const keepToken = now + (token.blockSeconds + Math.max(token.windowSeconds, failures.windowSeconds)) * 1000;
+  const sends = await deps.limiter.unblock(keyOf('send', environment, counters.send), keepSend);
+  const checks = await deps.limiter.unblock(keyOf('token', environment, counters.token), keepToken);
+  return sends || checks;
 }
 
 function keyOf(operation: 'send' | 'token', environment: EnvironmentConfig, userKey: string): AttemptKey {

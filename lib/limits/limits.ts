@@ -17,7 +17,7 @@
  * window and starts a new block, so "at most N in any window" holds for every configuration.
  */
 import type { FailureCapConfig, LimitConfig } from '../platform/config';
-import type { AttemptDecision, FailureRun } from './ports';
+import type { FailureRun, LimitDecision } from './ports';
 
 export interface LimitState {
   /** Times (ms) of the last processed attempts, oldest first, at most maxAttempts. */
@@ -39,7 +39,7 @@ export function retryAfterSeconds(until: number, now: number, maxSeconds: number
 }
 
 /** Applies one attempt at `now` to `state`. */
-export function applyAttempt(state: LimitState, limit: LimitConfig, now: number): { state: LimitState; decision: AttemptDecision } {
+export function applyAttempt(state: LimitState, limit: LimitConfig, now: number): { state: LimitState; decision: LimitDecision } {
   if (state.blockedUntil !== undefined && state.blockedUntil > now) {
     return {
       state,

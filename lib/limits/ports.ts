@@ -21,7 +21,8 @@ export interface FailureRun {
   readonly since: number;
 }
 
-export type AttemptDecision =
+/** What the attempt limit (and the failure cap) decide: lib/limits/limits.ts is its model. */
+export type LimitDecision =
   | {
       readonly allowed: true;
       /** The user's failure run as it stood (token attempts with a cap only), so a success knows whether to clear it. */
@@ -35,6 +36,21 @@ export type AttemptDecision =
       readonly blockStarted: boolean;
       /** `limit`: the per-window attempt limit and its block. `failure_cap`: too many consecutive failures. */
       readonly reason: 'limit' | 'failure_cap';
+    };
+
+/** The limit's decision, or an operator's block of a user the limit allowed. */
+export type AttemptDecision =
+  | LimitDecision
+  | {
+      /**
+       * An operator blocked the user (lib/admin/operator.ts). The attempt was counted all the same,
+       * so a blocked user meets the limit and the cap exactly as any other (their refusals come
+       * first, as `limit` and `failure_cap`): the answers never tell a block apart.
+       */
+      readonly allowed: false;
+      readonly reason: 'operator_block';
+      /** The user's failure run as it stood (token attempts with a cap only): a blocked check counts its failure too. */
+      readonly failures?: FailureRun | undefined;
     };
 
 /**
@@ -55,4 +71,15 @@ export interface AttemptLimiter {
   recordFailure(key: AttemptKey, cap: FailureCapConfig, now: number, known?: FailureRun): Promise<FailureRun>;
   /** Ends the user's failure run (a successful exchange). */
   clearFailures(key: AttemptKey): Promise<void>;
+  /**
+   * Sets the operator block on the counter (`now`: when, ms): every later attempt that the limit
+   * and the cap allow is answered `operator_block`, until `unblock`. The counter is kept for as
+   * long as the block lasts (no expiry).
+   */
+  block(key: AttemptKey, now: number): Promise<void>;
+  /**
+   * Lifts the operator block; the counter then expires at `keepUntil` (ms) like any other, unless
+   * an attempt renews it. Returns whether there was a block to lift.
+   */
+  unblock(key: AttemptKey, keepUntil: number): Promise<boolean>;
 }

@@ -10,6 +10,12 @@
  *      function has the time left to deliver it and to put the previous one back should delivery
  *      fail (else 503); delivery, and if it fails (502) the last delivered code comes back.
  *
+ * A recipient an operator blocked (docs/operations/operator-controls.md) gets the answer anyone
+ * gets: the attempt is counted, the request checked and the guards passed as for any send, and
+ * the caller answers "sent"; only the code is neither stored nor delivered. The one difference
+ * left is time: no store, no provider call (tens of milliseconds), which cannot be made up
+ * without waiting, and the service never waits.
+ *
  * The code stays bound to the exact address or number it was sent to. The DynamoDB requests of
  * each path are counted on the wire in test/http/otp-send.test.ts (email),
  * test/http/phone-guards.test.ts and test/http/known-numbers.test.ts (SMS and voice), and
@@ -25,7 +31,7 @@ import type { CodeRecord, CodeStore, SlotState } from './ports';
 import type { EmailSender, SmsSender, VoiceCaller } from '../messages/ports';
 import { LOG_EVENTS } from '../platform/log-events';
 import type { Locale } from '../messages/locales';
-import { countAttempt } from '../limits/attempts';
+import { countAttempt, UserBlockedError } from '../limits/attempts';
 import { digestCode, generateCode } from './codes';
 import { logHandleOf, userKeyOf, type HmacKeys } from '../keys/hmac-keys';
 import type { Channel } from '../platform/vocabulary';
@@ -67,6 +73,8 @@ export interface CountedSend {
   readonly keys: HmacKeys;
   readonly userKey: string;
   readonly now: number;
+  /** An operator blocked the recipient: `issueCode` answers as it would, and sends nothing. */
+  readonly blocked: boolean;
 }
 
 /**
@@ -76,8 +84,15 @@ export interface CountedSend {
 export async function beginIssue(deps: IssueCodeDeps, environment: EnvironmentConfig, user: UserIdentity): Promise<CountedSend> {
   const keys = await deps.hmacKeys();
   const now = deps.clock.now();
-  await countAttempt(deps, 'send', environment, userKeyOf(keys, mailboxOf(user)), now);
-  return { keys, userKey: userKeyOf(keys, user), now };
+  let blocked = false;
+  try {
+    await countAttempt(deps, 'send', environment, userKeyOf(keys, mailboxOf(user)), now);
+  } catch (error) {
+    // Never the caller's to see: the request goes on as any other, up to the code itself.
+    if (!(error instanceof UserBlockedError)) throw error;
+    blocked = true;
+  }
+  return { keys, userKey: userKeyOf(keys, user), now, blocked };
 }
 
 /** What is sent, once the request has been checked. */
@@ -140,6 +155,8 @@ export async function issueCode(deps: IssueCodeDeps, attempt: CountedSend, send:
   if (send.timeLeft !== undefined && send.timeLeft.remainingMs() < send.timeLeft.neededMs) {
     throw new TemporarilyUnavailableError({ detail: 'too little time left to store and deliver a code' });
   }
+  // A blocked recipient: every check above ran as for anyone, the answer is the same, nothing is sent.
+  if (attempt.blocked) return { channel, expiresInSeconds: environment.code.ttlSeconds };
 
   const code = generateCode();
   const record: CodeRecord = {

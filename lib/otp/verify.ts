@@ -12,6 +12,11 @@
  *      and comes back as a `Verification` with its reason, which the caller never tells a client
  *      (the grant answers `invalid_grant`; the page picks one of three messages).
  *
+ * A user an operator blocked (docs/operations/operator-controls.md) gets the answer of a user
+ * who has no code: the attempt, the try and the failure are counted as for any check (the same
+ * requests, so the same time), and the check is refused as `user_blocked`, which the grant
+ * answers as `invalid_grant` and the page as a dead code.
+ *
  * The DynamoDB requests of each outcome are counted on the wire in test/http/token.test.ts,
  * test/http/guessing.test.ts and test/faults/storage-faults.test.ts.
  */
@@ -23,7 +28,7 @@ import type { Clock, Log } from '../platform/ports';
 import type { AttemptLimiter, FailureRun } from '../limits/ports';
 import type { KnownNumbers } from '../guards/ports';
 import type { AbandonedPresentation, CodeRecord, CodeStore, GuessResult } from './ports';
-import { countAttempt, countFailure, endFailureRun } from '../limits/attempts';
+import { countAttempt, countFailure, endFailureRun, UserBlockedError } from '../limits/attempts';
 import { digestCode, digestsEqual, guessDigestOf, isWellFormedCode } from './codes';
 import { logHandleOf, userKeyOf, type HmacKeys } from '../keys/hmac-keys';
 import type { UserIdentity } from '../identity/identity';
@@ -47,6 +52,8 @@ export interface CountedCheck {
   readonly now: number;
   /** The user's failure run as it stood, so a success knows whether to end it. */
   readonly failures: FailureRun | undefined;
+  /** An operator blocked the user: `verifyCode` refuses the code whatever it is. */
+  readonly blocked: boolean;
 }
 
 /** Step 1: the user's attempt is counted, with the cap on consecutive failures; 429 when refused. */
@@ -54,8 +61,14 @@ export async function beginVerify(deps: VerifyCodeDeps, environment: Environment
   const keys = await deps.hmacKeys();
   const userKey = userKeyOf(keys, user);
   const now = deps.clock.now();
-  const failures = await countAttempt(deps, 'token', environment, userKey, now);
-  return { keys, userKey, now, failures };
+  try {
+    const failures = await countAttempt(deps, 'token', environment, userKey, now);
+    return { keys, userKey, now, failures, blocked: false };
+  } catch (error) {
+    // Never the caller's to see: the check goes on as any other and is refused at the code.
+    if (!(error instanceof UserBlockedError)) throw error;
+    return { keys, userKey, now, failures: error.failures, blocked: true };
+  }
 }
 
 /** The code a user presents, and everything it must be bound to. */
@@ -118,6 +131,8 @@ export async function verifyCode<T>(
   } catch (error) {
     throw await abandonedBy(deps, presentation, error);
   }
+  // A blocked user's check spends its try like anyone's (the same requests), then fails as a code that is not there.
+  if (counted.blocked) return refuse(refusal, 'user_blocked');
   if (result.outcome === 'refused') return refuse(refusal, refusedReason(result.record, result.repeated, now));
   const mismatch = comparedReason(result.record, codeDigest, presented.codeChallenge);
   // The record is the code after this try: a wrong code that spent the last one killed it.
@@ -178,7 +193,9 @@ export type RejectionReason =
   /** A wrong code on the code's last try: the code is dead (the hosted page says so at once). */
   | 'wrong_code_last_try'
   | 'wrong_verifier'
-  | 'inconsistent';
+  | 'inconsistent'
+  /** An operator blocked the user: answered as a code that does not exist (the page: a dead code). */
+  | 'user_blocked';
 
 /** Why no try could be spent on the live code. The order mirrors the store's condition. */
 export function refusedReason(record: CodeRecord | undefined, repeated: boolean, now: number): RejectionReason {

@@ -15,9 +15,19 @@
  * write (a refused exchange: attempt, guess, failure), and clearing a run is one write, made only
  * by a success that follows failures.
  *
+ * An operator's block (lib/admin/operator.ts) is one more attribute of the same item,
+ * `operator_blocked` (when it was set, ISO 8601), so it costs no request either: the attempt's
+ * write returns the item (ReturnValues ALL_NEW, or ALL_OLD when refused) and the block is read
+ * from it. The attempt is still counted, so a blocked user meets the limit and the cap exactly as
+ * anyone does, and no answer tells a block apart. A blocked item must outlive every TTL: while it
+ * is set, `expires_at` holds the same string (`if_not_exists(operator_blocked, :expires)` in every
+ * write that would renew it), and DynamoDB's TTL skips an item whose attribute is not a Number.
+ * Unblocking puts a number back.
+ *
  * Requests: an allowed attempt or one during a block is one write. The attempt that starts a
  * block is two (the refused write returns the old item with ReturnValuesOnConditionCheckFailure,
- * so no read is needed; the second write sets the block).
+ * so no read is needed; the second write sets the block). The operator's block and unblock are
+ * one write per item.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -33,6 +43,7 @@ import { TABLE_DEFINITION, ttlSeconds } from './table';
 const BLOCKED_UNTIL = 'blocked_until';
 const FAIL_COUNT = 'fail_count';
 const FAIL_SINCE = 'fail_since';
+const OPERATOR_BLOCKED = 'operator_blocked';
 const slot = (index: number) => `a${index}`;
 
 /** What this adapter reads back of an attempt item; anything else in it is the shifting slots. */
@@ -40,6 +51,7 @@ const attemptItemSchema = z.looseObject({
   [BLOCKED_UNTIL]: z.optional(z.number()),
   [FAIL_COUNT]: z.optional(z.int().check(z.gte(0))),
   [FAIL_SINCE]: z.optional(z.number()),
+  [OPERATOR_BLOCKED]: z.optional(z.string()),
 });
 type AttemptItem = z.infer<typeof attemptItemSchema>;
 
@@ -52,7 +64,12 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
   async recordAttempt(key: AttemptKey, limit: LimitConfig, now: number, cap?: FailureCapConfig): Promise<AttemptDecision> {
     const pk = attemptItemKey(key);
     const outcome = await this.tryProcess(pk, limit, now, cap);
-    if (outcome.processed) return { allowed: true, ...(cap === undefined ? {} : { failures: runOf(outcome.item) }) };
+    if (outcome.processed) {
+      const failures = cap === undefined ? {} : { failures: runOf(outcome.item) };
+      // Counted like any attempt; the caller answers it as it answers a user with no code.
+      if (outcome.item[OPERATOR_BLOCKED] !== undefined) return { allowed: false, reason: 'operator_block', ...failures };
+      return { allowed: true, ...failures };
+    }
 
     const refused = outcome.item;
     const blockedUntil = refused[BLOCKED_UNTIL];
@@ -122,6 +139,44 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
     }
   }
 
+  async block(key: AttemptKey, now: number): Promise<void> {
+    const since = new Date(now).toISOString();
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: attemptItemKey(key) },
+          // Not a Number: DynamoDB's TTL never deletes the item while the block is on.
+          UpdateExpression: 'SET #o = :since, #e = :since',
+          ExpressionAttributeNames: { '#o': OPERATOR_BLOCKED, '#e': TABLE_DEFINITION.timeToLiveAttribute },
+          ExpressionAttributeValues: { ':since': since },
+        }),
+      );
+    } catch (error) {
+      throw storageFailure(error, 'block user');
+    }
+  }
+
+  async unblock(key: AttemptKey, keepUntil: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: attemptItemKey(key) },
+          UpdateExpression: 'REMOVE #o SET #e = :expires',
+          // Only a blocked item: unblocking a user never creates one.
+          ConditionExpression: 'attribute_exists(#o)',
+          ExpressionAttributeNames: { '#o': OPERATOR_BLOCKED, '#e': TABLE_DEFINITION.timeToLiveAttribute },
+          ExpressionAttributeValues: { ':expires': ttlSeconds(keepUntil) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw storageFailure(error, 'unblock user');
+    }
+  }
+
   /** Processes the attempt if the limit (and the cap) allow it; returns the item either way. */
   private async tryProcess(
     pk: string,
@@ -130,7 +185,7 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
     cap: FailureCapConfig | undefined,
   ): Promise<{ processed: boolean; item: AttemptItem }> {
     const n = limit.maxAttempts;
-    const names: Record<string, string> = { '#b': BLOCKED_UNTIL, '#e': TABLE_DEFINITION.timeToLiveAttribute };
+    const names: Record<string, string> = { '#b': BLOCKED_UNTIL, '#e': TABLE_DEFINITION.timeToLiveAttribute, '#o': OPERATOR_BLOCKED };
     const shifts: string[] = [];
     for (let index = 0; index < n; index += 1) {
       names[`#s${index}`] = slot(index);
@@ -160,12 +215,14 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk },
-          UpdateExpression: `SET ${shifts.join(', ')}, #e = :expires`,
+          // An operator's block keeps its item: the TTL stays the block's string (see the header).
+          UpdateExpression: `SET ${shifts.join(', ')}, #e = if_not_exists(#o, :expires)`,
           ConditionExpression: condition,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
-          // The failure run comes back with the same request, so a success knows whether to clear it.
-          ReturnValues: cap === undefined ? 'NONE' : 'ALL_NEW',
+          // The item comes back with the same request: the failure run, so a success knows whether
+          // to clear it, and an operator's block. Returned values cost no capacity.
+          ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ));
@@ -187,9 +244,9 @@ export class DynamoDbAttemptLimiter implements AttemptLimiter {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk },
-          UpdateExpression: 'SET #b = :until, #e = :expires',
+          UpdateExpression: 'SET #b = :until, #e = if_not_exists(#o, :expires)',
           ConditionExpression: 'attribute_not_exists(#b) OR #b <= :now',
-          ExpressionAttributeNames: { '#b': BLOCKED_UNTIL, '#e': TABLE_DEFINITION.timeToLiveAttribute },
+          ExpressionAttributeNames: { '#b': BLOCKED_UNTIL, '#e': TABLE_DEFINITION.timeToLiveAttribute, '#o': OPERATOR_BLOCKED },
           ExpressionAttributeValues: {
             ':until': blockedUntil,
             ':now': now,

@@ -167,6 +167,90 @@ describe('the default limit: 5 attempts per sliding minute, then a 5-minute bloc
   });
 });
 
+describe('an operator’s block (lib/admin/operator.ts): in the same item, read by the same write', () => {
+  const CAP = { maxConsecutive: 3, windowSeconds: 3600 };
+  const itemOf = async (key: AttemptKey) =>
+    (await table.client.send(new GetItemCommand({ TableName: table.name, Key: { pk: { S: attemptItemKey(key) } } }))).Item;
+
+  it('answers every attempt the limit allows with operator_block, in the one UpdateItem an attempt always costs', async () => {
+    const send = newKey('send');
+    const token = newKey('token');
+    await limiter.block(send, at(0));
+    await limiter.block(token, at(0));
+    table.proxy.reset();
+    expect(await limiter.recordAttempt(send, DEFAULT_LIMIT, at(1))).toEqual({ allowed: false, reason: 'operator_block' });
+    expect(await limiter.recordAttempt(token, DEFAULT_LIMIT, at(1), CAP)).toEqual({
+      allowed: false,
+      reason: 'operator_block',
+      failures: undefined,
+    });
+    // No read, no second write: the block comes back with the attempt's own write.
+    expect(table.proxy.operations()).toEqual(['UpdateItem', 'UpdateItem']);
+  });
+
+  it('still counts a blocked user’s attempts: the sixth in a minute is refused by the limit, as anyone’s is (the answers never tell a block apart)', async () => {
+    const key = newKey('send');
+    await limiter.block(key, at(0));
+    const decisions = await attempts(key, [1, 2, 3, 4, 5, 6, 7].map(at));
+    expect(decisions).toEqual([
+      ...Array(5).fill({ allowed: false, reason: 'operator_block' }),
+      { allowed: false, retryAfterSeconds: 300, blockStarted: true, reason: 'limit' },
+      { allowed: false, retryAfterSeconds: 299, blockStarted: false, reason: 'limit' },
+    ]);
+  });
+
+  it('lets the failure cap refuse a blocked user as any other, and passes on the run to count the blocked check’s failure', async () => {
+    const key = newKey('token');
+    await limiter.block(key, at(0));
+    await limiter.recordFailure(key, CAP, at(0));
+    expect(await limiter.recordAttempt(key, DEFAULT_LIMIT, at(1), CAP)).toEqual({
+      allowed: false,
+      reason: 'operator_block',
+      failures: { count: 1, since: at(0) },
+    });
+    await limiter.recordFailure(key, CAP, at(1));
+    await limiter.recordFailure(key, CAP, at(2));
+    expect(await limiter.recordAttempt(key, DEFAULT_LIMIT, at(3), CAP)).toMatchObject({ allowed: false, reason: 'failure_cap' });
+  });
+
+  it('keeps the item while blocked: its TTL attribute is no Number (DynamoDB’s TTL skips it), whatever attempts and limit blocks renew', async () => {
+    const key = newKey('send');
+    await attempts(key, [0].map(at));
+    await limiter.block(key, at(1));
+    await attempts(key, [2, 3, 4, 5, 6].map(at)); // the last one starts a limit block
+    const item = await itemOf(key);
+    expect(item?.operator_blocked).toEqual({ S: new Date(at(1)).toISOString() });
+    expect(item?.expires_at).toEqual({ S: new Date(at(1)).toISOString() });
+    expect(item?.blocked_until).toEqual({ N: String(at(306)) });
+  });
+
+  it('unblock lifts it in one UpdateItem and puts back a numeric TTL; the next attempt is processed', async () => {
+    const key = newKey('token');
+    await limiter.block(key, at(0));
+    table.proxy.reset();
+    expect(await limiter.unblock(key, at(3600))).toBe(true);
+    expect(table.proxy.operations()).toEqual(['UpdateItem']);
+    const item = await itemOf(key);
+    expect(item?.operator_blocked).toBeUndefined();
+    expect(item?.expires_at).toEqual({ N: String(Math.ceil(at(3600) / 1000)) });
+    expect(await limiter.recordAttempt(key, DEFAULT_LIMIT, at(1), CAP)).toEqual({ allowed: true, failures: undefined });
+  });
+
+  it('unblocking a user who was never blocked says so, and creates no item', async () => {
+    const key = newKey('send');
+    expect(await limiter.unblock(key, at(60))).toBe(false);
+    expect(await itemOf(key)).toBeUndefined();
+  });
+
+  it('blocks one counter only: the same user’s other operation, environment and other users are untouched', async () => {
+    const key = newKey('token');
+    await limiter.block(key, at(0));
+    expect(await limiter.recordAttempt({ ...key, operation: 'send' }, DEFAULT_LIMIT, at(1))).toEqual({ allowed: true });
+    expect(await limiter.recordAttempt({ ...key, environmentId: 'other' }, DEFAULT_LIMIT, at(1))).toEqual({ allowed: true });
+    expect(await limiter.recordAttempt({ ...key, userKey: randomUUID() }, DEFAULT_LIMIT, at(1))).toEqual({ allowed: true });
+  });
+});
+
 describe('race safety', () => {
   it('of 20 concurrent attempts for one user, exactly 5 are processed and 15 refused', async () => {
     const key = newKey();
@@ -174,9 +258,9 @@ describe('race safety', () => {
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(5);
     const refused = decisions.filter((decision) => !decision.allowed);
     expect(refused).toHaveLength(15);
-    expect(refused.every((decision) => !decision.allowed && decision.retryAfterSeconds === 300)).toBe(true);
+    expect(refused.every((decision) => !decision.allowed && decision.reason === 'limit' && decision.retryAfterSeconds === 300)).toBe(true);
     // Exactly one of them started the block; the others saw it.
-    expect(refused.filter((decision) => !decision.allowed && decision.blockStarted)).toHaveLength(1);
+    expect(refused.filter((decision) => !decision.allowed && decision.reason === 'limit' && decision.blockStarted)).toHaveLength(1);
   });
 });
 
@@ -195,12 +279,15 @@ describe('request budget (counted on the wire)', () => {
     expect(table.proxy.operations()).toEqual(['UpdateItem']);
   });
 
-  it('asks for the item back only when the failure cap needs it (a send’s attempt: NONE, a token attempt: ALL_NEW)', async () => {
+  it('asks for the item back with every attempt (the failure run, an operator’s block): ALL_NEW, and ALL_OLD when refused', async () => {
     // DynamoDB Local takes any ReturnValues; DynamoDB refuses a value outside its enum.
     table.proxy.reset();
     await limiter.recordAttempt(newKey('send'), DEFAULT_LIMIT, at(0));
     await limiter.recordAttempt(newKey(), DEFAULT_LIMIT, at(0), { maxConsecutive: 3, windowSeconds: 3600 });
-    expect(table.proxy.requests().map(({ body }) => body.ReturnValues)).toEqual(['NONE', 'ALL_NEW']);
+    expect(table.proxy.requests().map(({ body }) => [body.ReturnValues, body.ReturnValuesOnConditionCheckFailure])).toEqual([
+      ['ALL_NEW', 'ALL_OLD'],
+      ['ALL_NEW', 'ALL_OLD'],
+    ]);
   });
 });
 
@@ -361,7 +448,9 @@ describe('the failure cap (NIST SP 800-63B §5.2.2): consecutive failed exchange
 describe('storage failures: a 503 that names the step, never a decision (a proxy fails the write a test names)', () => {
   const CAP = { maxConsecutive: 3, windowSeconds: 3600 };
   const isAttempt = ({ body }: DynamoDbRequest) => body.UpdateExpression?.startsWith('SET #s0 = ') === true;
-  const isBlock = ({ body }: DynamoDbRequest) => body.UpdateExpression === 'SET #b = :until, #e = :expires';
+  const isBlock = ({ body }: DynamoDbRequest) => body.UpdateExpression === 'SET #b = :until, #e = if_not_exists(#o, :expires)';
+  const isOperatorBlock = ({ body }: DynamoDbRequest) => body.UpdateExpression === 'SET #o = :since, #e = :since';
+  const isOperatorUnblock = ({ body }: DynamoDbRequest) => body.UpdateExpression === 'REMOVE #o SET #e = :expires';
   const isFailureCount = ({ body }: DynamoDbRequest) => body.UpdateExpression?.startsWith('SET #c = ') === true;
   const isClear = ({ body }: DynamoDbRequest) => body.UpdateExpression === 'REMOVE #c, #s';
   const faulty = faultyTestTable();
@@ -388,6 +477,13 @@ describe('storage failures: a 503 that names the step, never a decision (a proxy
       blockStarted: true,
       reason: 'limit',
     });
+  });
+
+  it('an operator’s block and unblock', async () => {
+    faults().failWhen(isOperatorBlock);
+    await expect(faultyLimiter.block(newKey(), at(0))).rejects.toMatchObject(storageUnavailable('block user'));
+    faults().failWhen(isOperatorUnblock);
+    await expect(faultyLimiter.unblock(newKey(), at(0))).rejects.toMatchObject(storageUnavailable('unblock user'));
   });
 
   it('counting a failure, and clearing a run', async () => {

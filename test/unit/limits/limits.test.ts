@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { LimitConfig } from '../../../lib/platform/config';
 import { EMPTY_LIMIT_STATE, applyAttempt, retryAfterSeconds, type LimitState } from '../../../lib/limits/limits';
-import type { AttemptDecision } from '../../../lib/limits/ports';
+import type { LimitDecision } from '../../../lib/limits/ports';
 
 const DEFAULT_LIMIT: LimitConfig = { maxAttempts: 5, windowSeconds: 60, blockSeconds: 300 };
 /** An arbitrary, non-aligned start: nothing may depend on calendar minutes. */
@@ -12,7 +12,7 @@ interface Step {
   readonly now: number;
   readonly before: LimitState;
   readonly after: LimitState;
-  readonly decision: AttemptDecision;
+  readonly decision: LimitDecision;
 }
 
 /** Applies attempts at `times`, in order, from `initial`. */

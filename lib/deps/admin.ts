@@ -1,0 +1,32 @@
+/**
+ * The `admin` function's container (the operator controls, lib/admin/operator.ts): the HMAC key
+ * (a user's counters and index entries are keyed by it), and in the table the attempt counters
+ * that hold a block, the user index, the sessions and refresh token families it ends, and where
+ * the logout notices of those sessions go (lib/deps/logout-notifier.ts). No delivery client: an
+ * operator's action sends no code.
+ */
+import { DynamoDbAttemptLimiter } from '../adapters/dynamodb/attempt-limiter';
+import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-store';
+import { DynamoDbSessionStore, DynamoDbUserIndex } from '../adapters/dynamodb/session-store';
+import type { OperatorDeps } from '../admin/operator';
+import { required } from '../platform/env';
+import { lazy } from '../platform/lazy';
+import type { IssuerDeps } from './index';
+import { logoutNotifierOf } from './logout-notifier';
+import { container, hmacKeysFrom } from './secrets';
+import { tableOf } from './table';
+
+export const adminDeps: () => OperatorDeps & IssuerDeps = /* @__PURE__ */ lazy(() => {
+  const whole = container();
+  const { env, cache, ...base } = whole;
+  const { documents, name } = tableOf(required(env, 'TABLE_NAME'));
+  return {
+    ...base,
+    limiter: new DynamoDbAttemptLimiter(documents, name),
+    sessions: new DynamoDbSessionStore(documents, name),
+    userIndex: new DynamoDbUserIndex(documents, name),
+    refreshTokens: new DynamoDbRefreshTokenStore(documents, name),
+    logoutNotifier: logoutNotifierOf(whole),
+    hmacKeys: hmacKeysFrom(base.secrets, cache),
+  };
+});
