@@ -88,6 +88,23 @@ export const introspectionRequest = introspectFields;
 /** `POST /idp/v1/account/userinfo`: the access token in a form body (RFC 6750 §2.2), the alternative to the Authorization header. */
 export const userInfoRequest = z.object({ access_token: z.optional(z.string().check(z.minLength(1))) });
 
+/** The end-session endpoint's request as a form (OpenID Connect RP-Initiated Logout 1.0 section 2: GET or POST; lib/login/end-session.ts). */
+export const endSessionRequest = z.object({
+  id_token_hint: z.optional(z.string()),
+  logout_hint: z.optional(z.string()),
+  client_id: z.optional(z.string()),
+  post_logout_redirect_uri: z.optional(z.string()),
+  state: z.optional(z.string()),
+  ui_locales: z.optional(z.string()),
+  env_id: z.optional(z.string()),
+});
+
+/** The end-session endpoint's confirmation page's form (lib/login/logout-page.ts). */
+export const logoutConfirmationForm = z.object({
+  confirmation: z.string(),
+  action: z.enum(['logout', 'stay']),
+});
+
 /** The hosted login page's form posts (lib/login/authorize.ts `continueAuthorization`). */
 export const authorizeForm = z.object({
   csrf: z.string(),
@@ -216,6 +233,9 @@ export const serverMetadata = z.strictObject({
   ]),
   revocation_endpoint_auth_signing_alg_values_supported: clientAssertionAlgorithms,
   otp_send_endpoint: z.url().check(z.describe('An extension (RFC 8414 section 2 allows them): where the API flow requests codes.')),
+  end_session_endpoint: z.url().check(z.describe('OpenID Connect RP-Initiated Logout 1.0 section 2.1.')),
+  backchannel_logout_supported: z.literal(true),
+  backchannel_logout_session_supported: z.literal(true),
 });
 
 /**

@@ -17,7 +17,7 @@
  * a JWT) must be one of the caller's, and one the token's client may still use. Environments are
  * tenants; one's resource servers see nothing of another's users.
  */
-import { jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+import { jwtVerify, type JWTPayload } from 'jose';
 import '../platform/zod';
 import * as z from 'zod/mini';
 import type { ClientConfig, ServiceConfig } from '../platform/config';
@@ -28,7 +28,7 @@ import { ACCESS_TOKEN_TYPE, ENVIRONMENT_CLAIM, FAMILY_CLAIM, opaqueTokenHash } f
 import { authenticateCredentials } from '../oauth/client-authentication';
 import { optionalTextField, parseFields, textField } from '../platform/request-fields';
 import { SIGNING_ALGORITHMS } from '../platform/vocabulary';
-import type { VerificationKeys } from '../keys/signing-keys';
+import { verificationKeyFor, type VerificationKeys } from '../keys/signing-keys';
 
 export interface IntrospectDeps {
   readonly config: ServiceConfig;
@@ -226,11 +226,4 @@ export async function verifyJwtAccessToken(
     if (typeof value === 'string' || typeof value === 'boolean') userClaims[name] = value;
   }
   return { response, environmentId, claims: userClaims, familyKey };
-}
-
-/** The public key a token's header names, if the service published it for that algorithm. */
-function verificationKeyFor(keys: VerificationKeys, kid: string | undefined, alg: string | undefined): CryptoKey | Uint8Array {
-  const entry = keys.verification.get(kid ?? '');
-  // An empty key fails verification: jose then reports a signature failure, never a match.
-  return entry !== undefined && entry.alg === alg ? entry.key : new Uint8Array(0);
 }

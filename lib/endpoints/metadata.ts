@@ -35,6 +35,7 @@ export const PATHS = {
   revoke: '/idp/v1/account/revoke',
   authorize: '/idp/v1/account/authorize',
   userinfo: '/idp/v1/account/userinfo',
+  endSession: '/idp/v1/account/logout',
   jwks: '/.well-known/jwks.json',
   metadata: '/.well-known/oauth-authorization-server',
   openidConfiguration: '/.well-known/openid-configuration',
@@ -90,6 +91,9 @@ export interface ServerMetadata {
   readonly revocation_endpoint_auth_methods_supported: typeof TOKEN_ENDPOINT_AUTH_METHODS;
   readonly revocation_endpoint_auth_signing_alg_values_supported: typeof CLIENT_ASSERTION_ALGORITHMS;
   readonly otp_send_endpoint: string;
+  readonly end_session_endpoint: string;
+  readonly backchannel_logout_supported: true;
+  readonly backchannel_logout_session_supported: true;
 }
 
 /** The metadata, the same in both documents. */
@@ -142,6 +146,14 @@ function metadata(issuer: string, config: ServiceConfig): ServerMetadata {
     revocation_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGORITHMS,
     // An extension (RFC 8414 §2 allows them): where the API flow requests codes.
     otp_send_endpoint: `${issuer}${PATHS.otpSend}`,
+    // OpenID Connect RP-Initiated Logout 1.0 §2.1 (lib/login/end-session.ts). Registered for RFC
+    // 8414 documents too (§7.1), as Back-Channel Logout 1.0 registers its two (§7.2): both
+    // documents say them.
+    end_session_endpoint: `${issuer}${PATHS.endSession}`,
+    // Back-Channel Logout 1.0 §2.1: a client may register a backchannel_logout_uri
+    // (`backchannelLogoutUri`), and every logout token carries the session's `sid` (lib/logout/logout-tokens.ts).
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }
 

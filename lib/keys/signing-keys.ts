@@ -233,6 +233,19 @@ export interface VerificationKeys {
 }
 
 /**
+ * The public key a JWT's header names, if the service published it for that algorithm: for
+ * jose's `jwtVerify` key function. The key is chosen by `kid`, and only for the algorithm it was
+ * published with, so a token that names another `alg` for a known key finds no key (RFC 8725
+ * §3.1, algorithm confusion); an empty key then fails verification as a bad signature, never a match.
+ * @example
+ * await jwtVerify(token, (header) => verificationKeyFor(keys, header.kid, header.alg), { algorithms: [...SIGNING_ALGORITHMS] });
+ */
+export function verificationKeyFor(keys: VerificationKeys, kid: string | undefined, alg: string | undefined): CryptoKey | Uint8Array {
+  const entry = keys.verification.get(kid ?? '');
+  return entry !== undefined && entry.alg === alg ? entry.key : new Uint8Array(0);
+}
+
+/**
  * Imports a published public key set once per container (and max age). Strict: a key with any
  * other member (a private `d` above all) is refused, so a private key can never be published by
  * mistake.

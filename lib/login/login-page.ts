@@ -38,6 +38,15 @@ export type LoginPageModel =
       readonly error?: string | undefined;
       readonly notice?: string | undefined;
     }
+  | {
+      /** A live session in the browser and `prompt=select_account`: continue as its user, or another account. */
+      readonly view: 'account';
+      readonly locale: Locale;
+      readonly service: string;
+      readonly csrf: string;
+      /** The session's user, masked. */
+      readonly destination: string;
+    }
   | { readonly view: 'invalid'; readonly locale: Locale }
   | { readonly view: 'expired'; readonly locale: Locale };
 
@@ -121,6 +130,21 @@ export function renderLoginPage(model: LoginPageModel): string {
       ];
       return document(model.locale, title, body);
     }
+    case 'account': {
+      // The session's user, or the address page (the `restart` action) for another account.
+      const body = [
+        `<h1>${escapeHtml(strings.chooseAccountTitle)}</h1>`,
+        '<form method="post" action="authorize">',
+        hidden('csrf', model.csrf),
+        `<button type="submit" name="action" value="continue">${escapeHtml(strings.continueAs(model.destination))}</button>`,
+        '</form>',
+        '<form method="post" action="authorize" class="secondary">',
+        hidden('csrf', model.csrf),
+        `<button type="submit" name="action" value="restart">${escapeHtml(strings.useAnotherAccount)}</button>`,
+        '</form>',
+      ];
+      return document(model.locale, strings.chooseAccountTitle, body);
+    }
     case 'invalid':
       return document(model.locale, strings.invalidRequestTitle, [
         `<h1>${escapeHtml(strings.invalidRequestTitle)}</h1>`,
@@ -134,7 +158,8 @@ export function renderLoginPage(model: LoginPageModel): string {
   }
 }
 
-function hidden(name: string, value: string): string {
+/** A hidden form field, its value escaped (the logout page's forms use it too). */
+export function hidden(name: string, value: string): string {
   return `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 }
 
@@ -146,7 +171,8 @@ function invalid(error: string | undefined): string {
   return error === undefined ? '' : ' aria-invalid="true"';
 }
 
-function document(locale: Locale, title: string, body: readonly string[]): string {
+/** A complete page: the document, its language, its title and the one stylesheet around `body` (the logout page's too). */
+export function document(locale: Locale, title: string, body: readonly string[]): string {
   return [
     '<!DOCTYPE html>',
     `<html lang="${locale}">`,

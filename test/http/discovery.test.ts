@@ -42,6 +42,8 @@ function problemsOf(document: Record<string, unknown>): string[] {
     'jwks_uri',
     'introspection_endpoint',
     'revocation_endpoint',
+    // RP-Initiated Logout 1.0 §2.1 (and §7.1 registers it for RFC 8414 documents).
+    'end_session_endpoint',
   ]) {
     if (!isEndpointOf(service.url, document[field])) problems.push(`${field} is not an endpoint URL of the issuer`);
   }
@@ -97,6 +99,11 @@ function problemsOf(document: Record<string, unknown>): string[] {
   // Registered names only: the Bearer API key is a documented extension, in no list.
   if (JSON.stringify(document.introspection_endpoint_auth_methods_supported) !== '["client_secret_basic"]')
     problems.push('introspection_endpoint_auth_methods_supported');
+  // Back-Channel Logout 1.0 §2.1: supported, and every logout token carries the session's sid
+  // (both default to false when absent, so they must say true).
+  for (const field of ['backchannel_logout_supported', 'backchannel_logout_session_supported']) {
+    if (document[field] !== true) problems.push(`${field} must say true`);
+  }
   return problems;
 }
 
@@ -142,6 +149,12 @@ describe('the two metadata documents', () => {
       status: 401,
       body: { error: 'invalid_client', error_description: expect.any(String) },
     });
+    // No hint: the end-session endpoint asks the user (RP-Initiated Logout §2): a page, never a redirect.
+    const endSession = await fetch(oidc.end_session_endpoint as string, { redirect: 'manual' });
+    expect({ status: endSession.status, type: endSession.headers.get('content-type') }).toEqual({
+      status: 200,
+      type: 'text/html; charset=utf-8',
+    });
     // No token: 401 with the RFC 6750 §3 challenge.
     const userinfo = await fetch(oidc.userinfo_endpoint as string);
     expect({ status: userinfo.status, challenge: userinfo.headers.get('www-authenticate') }).toEqual({
@@ -178,6 +191,14 @@ describe('client libraries', () => {
       execute: [client.allowInsecureRequests],
     });
     expect(config.serverMetadata()).toMatchObject({ issuer: service.url, token_endpoint: `${service.url}/idp/v1/account/token` });
+  });
+
+  it('openid-client’s buildEndSessionUrl finds the end-session endpoint (issue 28: it threw without one)', async () => {
+    const config = await client.discovery(new URL(service.url), 'local-web', undefined, client.None(), {
+      execute: [client.allowInsecureRequests],
+    });
+    const url = client.buildEndSessionUrl(config, { post_logout_redirect_uri: 'http://localhost:3000/', state: 's' });
+    expect(`${url.origin}${url.pathname}`).toBe(`${service.url}/idp/v1/account/logout`);
   });
 
   it('oauth4webapi processes both documents (issuer validation included)', async () => {

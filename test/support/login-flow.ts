@@ -24,21 +24,30 @@ export function pkce(): { verifier: string; challenge: string } {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-/** One browser's session with the page: its cookie jar holds the transaction cookie. */
+/**
+ * One browser's session with the page: its cookie jar holds the transaction cookie, and the
+ * single sign-on session cookies (`idp_sso_<environment>`) in `sessionCookies`, which several
+ * LoginSessions share when they are one browser (`options.sessionCookies`: two clients' logins
+ * in the same browser).
+ */
 export class LoginSession {
   private cookie: string | undefined;
   readonly verifier: string;
   readonly challenge: string;
+  /** The browser's session cookies by name. */
+  readonly sessionCookies: Map<string, string>;
   /**
    * @param options.from the local address the browser connects from (the source IP the page's
    *   sends are counted by, as API Gateway's `sourceIp`); default 127.0.0.1.
+   * @param options.sessionCookies another LoginSession's `sessionCookies`: the same browser.
    */
   constructor(
     private readonly service: Pick<TestService, 'url' | 'latestCode'>,
     readonly clientId = 'local-web',
-    private readonly options: { readonly from?: string } = {},
+    private readonly options: { readonly from?: string; readonly sessionCookies?: Map<string, string> } = {},
   ) {
     ({ verifier: this.verifier, challenge: this.challenge } = pkce());
+    this.sessionCookies = options.sessionCookies ?? new Map();
   }
 
   /** The standard authorization request, with `extra` added (or removed when undefined). */
@@ -117,18 +126,24 @@ export class LoginSession {
   }
 
   private async request(url: string, init: RequestInit): Promise<PageResponse> {
+    const cookies = [
+      ...(this.cookie === undefined ? [] : [`idp_login=${this.cookie}`]),
+      ...[...this.sessionCookies].map(([name, value]) => `${name}=${value}`),
+    ];
     const headers = {
       ...(init.headers as Record<string, string>),
-      ...(this.cookie === undefined ? {} : { Cookie: `idp_login=${this.cookie}` }),
+      ...(cookies.length === 0 ? {} : { Cookie: cookies.join('; ') }),
     };
     const response =
       this.options.from === undefined
         ? await fetch(url, { ...init, redirect: 'manual', headers })
         : await fetchFrom(url, this.options.from, { method: init.method ?? 'GET', headers, body: init.body as string | undefined });
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie !== null) {
-      const value = /^idp_login=([^;]*)/.exec(setCookie)?.[1] ?? '';
-      this.cookie = /Max-Age=0/.test(setCookie) || value === '' ? undefined : value;
+    for (const setCookie of response.headers.getSetCookie()) {
+      const [, name = '', value = ''] = /^([^=]*)=([^;]*)/.exec(setCookie) ?? [];
+      const gone = /Max-Age=0/.test(setCookie) || value === '';
+      if (name === 'idp_login') this.cookie = gone ? undefined : value;
+      else if (gone) this.sessionCookies.delete(name);
+      else this.sessionCookies.set(name, value);
     }
     const location = response.headers.get('location');
     const html = await response.text();

@@ -47,4 +47,18 @@ export const daDKLogin: LoginPageStrings = {
   expired: 'Denne loginside er udløbet. Gå tilbage til appen, og start forfra.',
   invalidRequestTitle: 'Dette loginlink er ikke gyldigt',
   invalidRequestBody: 'Gå tilbage til den app, du kom fra, og prøv igen.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Vælg en konto',
+  continueAs: (destination) => `Fortsæt som ${destination}`,
+  useAnotherAccount: 'Brug en anden konto',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Log ud af ${service}?`,
+  logoutBody: 'Du bliver logget ud i denne browser.',
+  logoutConfirm: 'Log ud',
+  logoutCancel: 'Forbliv logget ind',
+  signedOutTitle: (service) => `Du er logget ud af ${service}`,
+  stillSignedInTitle: (service) => `Du er stadig logget ind på ${service}`,
+  closeWindow: 'Du kan nu lukke dette vindue.',
+  logoutInvalidTitle: 'Dette link til at logge ud er ikke gyldigt',
+  logoutExpired: 'Denne side til at logge ud er udløbet. Gå tilbage til appen, og log ud igen.',
 };

@@ -47,4 +47,18 @@ export const deDELogin: LoginPageStrings = {
   expired: 'Diese Anmeldeseite ist abgelaufen. Kehren Sie zur App zurück und beginnen Sie neu.',
   invalidRequestTitle: 'Dieser Anmeldelink ist ungültig',
   invalidRequestBody: 'Kehren Sie zur App zurück, von der Sie kamen, und versuchen Sie es erneut.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Konto auswählen',
+  continueAs: (destination) => `Weiter als ${destination}`,
+  useAnotherAccount: 'Anderes Konto verwenden',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Von ${service} abmelden?`,
+  logoutBody: 'Sie werden in diesem Browser abgemeldet.',
+  logoutConfirm: 'Abmelden',
+  logoutCancel: 'Angemeldet bleiben',
+  signedOutTitle: (service) => `Sie wurden von ${service} abgemeldet`,
+  stillSignedInTitle: (service) => `Sie sind weiterhin bei ${service} angemeldet`,
+  closeWindow: 'Sie können dieses Fenster jetzt schließen.',
+  logoutInvalidTitle: 'Dieser Abmeldelink ist ungültig',
+  logoutExpired: 'Diese Abmeldeseite ist abgelaufen. Kehren Sie zur App zurück und melden Sie sich erneut ab.',
 };

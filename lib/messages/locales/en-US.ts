@@ -44,4 +44,18 @@ export const enUSLogin: LoginPageStrings = {
   expired: 'This sign-in page has expired. Go back to the app and start again.',
   invalidRequestTitle: 'This sign-in link is not valid',
   invalidRequestBody: 'Go back to the app you came from and try again.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Choose an account',
+  continueAs: (destination) => `Continue as ${destination}`,
+  useAnotherAccount: 'Use another account',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Sign out of ${service}?`,
+  logoutBody: 'You will be signed out in this browser.',
+  logoutConfirm: 'Sign out',
+  logoutCancel: 'Stay signed in',
+  signedOutTitle: (service) => `You are signed out of ${service}`,
+  stillSignedInTitle: (service) => `You are still signed in to ${service}`,
+  closeWindow: 'You can close this window.',
+  logoutInvalidTitle: 'This sign-out link is not valid',
+  logoutExpired: 'This sign-out page has expired. Go back to the app and sign out again.',
 };

@@ -47,4 +47,18 @@ export const esESLogin: LoginPageStrings = {
   expired: 'Esta página de inicio de sesión ha caducado. Vuelve a la aplicación y empieza de nuevo.',
   invalidRequestTitle: 'Este enlace de inicio de sesión no es válido',
   invalidRequestBody: 'Vuelve a la aplicación de la que venías e inténtalo de nuevo.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Elige una cuenta',
+  continueAs: (destination) => `Continuar como ${destination}`,
+  useAnotherAccount: 'Usar otra cuenta',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `¿Cerrar sesión en ${service}?`,
+  logoutBody: 'Se cerrará tu sesión en este navegador.',
+  logoutConfirm: 'Cerrar sesión',
+  logoutCancel: 'Mantener la sesión iniciada',
+  signedOutTitle: (service) => `Has cerrado sesión en ${service}`,
+  stillSignedInTitle: (service) => `Sigues con la sesión iniciada en ${service}`,
+  closeWindow: 'Ya puedes cerrar esta ventana.',
+  logoutInvalidTitle: 'Este enlace para cerrar sesión no es válido',
+  logoutExpired: 'Esta página para cerrar sesión ha caducado. Vuelve a la aplicación y cierra sesión de nuevo.',
 };

@@ -49,4 +49,18 @@ export const esMXLogin: LoginPageStrings = {
   expired: 'Esta página de inicio de sesión expiró. Regresa a la aplicación y vuelve a empezar.',
   invalidRequestTitle: 'Este enlace de inicio de sesión no es válido',
   invalidRequestBody: 'Regresa a la aplicación de la que venías e inténtalo de nuevo.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Elige una cuenta',
+  continueAs: (destination) => `Continuar como ${destination}`,
+  useAnotherAccount: 'Usar otra cuenta',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `¿Cerrar sesión en ${service}?`,
+  logoutBody: 'Se cerrará tu sesión en este navegador.',
+  logoutConfirm: 'Cerrar sesión',
+  logoutCancel: 'Mantener la sesión iniciada',
+  signedOutTitle: (service) => `Cerraste sesión en ${service}`,
+  stillSignedInTitle: (service) => `Sigues con la sesión iniciada en ${service}`,
+  closeWindow: 'Ya puedes cerrar esta ventana.',
+  logoutInvalidTitle: 'Este enlace para cerrar sesión no es válido',
+  logoutExpired: 'Esta página para cerrar sesión expiró. Regresa a la aplicación y vuelve a cerrar sesión.',
 };

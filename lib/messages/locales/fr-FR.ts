@@ -48,4 +48,18 @@ export const frFRLogin: LoginPageStrings = {
   expired: 'Cette page de connexion a expiré. Revenez à l\u2019application et recommencez.',
   invalidRequestTitle: 'Ce lien de connexion n\u2019est pas valide',
   invalidRequestBody: 'Revenez à l\u2019application d\u2019où vous venez et réessayez.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Choisissez un compte',
+  continueAs: (destination) => `Continuer en tant que ${destination}`,
+  useAnotherAccount: 'Utiliser un autre compte',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Se déconnecter de ${service}\u202f?`,
+  logoutBody: 'Votre session prendra fin dans ce navigateur.',
+  logoutConfirm: 'Se déconnecter',
+  logoutCancel: 'Rester connecté',
+  signedOutTitle: (service) => `Déconnexion de ${service} effectuée`,
+  stillSignedInTitle: (service) => `Votre session ${service} reste ouverte`,
+  closeWindow: 'Vous pouvez fermer cette fenêtre.',
+  logoutInvalidTitle: 'Ce lien de déconnexion n\u2019est pas valide',
+  logoutExpired: 'Cette page de déconnexion a expiré. Revenez à l\u2019application et déconnectez-vous à nouveau.',
 };

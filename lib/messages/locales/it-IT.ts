@@ -51,4 +51,18 @@ export const itITLogin: LoginPageStrings = {
   expired: 'Questa pagina di accesso è scaduta. Torna all\u2019app e ricomincia.',
   invalidRequestTitle: 'Questo link di accesso non è valido',
   invalidRequestBody: 'Torna all\u2019app di provenienza e riprova.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Scegli un account',
+  continueAs: (destination) => `Continua come ${destination}`,
+  useAnotherAccount: 'Usa un altro account',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Vuoi uscire dal tuo account ${service}?`,
+  logoutBody: 'Uscirai dall\u2019account su questo browser.',
+  logoutConfirm: 'Esci',
+  logoutCancel: 'Non uscire',
+  signedOutTitle: (service) => `Hai effettuato l\u2019uscita dal tuo account ${service}`,
+  stillSignedInTitle: (service) => `Il tuo accesso a ${service} è ancora attivo`,
+  closeWindow: 'Ora puoi chiudere questa finestra.',
+  logoutInvalidTitle: 'Questo link di disconnessione non è valido',
+  logoutExpired: 'Questa pagina di disconnessione è scaduta. Torna all\u2019app ed esci di nuovo.',
 };

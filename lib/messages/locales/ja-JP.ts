@@ -52,4 +52,18 @@ export const jaJPLogin: LoginPageStrings = {
   expired: 'このログインページの有効期限が切れました。アプリに戻って、最初からやり直してください。',
   invalidRequestTitle: 'このログインリンクは無効です',
   invalidRequestBody: '元のアプリに戻って、もう一度お試しください。',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'アカウントの選択',
+  continueAs: (destination) => `${destination}で続行`,
+  useAnotherAccount: '別のアカウントを使用',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `${service}からログアウトしますか？`,
+  logoutBody: 'このブラウザでのログインが終了します。',
+  logoutConfirm: 'ログアウト',
+  logoutCancel: 'ログインしたままにする',
+  signedOutTitle: (service) => `${service}からログアウトしました`,
+  stillSignedInTitle: (service) => `${service}にログインしたままです`,
+  closeWindow: 'このウィンドウは閉じてかまいません。',
+  logoutInvalidTitle: 'このログアウトリンクは無効です',
+  logoutExpired: 'このログアウトページの有効期限が切れました。アプリに戻って、もう一度ログアウトしてください。',
 };

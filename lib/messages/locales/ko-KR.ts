@@ -52,4 +52,18 @@ export const koKRLogin: LoginPageStrings = {
   expired: '로그인 페이지가 만료되었습니다. 앱으로 돌아가 처음부터 다시 시작하세요.',
   invalidRequestTitle: '유효하지 않은 로그인 링크입니다',
   invalidRequestBody: '이전 앱으로 돌아가 다시 시도하세요.',
+  // The account chooser (a live session).
+  chooseAccountTitle: '계정 선택',
+  continueAs: (destination) => `다음 계정으로 계속: ${destination}`,
+  useAnotherAccount: '다른 계정 사용',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `${service}에서 로그아웃하시겠습니까?`,
+  logoutBody: '이 브라우저에서 로그아웃됩니다.',
+  logoutConfirm: '로그아웃',
+  logoutCancel: '로그인 상태 유지',
+  signedOutTitle: (service) => `${service}에서 로그아웃되었습니다`,
+  stillSignedInTitle: (service) => `${service}에 로그인된 상태입니다`,
+  closeWindow: '이제 이 창을 닫아도 됩니다.',
+  logoutInvalidTitle: '유효하지 않은 로그아웃 링크입니다',
+  logoutExpired: '로그아웃 페이지가 만료되었습니다. 앱으로 돌아가 다시 로그아웃하세요.',
 };

@@ -46,4 +46,18 @@ export const nbNOLogin: LoginPageStrings = {
   expired: 'Denne påloggingssiden er utløpt. Gå tilbake til appen og start på nytt.',
   invalidRequestTitle: 'Denne påloggingslenken er ikke gyldig',
   invalidRequestBody: 'Gå tilbake til appen du kom fra, og prøv igjen.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Velg en konto',
+  continueAs: (destination) => `Fortsett som ${destination}`,
+  useAnotherAccount: 'Bruk en annen konto',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Logge ut av ${service}?`,
+  logoutBody: 'Du blir logget ut i denne nettleseren.',
+  logoutConfirm: 'Logg ut',
+  logoutCancel: 'Forbli pålogget',
+  signedOutTitle: (service) => `Du er logget ut av ${service}`,
+  stillSignedInTitle: (service) => `Du er fortsatt logget inn på ${service}`,
+  closeWindow: 'Du kan lukke dette vinduet nå.',
+  logoutInvalidTitle: 'Denne utloggingslenken er ikke gyldig',
+  logoutExpired: 'Denne utloggingssiden er utløpt. Gå tilbake til appen og logg ut på nytt.',
 };

@@ -48,4 +48,18 @@ export const nlNLLogin: LoginPageStrings = {
   expired: 'Deze inlogpagina is verlopen. Ga terug naar de app en begin opnieuw.',
   invalidRequestTitle: 'Deze inloglink is niet geldig',
   invalidRequestBody: 'Ga terug naar de app waar je vandaan kwam en probeer het opnieuw.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Kies een account',
+  continueAs: (destination) => `Doorgaan als ${destination}`,
+  useAnotherAccount: 'Ander account gebruiken',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Uitloggen bij ${service}?`,
+  logoutBody: 'Je wordt uitgelogd in deze browser.',
+  logoutConfirm: 'Uitloggen',
+  logoutCancel: 'Ingelogd blijven',
+  signedOutTitle: (service) => `Je bent uitgelogd bij ${service}`,
+  stillSignedInTitle: (service) => `Je bent nog steeds ingelogd bij ${service}`,
+  closeWindow: 'Je kunt dit venster nu sluiten.',
+  logoutInvalidTitle: 'Deze uitloglink is niet geldig',
+  logoutExpired: 'Deze uitlogpagina is verlopen. Ga terug naar de app en log opnieuw uit.',
 };

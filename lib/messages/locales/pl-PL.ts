@@ -55,4 +55,18 @@ export const plPLLogin: LoginPageStrings = {
   invalidRequestTitle: 'Ten link do logowania jest nieprawidłowy',
   // "the app you came from" would need a gendered past tense ("przyszedłeś"/"przyszłaś").
   invalidRequestBody: 'Wróć do poprzedniej aplikacji i spróbuj ponownie.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Wybierz konto',
+  continueAs: (destination) => `Kontynuuj jako ${destination}`,
+  useAnotherAccount: 'Użyj innego konta',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Wylogować się z serwisu ${service}?`,
+  logoutBody: 'Twoja sesja w tej przeglądarce zostanie zakończona.',
+  logoutConfirm: 'Wyloguj się',
+  logoutCancel: 'Nie wylogowuj mnie',
+  signedOutTitle: (service) => `Wylogowano z serwisu ${service}`,
+  stillSignedInTitle: (service) => `Twoja sesja w serwisie ${service} jest nadal aktywna`,
+  closeWindow: 'Możesz teraz zamknąć to okno.',
+  logoutInvalidTitle: 'Ten link do wylogowania jest nieprawidłowy',
+  logoutExpired: 'Ta strona wylogowania wygasła. Wróć do aplikacji i wyloguj się ponownie.',
 };

@@ -48,4 +48,18 @@ export const ptBRLogin: LoginPageStrings = {
   expired: 'Esta página de acesso expirou. Volte ao aplicativo e comece de novo.',
   invalidRequestTitle: 'Este link de acesso não é válido',
   invalidRequestBody: 'Volte ao aplicativo de onde você veio e tente de novo.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Escolha uma conta',
+  continueAs: (destination) => `Continuar como ${destination}`,
+  useAnotherAccount: 'Usar outra conta',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Sair de ${service}?`,
+  logoutBody: 'Você vai sair da sua conta neste navegador.',
+  logoutConfirm: 'Sair',
+  logoutCancel: 'Continuar na conta',
+  signedOutTitle: (service) => `Você saiu de ${service}`,
+  stillSignedInTitle: (service) => `Sua sessão em ${service} continua ativa`,
+  closeWindow: 'Você já pode fechar esta janela.',
+  logoutInvalidTitle: 'Este link para sair não é válido',
+  logoutExpired: 'Esta página para sair expirou. Volte ao aplicativo e saia de novo.',
 };

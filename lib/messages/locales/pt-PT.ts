@@ -51,4 +51,18 @@ export const ptPTLogin: LoginPageStrings = {
   expired: 'Esta página de início de sessão expirou. Volte à aplicação e comece de novo.',
   invalidRequestTitle: 'Este link de início de sessão não é válido',
   invalidRequestBody: 'Volte à aplicação de onde veio e tente novamente.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Escolha uma conta',
+  continueAs: (destination) => `Continuar como ${destination}`,
+  useAnotherAccount: 'Utilizar outra conta',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Terminar sessão na sua conta ${service}?`,
+  logoutBody: 'A sua sessão neste navegador será terminada.',
+  logoutConfirm: 'Terminar sessão',
+  logoutCancel: 'Manter sessão iniciada',
+  signedOutTitle: (service) => `Terminou sessão na sua conta ${service}`,
+  stillSignedInTitle: (service) => `A sua sessão na conta ${service} continua iniciada`,
+  closeWindow: 'Já pode fechar esta janela.',
+  logoutInvalidTitle: 'Este link para terminar sessão não é válido',
+  logoutExpired: 'Esta página para terminar sessão expirou. Volte à aplicação e termine sessão novamente.',
 };

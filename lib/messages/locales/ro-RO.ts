@@ -54,4 +54,18 @@ export const roROLogin: LoginPageStrings = {
   expired: 'Această pagină de conectare a expirat. Reveniți în aplicație și începeți din nou.',
   invalidRequestTitle: 'Acest link de conectare nu este valid',
   invalidRequestBody: 'Reveniți în aplicația din care ați venit și încercați din nou.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Alegeți un cont',
+  continueAs: (destination) => `Continuați ca ${destination}`,
+  useAnotherAccount: 'Folosiți alt cont',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Vă deconectați de la ${service}?`,
+  logoutBody: 'Sesiunea din acest browser se va încheia.',
+  logoutConfirm: 'Deconectați-vă',
+  logoutCancel: 'Rămâneți în cont',
+  signedOutTitle: (service) => `V-ați deconectat de la ${service}`,
+  stillSignedInTitle: (service) => `Sesiunea dumneavoastră în ${service} rămâne activă`,
+  closeWindow: 'Acum puteți închide această fereastră.',
+  logoutInvalidTitle: 'Acest link de deconectare nu este valid',
+  logoutExpired: 'Această pagină de deconectare a expirat. Reveniți în aplicație și deconectați-vă din nou.',
 };

@@ -52,4 +52,18 @@ export const ruRULogin: LoginPageStrings = {
   expired: 'Срок действия этой страницы входа истёк. Вернитесь в приложение и начните заново.',
   invalidRequestTitle: 'Эта ссылка для входа недействительна',
   invalidRequestBody: 'Вернитесь в приложение, из которого вы пришли, и попробуйте ещё раз.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Выберите аккаунт',
+  continueAs: (destination) => `Продолжить как ${destination}`,
+  useAnotherAccount: 'Использовать другой аккаунт',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Выйти из сервиса ${service}?`,
+  logoutBody: 'Вы выйдете из аккаунта в этом браузере.',
+  logoutConfirm: 'Выйти',
+  logoutCancel: 'Не выходить',
+  signedOutTitle: (service) => `Вы вышли из сервиса ${service}`,
+  stillSignedInTitle: (service) => `Вы всё ещё авторизованы в сервисе ${service}`,
+  closeWindow: 'Теперь это окно можно закрыть.',
+  logoutInvalidTitle: 'Эта ссылка для выхода недействительна',
+  logoutExpired: 'Срок действия этой страницы выхода истёк. Вернитесь в приложение и выйдите ещё раз.',
 };

@@ -47,4 +47,18 @@ export const svSELogin: LoginPageStrings = {
   expired: 'Den här inloggningssidan har gått ut. Gå tillbaka till appen och börja om.',
   invalidRequestTitle: 'Den här inloggningslänken är inte giltig',
   invalidRequestBody: 'Gå tillbaka till appen du kom från och försök igen.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Välj ett konto',
+  continueAs: (destination) => `Fortsätt som ${destination}`,
+  useAnotherAccount: 'Använd ett annat konto',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `Logga ut från ${service}?`,
+  logoutBody: 'Du loggas ut i den här webbläsaren.',
+  logoutConfirm: 'Logga ut',
+  logoutCancel: 'Förbli inloggad',
+  signedOutTitle: (service) => `Du är utloggad från ${service}`,
+  stillSignedInTitle: (service) => `Du är fortfarande inloggad på ${service}`,
+  closeWindow: 'Du kan stänga det här fönstret nu.',
+  logoutInvalidTitle: 'Den här utloggningslänken är inte giltig',
+  logoutExpired: 'Den här utloggningssidan har gått ut. Gå tillbaka till appen och logga ut igen.',
 };

@@ -52,4 +52,18 @@ export const trTRLogin: LoginPageStrings = {
   expired: 'Bu giriş sayfasının süresi doldu. Uygulamaya dönüp yeniden başlayın.',
   invalidRequestTitle: 'Bu giriş bağlantısı geçerli değil',
   invalidRequestBody: 'Geldiğiniz uygulamaya dönüp tekrar deneyin.',
+  // The account chooser (a live session).
+  chooseAccountTitle: 'Bir hesap seçin',
+  continueAs: (destination) => `${destination} olarak devam et`,
+  useAnotherAccount: 'Başka bir hesap kullan',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `${service} hesabınızdan çıkış yapılsın mı?`,
+  logoutBody: 'Bu tarayıcıdaki oturumunuz kapatılacak.',
+  logoutConfirm: 'Çıkış yap',
+  logoutCancel: 'Oturumu açık tut',
+  signedOutTitle: (service) => `${service} hesabınızdan çıkış yaptınız`,
+  stillSignedInTitle: (service) => `${service} hesabınızdaki oturumunuz hâlâ açık`,
+  closeWindow: 'Bu pencereyi artık kapatabilirsiniz.',
+  logoutInvalidTitle: 'Bu çıkış bağlantısı geçerli değil',
+  logoutExpired: 'Bu çıkış sayfasının süresi doldu. Uygulamaya dönüp yeniden çıkış yapın.',
 };

@@ -81,6 +81,33 @@ export interface LoginPageStrings {
   /** The error page shown when there is nowhere safe to redirect (unknown client or redirect URI). */
   readonly invalidRequestTitle: string;
   readonly invalidRequestBody: string;
+  /**
+   * The account chooser (a live single sign-on session, `prompt=select_account`): its heading, the
+   * button that continues with the session's user (masked, as `codeSent`'s destination), and the
+   * one that asks for a code for someone else.
+   */
+  readonly chooseAccountTitle: string;
+  readonly continueAs: (destination: string) => string;
+  readonly useAnotherAccount: string;
+  /**
+   * The end-session endpoint's pages (lib/login/logout-page.ts, OpenID Connect RP-Initiated
+   * Logout 1.0). The confirmation, asked when the relying party did not prove which login it
+   * means (§2): "Sign out of {service}?", what signing out does, and its two buttons.
+   */
+  readonly logoutTitle: (service: string) => string;
+  readonly logoutBody: string;
+  readonly logoutConfirm: string;
+  readonly logoutCancel: string;
+  /** After a logout, when there is no relying party to send the user back to: the heading. */
+  readonly signedOutTitle: (service: string) => string;
+  /** After "stay signed in", likewise. */
+  readonly stillSignedInTitle: (service: string) => string;
+  /** Under either heading. */
+  readonly closeWindow: string;
+  /** A logout request that cannot be answered (a parameter repeated, hint and client_id disagreeing); its body is `invalidRequestBody`. */
+  readonly logoutInvalidTitle: string;
+  /** The confirmation was answered too late, or for a session that is no longer this browser's. */
+  readonly logoutExpired: string;
 }
 
 export interface LocaleStrings {

@@ -49,4 +49,18 @@ export const zhCNLogin: LoginPageStrings = {
   expired: '此登录页面已过期。请返回应用重新开始。',
   invalidRequestTitle: '此登录链接无效',
   invalidRequestBody: '请返回您之前使用的应用，然后重试。',
+  // The account chooser (a live session).
+  chooseAccountTitle: '选择账号',
+  continueAs: (destination) => `以${destination}继续`,
+  useAnotherAccount: '使用其他账号',
+  // The end-session endpoint (lib/login/logout-page.ts).
+  logoutTitle: (service) => `要退出${service}吗？`,
+  logoutBody: '您将在此浏览器中退出登录。',
+  logoutConfirm: '退出登录',
+  logoutCancel: '保持登录',
+  signedOutTitle: (service) => `您已退出${service}`,
+  stillSignedInTitle: (service) => `您仍已登录${service}`,
+  closeWindow: '现在可以关闭此窗口。',
+  logoutInvalidTitle: '此退出链接无效',
+  logoutExpired: '此退出页面已过期。请返回应用重新退出登录。',
 };

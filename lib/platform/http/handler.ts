@@ -31,6 +31,11 @@ export interface RouteOptions {
   readonly body?: readonly MediaType[];
   /** Whether a POST may come without a body (and so without Content-Type): UserInfo's. */
   readonly bodyOptional?: boolean;
+  /**
+   * A form field given twice: refused with 400 `invalid_request` (the default, RFC 6749 §3.2), or
+   * reported in `event.repeatedFields` for the endpoint to answer (the end-session endpoint's page).
+   */
+  readonly repeatedFields?: 'refuse' | 'report';
   /** The stage's CORS settings (read when a response is sent, so deps stay lazy). */
   readonly cors: () => CorsSettings;
 }
@@ -64,6 +69,8 @@ export function apiHandler(
     .use(securityHeaders())
     .use(cors(options.cors))
     .use(allowMethods(...options.methods));
-  if (options.body !== undefined) stack.use(parseBody(options.body, undefined, { optional: options.bodyOptional }));
+  if (options.body !== undefined) {
+    stack.use(parseBody(options.body, undefined, { optional: options.bodyOptional, repeated: options.repeatedFields ?? 'refuse' }));
+  }
   return stack.use(errorResponse(logger)).handler(async (event, context) => handle(event as ParsedEvent, context));
 }

@@ -18,6 +18,12 @@ export type RequestFields = Record<string, unknown>;
 /** The event after `parseBody`: the parsed fields live beside the raw body. */
 export interface ParsedEvent extends APIGatewayProxyEvent {
   fields: RequestFields;
+  /**
+   * The form fields given more than once, on a route that reports them instead of refusing them
+   * (`parseBody`'s `repeated: 'report'`: a page, not JSON, answers the end-session endpoint's
+   * mistakes); `fields` then holds each one's first value.
+   */
+  repeatedFields?: readonly string[];
 }
 
 /** 16 KiB: ten times any legitimate request; rejects abuse before any parsing work. */
@@ -46,7 +52,11 @@ const MEDIA_TYPES: Record<MediaType, string> = {
  * a form (RFC 6749 §3.2: "parameters MUST NOT be included more than once") nor as a JSON member
  * name at any depth (RFC 7493 §2.3), so that every reader of the body sees the same request.
  */
-export function parseBody(accepted: readonly MediaType[], maxBytes = MAX_BODY_BYTES, options: { optional?: boolean } = {}): Middleware {
+export function parseBody(
+  accepted: readonly MediaType[],
+  maxBytes = MAX_BODY_BYTES,
+  options: { optional?: boolean; repeated?: 'refuse' | 'report' } = {},
+): Middleware {
   return {
     before: (request) => {
       const event = request.event as ParsedEvent;
@@ -76,7 +86,13 @@ export function parseBody(accepted: readonly MediaType[], maxBytes = MAX_BODY_BY
       if (raw.length > maxBytes) {
         throw new RequestTooLargeError(`The request body must not exceed ${maxBytes} bytes.`);
       }
-      event.fields = kind === 'json' ? parseJsonObject(utf8Text(raw)) : parseForm(utf8Text(raw));
+      if (kind === 'json') {
+        event.fields = parseJsonObject(utf8Text(raw));
+        return;
+      }
+      const form = parseForm(utf8Text(raw), options.repeated ?? 'refuse');
+      event.fields = form.fields;
+      if (form.repeated.length > 0) event.repeatedFields = form.repeated;
     },
   };
 }
@@ -118,19 +134,46 @@ function parseJsonObject(text: string): RequestFields {
   return value as RequestFields;
 }
 
-function parseForm(text: string): RequestFields {
+function parseForm(text: string, repeated: 'refuse' | 'report'): { fields: RequestFields; repeated: string[] } {
   const fields: RequestFields = {};
+  const names = new Set<string>();
   for (const [name, value] of new URLSearchParams(text)) {
-    // A fixed text: the name is the client's input, and descriptions never echo input.
-    if (Object.hasOwn(fields, name)) throw new InvalidRequestError('A parameter is repeated (RFC 6749 section 3.2 allows each once).');
+    if (Object.hasOwn(fields, name)) {
+      // A fixed text: the name is the client's input, and descriptions never echo input.
+      if (repeated === 'refuse') throw new InvalidRequestError('A parameter is repeated (RFC 6749 section 3.2 allows each once).');
+      names.add(name);
+      continue;
+    }
     fields[name] = value;
   }
-  return fields;
+  return { fields, repeated: [...names] };
 }
 
 /** A header by lower-case name (after @middy/http-header-normalizer). */
 export function header(event: APIGatewayProxyEvent, name: string): string | undefined {
   return event.headers?.[name] ?? undefined;
+}
+
+/**
+ * The query's parameters, each with its first value, and the names given more than once (API
+ * Gateway's multi-value form, REST API payload v1; the local runtime builds it too): for an
+ * endpoint that answers a repeated parameter itself, with a page rather than JSON.
+ */
+export function queryValues(event: APIGatewayProxyEvent): {
+  readonly values: Record<string, string>;
+  readonly repeated: readonly string[];
+} {
+  const values: Record<string, string> = {};
+  const repeated: string[] = [];
+  for (const [name, given] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
+    const [first, ...more] = given ?? [];
+    if (first !== undefined) values[name] = first;
+    if (more.length > 0) repeated.push(name);
+  }
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) {
+    if (value !== undefined && !Object.hasOwn(values, name)) values[name] = value;
+  }
+  return { values, repeated };
 }
 
 /** The fixed description of a repeated query parameter: the name is the client's input, and descriptions never echo input. */

@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { IdpError } from '../../../../lib/platform/errors';
-import { parseBody, queryParameter, type ParsedEvent } from '../../../../lib/platform/http/request';
+import { parseBody, queryParameter, queryValues, type ParsedEvent } from '../../../../lib/platform/http/request';
 
 const REPEATED = { error: 'invalid_request', error_description: 'A JSON member name is repeated (RFC 7493 section 2.3 allows each once).' };
 const NOT_WELL_FORMED = { error: 'invalid_request', error_description: 'The request contains text that is not well-formed Unicode.' };
@@ -106,6 +106,40 @@ describe('parseBody: what each refusal says', () => {
       error: 'invalid_request',
       error_description: 'A parameter is repeated (RFC 6749 section 3.2 allows each once).',
     });
+  });
+});
+
+describe('parseBody: a route that answers repeated form fields itself (the end-session endpoint’s error page)', () => {
+  const reporting = parseBody(['form'], undefined, { repeated: 'report' });
+  const form = (body: string) => ({ httpMethod: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+
+  it('keeps each first value and names every field given more than once, once', () => {
+    const event = form('state=a&client_id=x&state=b&state=c&env_id=1&env_id=');
+    expect(run(reporting, event)).toEqual({ state: 'a', client_id: 'x', env_id: '1' });
+    expect((event as unknown as ParsedEvent).repeatedFields).toEqual(['state', 'env_id']);
+  });
+
+  it('names none when nothing is repeated, and refuses as before where the route does not say so', () => {
+    const event = form('state=a');
+    expect(run(reporting, event)).toEqual({ state: 'a' });
+    expect((event as unknown as ParsedEvent).repeatedFields).toBeUndefined();
+    expect(run(parseBody(['form'], undefined, { repeated: 'refuse' }), form('a=1&a=2'))).toMatchObject({ status: 400 });
+  });
+});
+
+describe('queryValues', () => {
+  it('gives each parameter’s first value and the names given more than once (API Gateway’s multi-value form)', () => {
+    const event = {
+      queryStringParameters: { state: 'b', client_id: 'x' },
+      multiValueQueryStringParameters: { state: ['a', 'b'], client_id: ['x'] },
+    } as unknown as APIGatewayProxyEvent;
+    expect(queryValues(event)).toEqual({ values: { state: 'a', client_id: 'x' }, repeated: ['state'] });
+  });
+
+  it('reads a hand-made event without the multi-value form, and one with no query at all', () => {
+    const single = { queryStringParameters: { state: 'a' }, multiValueQueryStringParameters: null } as unknown as APIGatewayProxyEvent;
+    expect(queryValues(single)).toEqual({ values: { state: 'a' }, repeated: [] });
+    expect(queryValues({ queryStringParameters: null } as unknown as APIGatewayProxyEvent)).toEqual({ values: {}, repeated: [] });
   });
 });
 
