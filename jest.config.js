@@ -49,7 +49,7 @@ module.exports = {
   // jest takes over every collected file that no other key names: one aggregate, as before.
   coverageProvider: 'v8',
   collectCoverageFrom: [
-    '<rootDir>/lib/{keys,identity,phone,messages,limits,guards,otp,oauth,login,endpoints}/**/*.ts',
+    '<rootDir>/lib/{keys,identity,phone,messages,limits,guards,otp,oauth,login,endpoints,sessions,logout,admin}/**/*.ts',
     '<rootDir>/lib/platform/request-fields.ts',
     '<rootDir>/lib/platform/errors.ts',
     // In those folders since issue 26, but no rules: data, the login page's HTML responses, types.

@@ -155,6 +155,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/idp/v1/account/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The end-session endpoint (RP-Initiated Logout)
+         * @description OpenID Connect RP-Initiated Logout 1.0: ends the browser's single sign-on session in the environment (revoking the refresh tokens issued without `offline_access` by its logins, and telling its clients with back-channel logout URIs), then redirects to the registered `post_logout_redirect_uri` with `state`, or shows the signed-out page. Without an `id_token_hint` of that session, it asks the user first and redirects nowhere before they answer.
+         */
+        get: operations["endSession"];
+        put?: never;
+        /**
+         * The end-session endpoint, by POST, and its confirmation
+         * @description The same request as a form (section 2: GET and POST), or the confirmation page's answer (`LogoutConfirmationForm`): `logout` ends the session the page asked about, `stay` ends nothing; either returns as the request asked.
+         */
+        post: operations["postEndSession"];
+        delete?: never;
+        /**
+         * CORS preflight
+         * @description Where the stage configuration allows browsers (`deployment.cors`), API Gateway answers the preflight; actual answers then carry `Access-Control-Allow-Origin` for an allowed origin, errors included, and expose `Retry-After` and `WWW-Authenticate`.
+         */
+        options: operations["endSessionPreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/jwks.json": {
         parameters: {
             query?: never;
@@ -449,6 +477,33 @@ export interface components {
             /** @description `verify`: the code the user received. */
             code?: string;
         };
+        /** @description OpenID Connect RP-Initiated Logout 1.0 section 2, as a form. */
+        EndSessionRequest: {
+            /** @description An ID token this service issued to the client (expired ones included: RP-Initiated Logout section 2). When it verifies and its `sid` is the browser's session (or the browser has none), the session ends without asking; otherwise the user is asked. */
+            id_token_hint?: string;
+            /** @description Accepted and ignored: the session that ends is the browser's. */
+            logout_hint?: string;
+            /** @description The client; with `id_token_hint`, it must be the hint's audience (section 2). */
+            client_id?: string;
+            /** @description Where to send the user afterwards: only an exact match of one of the client's registered `postLogoutRedirectUris` (section 3.1), and never after a hint that does not verify; otherwise the user ends on the service's page. */
+            post_logout_redirect_uri?: string;
+            /** @description Returned unchanged in the redirect to `post_logout_redirect_uri` (section 3). */
+            state?: string;
+            /** @description The pages' language, space-separated preferences (then Accept-Language): en-US, de-DE, fr-FR, es-ES, pt-BR, en-GB, fr-CA, es-MX, es-US, pt-PT, it-IT, nl-NL, pl-PL, sv-SE, da-DK, nb-NO, ro-RO, tr-TR, ru-RU, ja-JP, ko-KR, zh-CN. */
+            ui_locales?: string;
+            /** @description The environment. Absent: the client's one environment when it may not use the default, else the default one. */
+            env_id?: string;
+        };
+        /** @description The logout confirmation page's own form; not for clients to build. */
+        LogoutConfirmationForm: {
+            /** @description The validated request, sealed (encrypted, 10 minutes), bound to the session the page asked about. */
+            confirmation: string;
+            /**
+             * @description `logout` (sign out) or `stay` (stay signed in).
+             * @enum {string}
+             */
+            action: "logout" | "stay";
+        };
         /** @description RFC 7517 section 5: public keys only. */
         Jwks: {
             keys: ({
@@ -551,6 +606,15 @@ export interface components {
              * @description An extension (RFC 8414 section 2 allows them): where the API flow requests codes.
              */
             otp_send_endpoint: string;
+            /**
+             * Format: uri
+             * @description OpenID Connect RP-Initiated Logout 1.0 section 2.1.
+             */
+            end_session_endpoint: string;
+            /** @constant */
+            backchannel_logout_supported: true;
+            /** @constant */
+            backchannel_logout_session_supported: true;
         };
         /** @description Human-readable, in English; never echoes the request. */
         ErrorDescription: string;
@@ -1330,7 +1394,7 @@ export interface operations {
                 login_hint?: string;
                 /** @description Preferred locales, space-separated (then Accept-Language): en-US, de-DE, fr-FR, es-ES, pt-BR, en-GB, fr-CA, es-MX, es-US, pt-PT, it-IT, nl-NL, pl-PL, sv-SE, da-DK, nb-NO, ro-RO, tr-TR, ru-RU, ja-JP, ko-KR, zh-CN. */
                 ui_locales?: string;
-                /** @description `login` (every request asks for a code anyway); `none` is answered `login_required`. */
+                /** @description `login` asks for a code even with a live single sign-on session; `none` answers a code from the session or `login_required`, never a page; `select_account` offers to continue as the session's user or use another account (OpenID Connect Core section 3.1.2.1). */
                 prompt?: string;
                 /** @description The environment. Absent: the default one. */
                 env_id?: string;
@@ -1340,6 +1404,10 @@ export interface operations {
                 request_uri?: string;
                 /** @description `query` (the default: a 302 with the parameters in the query) or `form_post` (OAuth 2.0 Form Post Response Mode: a page that posts them to the redirect URI). */
                 response_mode?: string;
+                /** @description Seconds: a session whose `auth_time` is this old or older asks for a code again; `0` always asks (OpenID Connect Core section 3.1.2.1). The ID token then carries `auth_time`, as it always does. */
+                max_age?: string;
+                /** @description An ID token this service issued (expired ones included) naming the user the client expects: a session of another user asks for a code instead (with `prompt=none`, `login_required`). */
+                id_token_hint?: string;
             };
             header?: never;
             path?: never;
@@ -1656,6 +1724,174 @@ export interface operations {
         };
     };
     getUserInfoPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["Preflight"];
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["ForbiddenByApiGateway"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["ContentTooLargeByApiGateway"];
+            429: components["responses"]["TooManyRequestsByApiGateway"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: {
+                /** @description An ID token this service issued to the client (expired ones included: RP-Initiated Logout section 2). When it verifies and its `sid` is the browser's session (or the browser has none), the session ends without asking; otherwise the user is asked. */
+                id_token_hint?: string;
+                /** @description Accepted and ignored: the session that ends is the browser's. */
+                logout_hint?: string;
+                /** @description The client; with `id_token_hint`, it must be the hint's audience (section 2). */
+                client_id?: string;
+                /** @description Where to send the user afterwards: only an exact match of one of the client's registered `postLogoutRedirectUris` (section 3.1), and never after a hint that does not verify; otherwise the user ends on the service's page. */
+                post_logout_redirect_uri?: string;
+                /** @description Returned unchanged in the redirect to `post_logout_redirect_uri` (section 3). */
+                state?: string;
+                /** @description The pages' language, space-separated preferences (then Accept-Language): en-US, de-DE, fr-FR, es-ES, pt-BR, en-GB, fr-CA, es-MX, es-US, pt-PT, it-IT, nl-NL, pl-PL, sv-SE, da-DK, nb-NO, ro-RO, tr-TR, ru-RU, ja-JP, ko-KR, zh-CN. */
+                ui_locales?: string;
+                /** @description The environment. Absent: the client's one environment when it may not use the default, else the default one. */
+                env_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description - HTML: the confirmation page ("Sign out?"), when the request did not prove itself with an `id_token_hint` of the browser's session (or named an unregistered `post_logout_redirect_uri`); or, after a logout (or "Stay signed in") with no redirect URI to return to, the signed-out page in the user's language; the session cookie is cleared on a logout. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Content-Security-Policy": components["headers"]["ContentSecurityPolicy"];
+                    /** @description The login transaction, sealed: HttpOnly, SameSite=Lax, this path only, Secure over HTTPS; `Max-Age=0` clears it. */
+                    "Set-Cookie"?: string;
+                    Pragma: components["headers"]["Pragma"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A redirect (RFC 6749 section 4.1.2): after a logout (or "Stay signed in"): to the client's registered `post_logout_redirect_uri` with `state` (section 3), clearing the session cookie on a logout. */
+            302: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description The login transaction, sealed: HttpOnly, SameSite=Lax, this path only, Secure over HTTPS; `Max-Age=0` clears it. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalid_request`: text that is not well-formed Unicode anywhere in the request: path, query, headers or body (RFC 7493 section 2.1).
+             *     - HTML: the error page: a parameter repeated or too long, an unknown client or environment, a `client_id` that is not the hint's audience; or an answer to the confirmation page that is too late (10 minutes), altered, or from a browser whose session is not the one it asked about.
+             */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description Nothing but the page's one stylesheet (by its hash); forms to this endpoint only; no framing. */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request";
+                        error_description: components["schemas"]["ErrorDescription"];
+                    };
+                };
+            };
+            403: components["responses"]["ForbiddenByApiGateway"];
+            413: components["responses"]["ContentTooLargeByApiGateway"];
+            429: components["responses"]["TooManyRequestsByApiGateway"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    postEndSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["EndSessionRequest"] | components["schemas"]["LogoutConfirmationForm"];
+            };
+        };
+        responses: {
+            /** @description - HTML: the confirmation page ("Sign out?"), when the request did not prove itself with an `id_token_hint` of the browser's session (or named an unregistered `post_logout_redirect_uri`); or, after a logout (or "Stay signed in") with no redirect URI to return to, the signed-out page in the user's language; the session cookie is cleared on a logout. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Content-Security-Policy": components["headers"]["ContentSecurityPolicy"];
+                    /** @description The login transaction, sealed: HttpOnly, SameSite=Lax, this path only, Secure over HTTPS; `Max-Age=0` clears it. */
+                    "Set-Cookie"?: string;
+                    Pragma: components["headers"]["Pragma"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A redirect (RFC 6749 section 4.1.2): after a logout (or "Stay signed in"): to the client's registered `post_logout_redirect_uri` with `state` (section 3), clearing the session cookie on a logout. */
+            302: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description The login transaction, sealed: HttpOnly, SameSite=Lax, this path only, Secure over HTTPS; `Max-Age=0` clears it. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description - `invalid_request`: text that is not well-formed Unicode anywhere in the request: path, query, headers or body (RFC 7493 section 2.1).
+             *     - `invalid_request`: a body that is not UTF-8, is not valid JSON or not a JSON object, or repeats a form parameter (RFC 6749 section 3.2) or a JSON member name (RFC 7493 section 2.3).
+             *     - HTML: the error page: a parameter repeated or too long, an unknown client or environment, a `client_id` that is not the hint's audience; or an answer to the confirmation page that is too late (10 minutes), altered, or from a browser whose session is not the one it asked about.
+             */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description Nothing but the page's one stylesheet (by its hash); forms to this endpoint only; no framing. */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "invalid_request";
+                        error_description: components["schemas"]["ErrorDescription"];
+                    };
+                };
+            };
+            403: components["responses"]["ForbiddenByApiGateway"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaTypeInvalidRequest"];
+            429: components["responses"]["TooManyRequestsByApiGateway"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    endSessionPreflight: {
         parameters: {
             query?: never;
             header?: never;

@@ -14,24 +14,51 @@ import { formPostResponse, htmlResponse, redirectResponse, transactionCookie } f
 import { renderFormPost } from '../lib/login/form-post';
 import { issuerOf } from '../lib/platform/http/issuer';
 import { header } from '../lib/platform/http/request';
+import { sessionReferenceOf, sessionSetCookie } from '../lib/sessions/session-cookie';
+import type { ServiceConfig } from '../lib/platform/config';
 
 export function createHandler(deps: () => AuthorizeDeps & IssuerDeps) {
   return apiHandler({ methods: ['GET', 'POST'], body: ['form'], cors: () => undefined }, async (event, context) => {
     const resolved = deps();
     const issuer = issuerOf(resolved.issuer, event);
+    const sessionReference = (environmentId: string) => sessionReferenceOf(event, environmentId);
     const outcome =
       event.httpMethod === 'GET'
-        ? await startAuthorization(resolved, { query: queryOf(event), acceptLanguage: header(event, 'accept-language'), issuer })
+        ? await startAuthorization(resolved, {
+            query: queryOf(event),
+            acceptLanguage: header(event, 'accept-language'),
+            issuer,
+            sessionReference,
+          })
         : await continueAuthorization(resolved, {
             fields: event.fields,
             cookie: transactionCookie(event),
             issuer,
+            sessionReference,
             // The page sends codes as otp/send does: the same source IP, the same deadline.
             sourceIp: event.requestContext?.identity?.sourceIp,
             timeLeft: { remainingMs: () => context.getRemainingTimeInMillis(), neededMs: FINISH_SEND_BUDGET_MS + TIMEOUT_MARGIN_MS },
           });
-    return respond(event, outcome);
+    return withSessionCookie(event, resolved.config, outcome, respond(event, outcome));
   });
+}
+
+/**
+ * The response with the session cookie an outcome sets, beside the transaction's: both in
+ * `multiValueHeaders`, since API Gateway keeps only those of a header named in both maps.
+ */
+function withSessionCookie(
+  event: APIGatewayProxyEvent,
+  config: ServiceConfig,
+  outcome: AuthorizeOutcome,
+  response: APIGatewayProxyResult,
+): APIGatewayProxyResult {
+  const change = outcome.kind === 'page' ? undefined : outcome.session;
+  const environment = change === undefined ? undefined : config.environment(change.environmentId);
+  if (change === undefined || environment === undefined) return response;
+  const { 'Set-Cookie': transaction, ...headers } = response.headers ?? {};
+  const cookies = [...(transaction === undefined ? [] : [String(transaction)]), sessionSetCookie(event, environment, change)];
+  return { ...response, headers, multiValueHeaders: { ...response.multiValueHeaders, 'Set-Cookie': cookies } };
 }
 
 function respond(event: APIGatewayProxyEvent, outcome: AuthorizeOutcome): APIGatewayProxyResult {

@@ -18,16 +18,26 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { toJSONSchema } from 'zod/v4/core';
 import type { $ZodType } from 'zod/v4/core';
-import { ROUTES } from '../../lib/platform/routes';
+import { PUBLIC_ROUTES } from '../../lib/platform/routes';
 import { MAX_BODY_BYTES } from '../../lib/platform/http/request';
 import { PREFLIGHT_ALLOW_HEADERS } from '../../lib/platform/http/cors';
 import { SUPPORTED_LOCALES } from '../../lib/platform/vocabulary';
 import { GATEWAY_RESPONSES } from '../api';
 import { PROJECT_ROOT } from '../bundling';
-import { BODY_LIMIT_TEXT, OPERATIONS, type ErrorTable, type MediaType, type OperationSpec, type SchemaName } from './operations';
+import {
+  BODY_LIMIT_TEXT,
+  END_SESSION_PARAMETER_DESCRIPTIONS,
+  OPERATIONS,
+  type ErrorTable,
+  type MediaType,
+  type OperationSpec,
+  type SchemaName,
+} from './operations';
 import {
   authorizationCodeTokenRequest,
   authorizeForm,
+  endSessionRequest,
+  logoutConfirmationForm,
   errorDescription,
   introspectionRequest,
   introspectionResponse,
@@ -79,6 +89,16 @@ const SCHEMAS: Readonly<Record<SchemaName, { readonly schema: $ZodType; readonly
     UserInfoRequest: { schema: userInfoRequest, io: 'input', description: 'RFC 6750 section 2.2: the access token in the body.' },
     UserInfoResponse: { schema: userInfoResponse, io: 'output', description: 'OpenID Connect Core section 5.3.2.' },
     AuthorizeForm: { schema: authorizeForm, io: 'input', description: "The login page's own forms; not for clients to build." },
+    EndSessionRequest: {
+      schema: endSessionRequest,
+      io: 'input',
+      description: 'OpenID Connect RP-Initiated Logout 1.0 section 2, as a form.',
+    },
+    LogoutConfirmationForm: {
+      schema: logoutConfirmationForm,
+      io: 'input',
+      description: "The logout confirmation page's own form; not for clients to build.",
+    },
     Jwks: { schema: jwksResponse, io: 'output', description: 'RFC 7517 section 5: public keys only.' },
     ServerMetadata: {
       schema: serverMetadata,
@@ -150,6 +170,11 @@ const FIELD_DESCRIPTIONS: Readonly<Partial<Record<SchemaName, Readonly<Record<st
     token_type_hint: 'Ignored: the two formats are told apart by their shape (RFC 7662 section 2.1 allows it).',
   },
   UserInfoRequest: { access_token: 'The access token, when it is not in the Authorization header.' },
+  EndSessionRequest: END_SESSION_PARAMETER_DESCRIPTIONS,
+  LogoutConfirmationForm: {
+    confirmation: 'The validated request, sealed (encrypted, 10 minutes), bound to the session the page asked about.',
+    action: '`logout` (sign out) or `stay` (stay signed in).',
+  },
   AuthorizeForm: {
     csrf: "The page's CSRF token.",
     action: '`send`, `resend` or `verify`; anything else starts over.',
@@ -523,7 +548,8 @@ function componentSchema(name: SchemaName): Json {
 /** The whole document. `version` is the package's. */
 export function openApiDocument(version: string): Json {
   const paths: Record<string, Json> = {};
-  for (const route of ROUTES) {
+  // The public API only: the IAM-only admin routes are the deployment's own (docs/operations/operator-controls.md).
+  for (const route of PUBLIC_ROUTES) {
     const specs = OPERATIONS.filter((spec) => spec.path === route.path);
     const methods = specs.map((spec) => spec.method.toUpperCase());
     if (methods.join() !== route.methods.join()) {
@@ -536,7 +562,7 @@ export function openApiDocument(version: string): Json {
     item.options = preflightOperation(specs.map((spec) => spec.operationId));
     paths[route.path] = item;
   }
-  const orphans = OPERATIONS.filter((spec) => !ROUTES.some((route) => route.path === spec.path));
+  const orphans = OPERATIONS.filter((spec) => !PUBLIC_ROUTES.some((route) => route.path === spec.path));
   if (orphans.length > 0)
     throw new Error(`Operations on no route of lib/platform/routes.ts: ${orphans.map((spec) => spec.path).join(', ')}`);
 

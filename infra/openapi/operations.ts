@@ -14,7 +14,9 @@
  *   its headers, if any, in document.ts `HEADERS_OF_CODE`; an HTML page the login endpoint shows
  *   for a new status, in its `pages`.
  */
-import { AUTHORIZATION_PARAMETERS, MAX_PARAMETER_LENGTH } from '../../lib/login/authorize';
+import { AUTHORIZATION_PARAMETERS } from '../../lib/login/authorize';
+import { maxLengthOf } from '../../lib/login/request-parameters';
+import { END_SESSION_PARAMETERS } from '../../lib/login/end-session';
 import { PATHS } from '../../lib/endpoints/metadata';
 import { MAX_BODY_BYTES } from '../../lib/platform/http/request';
 import { SUPPORTED_LOCALES } from '../../lib/platform/vocabulary';
@@ -35,6 +37,8 @@ export type SchemaName =
   | 'UserInfoRequest'
   | 'UserInfoResponse'
   | 'AuthorizeForm'
+  | 'EndSessionRequest'
+  | 'LogoutConfirmationForm'
   | 'Jwks'
   | 'ServerMetadata';
 
@@ -101,7 +105,12 @@ const AUTHORIZATION_PARAMETER_DESCRIPTIONS: Readonly<Record<(typeof AUTHORIZATIO
   code_challenge_method: '`S256`, required with `code_challenge`.',
   login_hint: 'An email address or phone number to fill in.',
   ui_locales: `Preferred locales, space-separated (then Accept-Language): ${SUPPORTED_LOCALES.join(', ')}.`,
-  prompt: '`login` (every request asks for a code anyway); `none` is answered `login_required`.',
+  prompt:
+    "`login` asks for a code even with a live single sign-on session; `none` answers a code from the session or `login_required`, never a page; `select_account` offers to continue as the session's user or use another account (OpenID Connect Core section 3.1.2.1).",
+  max_age:
+    'Seconds: a session whose `auth_time` is this old or older asks for a code again; `0` always asks (OpenID Connect Core section 3.1.2.1). The ID token then carries `auth_time`, as it always does.',
+  id_token_hint:
+    'An ID token this service issued (expired ones included) naming the user the client expects: a session of another user asks for a code instead (with `prompt=none`, `login_required`).',
   env_id: 'The environment. Absent: the default one.',
   request: 'Not supported: answered `request_not_supported`.',
   request_uri: 'Not supported: answered `request_uri_not_supported`.',
@@ -110,11 +119,37 @@ const AUTHORIZATION_PARAMETER_DESCRIPTIONS: Readonly<Record<(typeof AUTHORIZATIO
 };
 
 const AUTHORIZE_QUERY: Readonly<Record<string, ParameterSpec>> = Object.fromEntries(
-  AUTHORIZATION_PARAMETERS.map((name) => [
+  AUTHORIZATION_PARAMETERS.map((name) => [name, { description: AUTHORIZATION_PARAMETER_DESCRIPTIONS[name], maxLength: maxLengthOf(name) }]),
+);
+
+/** The end-session request's parameters (the compiler asks for a line for each the endpoint knows). */
+export const END_SESSION_PARAMETER_DESCRIPTIONS: Readonly<Record<(typeof END_SESSION_PARAMETERS)[number], string>> = {
+  id_token_hint:
+    "An ID token this service issued to the client (expired ones included: RP-Initiated Logout section 2). When it verifies and its `sid` is the browser's session (or the browser has none), the session ends without asking; otherwise the user is asked.",
+  logout_hint: "Accepted and ignored: the session that ends is the browser's.",
+  client_id: "The client; with `id_token_hint`, it must be the hint's audience (section 2).",
+  post_logout_redirect_uri:
+    "Where to send the user afterwards: only an exact match of one of the client's registered `postLogoutRedirectUris` (section 3.1), and never after a hint that does not verify; otherwise the user ends on the service's page.",
+  state: 'Returned unchanged in the redirect to `post_logout_redirect_uri` (section 3).',
+  ui_locales: `The pages' language, space-separated preferences (then Accept-Language): ${SUPPORTED_LOCALES.join(', ')}.`,
+  env_id: "The environment. Absent: the client's one environment when it may not use the default, else the default one.",
+};
+
+const END_SESSION_QUERY: Readonly<Record<string, ParameterSpec>> = Object.fromEntries(
+  END_SESSION_PARAMETERS.map((name) => [
     name,
-    { description: AUTHORIZATION_PARAMETER_DESCRIPTIONS[name], maxLength: MAX_PARAMETER_LENGTH },
+    {
+      description: END_SESSION_PARAMETER_DESCRIPTIONS[name],
+      maxLength: maxLengthOf(name),
+    },
   ]),
 );
+
+/** What the end-session endpoint's GET and POST both answer (lib/login/end-session.ts). */
+const END_SESSION_PAGES = {
+  200: 'the confirmation page ("Sign out?"), when the request did not prove itself with an `id_token_hint` of the browser\'s session (or named an unregistered `post_logout_redirect_uri`); or, after a logout (or "Stay signed in") with no redirect URI to return to, the signed-out page in the user\'s language; the session cookie is cleared on a logout',
+  400: "the error page: a parameter repeated or too long, an unknown client or environment, a `client_id` that is not the hint's audience; or an answer to the confirmation page that is too late (10 minutes), altered, or from a browser whose session is not the one it asked about",
+} as const;
 
 /** The SMS fraud guards' 429 (lib/guards/phone-guards.ts, docs/decisions/008-sms-fraud-guards.md), wherever SMS and voice codes are sent. */
 const PHONE_SEND_LIMIT =
@@ -280,6 +315,27 @@ export const OPERATIONS: readonly OperationSpec[] = [
     redirect: "success: to the client's redirect URI with `code`, `state` and `iss`",
     errors: {},
   },
+  ...(['get', 'post'] as const).map((method): OperationSpec => ({
+    path: PATHS.endSession,
+    method,
+    operationId: method === 'get' ? 'endSession' : 'postEndSession',
+    tag: 'OAuth 2.0 and OpenID Connect',
+    summary:
+      method === 'get' ? 'The end-session endpoint (RP-Initiated Logout)' : 'The end-session endpoint, by POST, and its confirmation',
+    description:
+      method === 'get'
+        ? "OpenID Connect RP-Initiated Logout 1.0: ends the browser's single sign-on session in the environment (revoking the refresh tokens issued without `offline_access` by its logins, and telling its clients with back-channel logout URIs), then redirects to the registered `post_logout_redirect_uri` with `state`, or shows the signed-out page. Without an `id_token_hint` of that session, it asks the user first and redirects nowhere before they answer."
+        : "The same request as a form (section 2: GET and POST), or the confirmation page's answer (`LogoutConfirmationForm`): `logout` ends the session the page asked about, `stay` ends nothing; either returns as the request asked.",
+    ...(method === 'get'
+      ? { query: END_SESSION_QUERY }
+      : {
+          body: { media: ['application/x-www-form-urlencoded'], schemas: ['EndSessionRequest', 'LogoutConfirmationForm'], required: true },
+        }),
+    pages: END_SESSION_PAGES,
+    redirect:
+      'after a logout (or "Stay signed in"): to the client\'s registered `post_logout_redirect_uri` with `state` (section 3), clearing the session cookie on a logout',
+    errors: {},
+  })),
   ...(['get', 'post'] as const).map((method): OperationSpec => ({
     path: PATHS.userinfo,
     method,

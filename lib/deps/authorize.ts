@@ -1,23 +1,28 @@
 /**
- * The `authorize` function's container: secrets, the delivery clients (the page sends codes), and
- * in the table the code, its counters and the authorization codes. No token store: the page
- * issues no token.
+ * The `authorize` function's container: secrets (the public keys check an `id_token_hint`), the
+ * delivery clients (the page sends codes), and in the table the code, its counters, the
+ * authorization codes and the sessions; and what ending a session needs (a login in another
+ * account ends the previous one): the user index, the refresh families, the logout queue.
  */
 import { DynamoDbAttemptLimiter } from '../adapters/dynamodb/attempt-limiter';
 import { DynamoDbAuthorizationCodeStore } from '../adapters/dynamodb/authorization-code-store';
 import { DynamoDbCodeStore } from '../adapters/dynamodb/code-store';
 import { DynamoDbKnownNumbers } from '../adapters/dynamodb/known-numbers';
 import { DynamoDbSendGuards } from '../adapters/dynamodb/send-guards';
+import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-store';
+import { DynamoDbSessionStore, DynamoDbUserIndex } from '../adapters/dynamodb/session-store';
+import { logoutNotifierOf } from './logout-notifier';
 import type { AuthorizeDeps } from '../login/authorize';
 import { required } from '../platform/env';
 import { lazy } from '../platform/lazy';
 import { deliveryAdapters } from './delivery';
 import type { IssuerDeps } from './index';
-import { container, hmacKeysFrom } from './secrets';
+import { container, hmacKeysFrom, verificationKeysFrom } from './secrets';
 import { tableOf } from './table';
 
 export const authorizeDeps: () => AuthorizeDeps & IssuerDeps = /* @__PURE__ */ lazy(() => {
-  const { env, cache, ...base } = container();
+  const whole = container();
+  const { env, cache, ...base } = whole;
   const { documents, name } = tableOf(required(env, 'TABLE_NAME'));
   return {
     ...base,
@@ -26,7 +31,13 @@ export const authorizeDeps: () => AuthorizeDeps & IssuerDeps = /* @__PURE__ */ l
     codes: new DynamoDbCodeStore(documents, name),
     knownNumbers: new DynamoDbKnownNumbers(documents, name),
     authorizationCodes: new DynamoDbAuthorizationCodeStore(documents, name),
+    sessions: new DynamoDbSessionStore(documents, name),
+    // A login in another account ends the browser's previous session as a logout does.
+    userIndex: new DynamoDbUserIndex(documents, name),
+    refreshTokens: new DynamoDbRefreshTokenStore(documents, name),
+    logoutNotifier: logoutNotifierOf(whole),
     ...deliveryAdapters({ ses: {}, sns: {}, smsVoice: {} }),
     hmacKeys: hmacKeysFrom(base.secrets, cache),
+    verificationKeys: verificationKeysFrom(base.secrets, cache),
   };
 });

@@ -20,11 +20,24 @@
  * 2. one input for the code, checked by the same rules as the token endpoint (the per-user limit,
  *    the failure cap, 3 tries per code); on success, a new authorization code and a 302 to the
  *    client with `code`, `state` and `iss`.
- * No single sign-on: every authorization request asks for a code.
  *
- * DynamoDB requests (docs/decisions/007-hosted-login.md): showing the page, none; sending a code,
- * otp/send's; checking a code, the OTP grant's, plus the authorization code's write on success
- * (test/http/authorize.test.ts, "DynamoDB requests per step").
+ * Single sign-on (docs/decisions/014-sso-sessions.md): a code checked on the page starts a session
+ * for the environment (lib/sessions/), whose cookie holds only a reference. A later request of the
+ * same environment with a live session is answered at once with a code that keeps the session's
+ * `auth_time`, `amr` and `sid` (OIDC Core §3.1.2.1–§3.1.2.3), unless the client may not use the
+ * channel the session's code came by, `prompt=login` or a `max_age` the session's `auth_time` is
+ * older than asks for a new code, or a `login_hint` or `id_token_hint` names another user (never a
+ * silent switch). `prompt=none` answers a code or `login_required`; `prompt=select_account` offers
+ * "continue as a•••@example.com" or another account. A code checked for a user with a live session
+ * in the browser re-authenticates that session (same `sid`); for another user it starts a new one
+ * and ends the other, as a logout does.
+ *
+ * DynamoDB requests (docs/decisions/007-hosted-login.md): showing the page, none (one read with a
+ * session cookie, unless `prompt=login`); a login a session serves, two (the session's read, then
+ * one transaction: its touch and the authorization code); sending a code, otp/send's; checking a
+ * code, the OTP grant's, plus on success one transaction (the session and the authorization code),
+ * and with a session cookie the session's read (test/http/authorize.test.ts, "DynamoDB requests per
+ * step"; test/http/sessions.test.ts).
  */
 import { usesHostedLogin, type ClientConfig, type EnvironmentConfig, type ServiceConfig } from '../platform/config';
 import {
@@ -36,17 +49,31 @@ import {
 } from '../platform/errors';
 import { LOG_EVENTS } from '../platform/log-events';
 import { LOGIN_PAGES, type Locale } from '../messages/locales';
-import type { AuthorizationCodeStore } from '../oauth/ports';
-import { RESPONSE_MODES, SUPPORTED_LOCALES, type Channel } from '../platform/vocabulary';
+import type { AuthorizationCodeRecord } from '../oauth/ports';
+import type { SessionRecord } from '../sessions/ports';
+import { endSession, type EndSessionsDeps } from '../sessions/end-sessions';
+import {
+  isSessionLive,
+  newSessionReference,
+  sessionHandleOf,
+  sessionKeepUntil,
+  sessionKeyOf,
+  sessionRenewalOf,
+  sessionUseOf,
+} from '../sessions/sessions';
+import type { SessionCookieChange } from '../sessions/session-cookie';
+import { verifyIdTokenHint } from '../oauth/id-token-hints';
+import type { VerificationKeys } from '../keys/signing-keys';
+import { RESPONSE_MODES, type Channel } from '../platform/vocabulary';
+import { maxLengthOf, pickLocale, redirectWith } from './request-parameters';
 import { subjectFor, userClaimsOf } from '../oauth/access-tokens';
 import { newSessionId } from '../oauth/sessions';
 import { AUTHORIZATION_CODE_TTL_SECONDS, authorizationCodeHash, mintAuthorizationCode } from '../oauth/authorization-codes';
 import { S256_CHALLENGE_PATTERN } from '../otp/codes';
 import { beginVerify, verifyCode, type RejectionReason, type Verification, type VerifyCodeDeps } from '../otp/verify';
-import { logHandleOf } from '../keys/hmac-keys';
+import { logHandleOf, type HmacKeys } from '../keys/hmac-keys';
 import { inferAuthType, normaliseUser, type UserIdentity } from '../identity/identity';
 import { countryCallingCodeOf, normalisePhone } from '../phone/phone-validation';
-import { resolveLocale } from '../messages/locale';
 import {
   csrfMatches,
   largestFormOf,
@@ -60,9 +87,10 @@ import type { LoginPageModel } from './login-page';
 import { grantScope, hasScope, scopesOf } from '../oauth/scopes';
 import { beginIssue, checkChannel, issueCode, type IssueCodeDeps, type TimeLeft } from '../otp/issue';
 
-export interface AuthorizeDeps extends IssueCodeDeps, VerifyCodeDeps {
+export interface AuthorizeDeps extends IssueCodeDeps, VerifyCodeDeps, EndSessionsDeps {
   readonly config: ServiceConfig;
-  readonly authorizationCodes: AuthorizationCodeStore;
+  /** The service's public keys: an `id_token_hint` must be one of its ID tokens. */
+  readonly verificationKeys: () => Promise<VerificationKeys>;
 }
 
 /** What the endpoint answers: a page (with the transaction cookie to set or clear), or a redirect. */
@@ -78,7 +106,7 @@ export type AuthorizeOutcome =
       /** Retry-After, for a page that answers a limit, a failed delivery or an unavailable dependency. */
       readonly retryAfterSeconds?: number;
     }
-  | { readonly kind: 'redirect'; readonly location: string; readonly clearTransaction: boolean }
+  | { readonly kind: 'redirect'; readonly location: string; readonly clearTransaction: boolean; readonly session?: SessionCookieChange }
   | {
       /**
        * `response_mode=form_post`: a page whose form posts `parameters` to the redirect URI
@@ -89,6 +117,7 @@ export type AuthorizeOutcome =
       readonly parameters: Readonly<Record<string, string>>;
       readonly locale: Locale;
       readonly clearTransaction: boolean;
+      readonly session?: SessionCookieChange;
     };
 
 export interface AuthorizationRequest {
@@ -96,6 +125,8 @@ export interface AuthorizationRequest {
   readonly query: Readonly<Record<string, readonly string[]>>;
   readonly acceptLanguage: string | undefined;
   readonly issuer: string;
+  /** The session reference the browser's cookie holds for an environment, if any (lib/sessions/session-cookie.ts). */
+  readonly sessionReference: (environmentId: string) => string | undefined;
 }
 
 /**
@@ -118,10 +149,9 @@ export const AUTHORIZATION_PARAMETERS = [
   'request',
   'request_uri',
   'response_mode',
+  'max_age',
+  'id_token_hint',
 ] as const;
-
-/** The longest value any parameter may have: far above every legitimate one, far below abuse. */
-export const MAX_PARAMETER_LENGTH = 2048;
 
 /** Handles `GET /authorize`: validates the request, then shows step 1 (or redirects an error). */
 export async function startAuthorization(deps: AuthorizeDeps, request: AuthorizationRequest): Promise<AuthorizeOutcome> {
@@ -166,7 +196,7 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
   };
 
   if (repeated.length > 0) return fail('invalid_request', 'A parameter is repeated (RFC 6749 section 3.1 allows each once).');
-  if (Object.values(request.query).some((values) => values.some((value) => value.length > MAX_PARAMETER_LENGTH))) {
+  if (Object.entries(request.query).some(([name, values]) => values.some((value) => value.length > maxLengthOf(name)))) {
     return fail('invalid_request', 'A parameter is too long.');
   }
   if (one('request') !== undefined) return fail('request_not_supported', 'Request objects are not supported.');
@@ -196,10 +226,12 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
     if (!S256_CHALLENGE_PATTERN.test(codeChallenge)) return fail('invalid_request', 'code_challenge must be 43 characters of base64url.');
   }
   const prompts = scopesOf(one('prompt'));
-  // OIDC Core §3.1.2.1: with no session to reuse, `none` can only be answered login_required.
-  if (prompts.includes('none')) return fail(prompts.length > 1 ? 'invalid_request' : 'login_required', 'The user must sign in.');
-  if (prompts.some((prompt) => !['login', 'consent', 'select_account'].includes(prompt)))
+  // OIDC Core §3.1.2.1: "If this parameter contains none with any other value, an error is returned."
+  if (prompts.includes('none') && prompts.length > 1) return fail('invalid_request', 'prompt none cannot be combined with another value.');
+  if (prompts.some((prompt) => !['none', 'login', 'consent', 'select_account'].includes(prompt)))
     return fail('invalid_request', 'prompt has an unknown value.');
+  const maxAge = one('max_age');
+  if (maxAge !== undefined && !/^\d{1,10}$/.test(maxAge)) return fail('invalid_request', 'max_age must be a whole number of seconds.');
 
   const transaction: LoginTransaction = {
     environmentId: environment.id,
@@ -217,9 +249,44 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
   const keys = await deps.hmacKeys();
   const now = deps.clock.now();
   // A cookie past what browsers keep is dropped silently (the user would see "expired" at step 1):
-  // the transaction must fit as large as its flow makes it.
-  if ((await sealTransaction(keys, largestFormOf(transaction), now)).length > MAX_SEALED_TRANSACTION_LENGTH) {
-    return fail('invalid_request', 'The request is too large: its state, nonce, scope and other values must be shorter.');
+  // a transaction the page keeps must fit as large as its flow makes it. Checked only where a page
+  // is shown: a login a session serves keeps no transaction (and spares the sealing's CPU).
+  const tooLarge = async (): Promise<AuthorizeOutcome | undefined> =>
+    (await sealTransaction(keys, largestFormOf(transaction), now)).length > MAX_SEALED_TRANSACTION_LENGTH
+      ? fail('invalid_request', 'The request is too large: its state, nonce, scope and other values must be shorter.')
+      : undefined;
+
+  const session = await reusableSession(deps, keys, now, {
+    environment,
+    client,
+    issuer: request.issuer,
+    reference: request.sessionReference(environment.id),
+    prompts,
+    maxAge: maxAge === undefined ? undefined : Number(maxAge),
+    loginHint: transaction.loginHint,
+    idTokenHint: one('id_token_hint'),
+  });
+  const context = { deps, environment, client, transaction, issuer: request.issuer };
+  if (prompts.includes('none')) {
+    // OIDC Core §3.1.2.6: no page may be shown; without a session that fits, login_required.
+    const outcome = session === undefined ? undefined : await loginWithSession(context, session, false);
+    return outcome ?? fail('login_required', 'The user must sign in.');
+  }
+  if (session !== undefined && !prompts.includes('select_account')) {
+    const outcome = await loginWithSession(context, session, false);
+    if (outcome !== undefined) return outcome;
+  }
+  const refusal = await tooLarge();
+  if (refusal !== undefined) return refusal;
+  if (session !== undefined && prompts.includes('select_account')) {
+    const offered: LoginTransaction = { ...transaction, sessionSid: session.sid };
+    return {
+      kind: 'page',
+      status: 200,
+      page: accountPage(environment, offered, session),
+      transaction: await sealTransaction(keys, offered, now),
+      formTargets: [new URL(redirectUri).origin],
+    };
   }
   deps.log.info(LOG_EVENTS.authorizationStarted, { client: client.id, environment: environment.id });
   return {
@@ -231,6 +298,135 @@ export async function startAuthorization(deps: AuthorizeDeps, request: Authoriza
   };
 }
 
+/** What an authorization request asks of a session, to be served by one. */
+interface SessionWanted {
+  readonly environment: EnvironmentConfig;
+  readonly client: ClientConfig;
+  readonly issuer: string;
+  readonly reference: string | undefined;
+  readonly prompts: readonly string[];
+  readonly maxAge: number | undefined;
+  readonly loginHint: string | undefined;
+  readonly idTokenHint: string | undefined;
+}
+
+/**
+ * The browser's live session that may serve this request without a code, if any (OIDC Core
+ * §3.1.2.1): none when the request asks for a new login (`prompt=login`, `max_age=0`: no read at
+ * all), when the session's `auth_time` is `max_age` or more seconds ago, when its code came by a
+ * channel the client may not use, or when a `login_hint` or `id_token_hint` names someone else.
+ */
+async function reusableSession(
+  deps: AuthorizeDeps,
+  keys: HmacKeys,
+  now: number,
+  wanted: SessionWanted,
+): Promise<SessionRecord | undefined> {
+  if (wanted.reference === undefined || wanted.prompts.includes('login') || wanted.maxAge === 0) return undefined;
+  const session = await deps.sessions.find(sessionKeyOf(keys, wanted.reference));
+  if (session === undefined || !isSessionLive(wanted.environment, session, now)) return undefined;
+  if (!wanted.client.channels.includes(session.channel)) return undefined;
+  if (wanted.maxAge !== undefined && Math.floor(now / 1000) - session.authTime >= wanted.maxAge) return undefined;
+  if (wanted.loginHint !== undefined && !namesUser(wanted.loginHint, session.user)) return undefined;
+  if (wanted.idTokenHint !== undefined && !(await hintNamesUser(deps, keys, wanted, session))) return undefined;
+  return session;
+}
+
+/** Whether a `login_hint` is the session's user: the same address once normalised; anything unreadable is not. */
+function namesUser(loginHint: string, user: UserIdentity): boolean {
+  try {
+    const hinted = normaliseUser(inferAuthType(loginHint), loginHint, normalisePhone);
+    return hinted.authType === user.authType && hinted.value === user.value;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether an `id_token_hint` is one of this service's ID tokens (expired ones included: OIDC Core
+ * §3.1.2.1 uses it to name the user) whose `sub` is the session user's for the client it was issued
+ * to. A hint that does not verify names nobody, so the user is asked for a code.
+ */
+async function hintNamesUser(deps: AuthorizeDeps, keys: HmacKeys, wanted: SessionWanted, session: SessionRecord): Promise<boolean> {
+  const hint = await verifyIdTokenHint(await deps.verificationKeys(), wanted.issuer, wanted.idTokenHint as string);
+  if (hint === undefined) return false;
+  const audience = hint.aud.includes(wanted.client.id) ? wanted.client : deps.config.client(hint.aud[0] ?? '');
+  if (audience === undefined || !audience.environments.includes(wanted.environment.id)) return false;
+  return hint.sub === subjectFor(keys, wanted.environment.id, audience, session.user);
+}
+
+/**
+ * Logs the user in to the client with `session`: the authorization code carries the session's
+ * user, `auth_time`, channel and `sid`, and is written with the session's touch in one
+ * transaction, on condition that the session is still live. Undefined when it no longer is (a
+ * logout between the read and the write): the caller asks for a code instead.
+ */
+async function loginWithSession(
+  context: Pick<PageContext, 'deps' | 'environment' | 'client' | 'transaction' | 'issuer'>,
+  session: SessionRecord,
+  clearTransaction: boolean,
+): Promise<AuthorizeOutcome | undefined> {
+  const { deps, environment, client, transaction } = context;
+  const keys = await deps.hmacKeys();
+  const now = deps.clock.now();
+  const authorizationCode = mintAuthorizationCode();
+  const record = codeRecordOf(keys, authorizationCode, context, {
+    user: session.user,
+    userKey: session.userKey,
+    channel: session.channel,
+    authTime: session.authTime,
+    sid: session.sid,
+    now,
+  });
+  if (!(await deps.sessions.use(sessionUseOf(environment, session, client.id, now), record))) return undefined;
+  deps.log.info(LOG_EVENTS.sessionUsed, {
+    client: client.id,
+    environment: environment.id,
+    user: logHandleOf(session.userKey),
+    session: sessionHandleOf(session.sessionKey),
+    age: Math.floor(now / 1000) - session.authTime,
+  });
+  const parameters = { code: authorizationCode, state: transaction.state, iss: context.issuer };
+  return responseTo(transaction.redirectUri, parameters, {
+    responseMode: transaction.responseMode,
+    locale: transaction.locale,
+    clearTransaction,
+  });
+}
+
+/** The authorization code's record for a login of `login.user` to the transaction's client. */
+function codeRecordOf(
+  keys: HmacKeys,
+  authorizationCode: string,
+  context: Pick<PageContext, 'environment' | 'client' | 'transaction'>,
+  login: {
+    readonly user: UserIdentity;
+    readonly userKey: string;
+    readonly channel: Channel;
+    readonly authTime: number;
+    readonly sid: string;
+    readonly now: number;
+  },
+): AuthorizationCodeRecord {
+  const { environment, client, transaction } = context;
+  return {
+    codeHash: authorizationCodeHash(keys, authorizationCode),
+    environmentId: environment.id,
+    clientId: client.id,
+    redirectUri: transaction.redirectUri,
+    codeChallenge: transaction.codeChallenge,
+    nonce: transaction.nonce,
+    scope: transaction.scope,
+    userKey: login.userKey,
+    subject: subjectFor(keys, environment.id, client, login.user),
+    channel: login.channel,
+    claims: userClaimsOf(login.user, client, transaction.scope),
+    authTime: login.authTime,
+    sessionId: login.sid,
+    notAfter: login.now + AUTHORIZATION_CODE_TTL_SECONDS * 1000,
+  };
+}
+
 export interface AuthorizationForm {
   readonly fields: Record<string, unknown>;
   readonly cookie: string | undefined;
@@ -239,6 +435,8 @@ export interface AuthorizationForm {
   readonly sourceIp: string | undefined;
   /** The function's deadline (lib/otp/issue.ts `TimeLeft`); absent: none. */
   readonly timeLeft?: TimeLeft | undefined;
+  /** The session reference the browser's cookie holds for an environment, if any. */
+  readonly sessionReference: (environmentId: string) => string | undefined;
 }
 
 /** Handles a form post of the page: send (or resend) a code, check it, or start over. */
@@ -258,8 +456,19 @@ export async function continueAuthorization(deps: AuthorizeDeps, form: Authoriza
     const locale = transaction?.locale ?? deps.config.environment(undefined)?.defaultLocale ?? 'en-US';
     return { kind: 'page', status: 400, page: { view: 'expired', locale }, transaction: null, formTargets: [] };
   }
-  const context = { deps, environment, client, transaction, issuer: form.issuer, sourceIp: form.sourceIp, timeLeft: form.timeLeft };
+  const context = {
+    deps,
+    environment,
+    client,
+    transaction,
+    issuer: form.issuer,
+    sourceIp: form.sourceIp,
+    timeLeft: form.timeLeft,
+    sessionReference: form.sessionReference(environment.id),
+  };
   switch (form.fields.action) {
+    case 'continue':
+      return continueAsSession(context);
     case 'send':
       return sendFromPage(context, form.fields.user_id, form.fields.channel);
     case 'resend':
@@ -281,10 +490,33 @@ interface PageContext {
   readonly issuer: string;
   readonly sourceIp: string | undefined;
   readonly timeLeft: TimeLeft | undefined;
+  /** The browser's session reference for the environment, if it has one. */
+  readonly sessionReference: string | undefined;
+}
+
+/**
+ * "Continue as …" on the account page (`prompt=select_account`): the session the page offered,
+ * if it is still the browser's and still live; else the page starts over with the address.
+ */
+async function continueAsSession(context: PageContext): Promise<AuthorizeOutcome> {
+  const { deps, environment, client, transaction } = context;
+  if (transaction.sessionSid === undefined || context.sessionReference === undefined) return restart(context);
+  const keys = await deps.hmacKeys();
+  const session = await deps.sessions.find(sessionKeyOf(keys, context.sessionReference));
+  const now = deps.clock.now();
+  if (
+    session === undefined ||
+    session.sid !== transaction.sessionSid ||
+    !isSessionLive(environment, session, now) ||
+    !client.channels.includes(session.channel)
+  ) {
+    return restart(context);
+  }
+  return (await loginWithSession(context, session, true)) ?? restart(context);
 }
 
 async function restart(context: PageContext): Promise<AuthorizeOutcome> {
-  const { user, channel, ...rest } = context.transaction;
+  const { user, channel, sessionSid, ...rest } = context.transaction;
   return page(context, 200, userPage(context.environment, context.client, rest), rest);
 }
 
@@ -370,33 +602,24 @@ async function verify(context: PageContext, user: UserIdentity, rawCode: unknown
     const presented = { environment, client, user, redirectUri: transaction.redirectUri, code, codeChallenge: undefined };
     verification = await verifyCode(deps, counted, presented, async (record) => {
       const authorizationCode = mintAuthorizationCode();
-      await deps.authorizationCodes.save({
-        codeHash: authorizationCodeHash(counted.keys, authorizationCode),
-        environmentId: environment.id,
-        clientId: client.id,
-        redirectUri: transaction.redirectUri,
-        codeChallenge: transaction.codeChallenge,
-        nonce: transaction.nonce,
-        scope: transaction.scope,
-        userKey: counted.userKey,
-        subject: subjectFor(counted.keys, environment.id, client, user),
-        channel: record.channel,
-        claims: userClaimsOf(user, client, transaction.scope),
-        authTime: Math.floor(counted.now / 1000),
-        sessionId: newSessionId(),
-        notAfter: counted.now + AUTHORIZATION_CODE_TTL_SECONDS * 1000,
-      });
+      const login = { user, userKey: counted.userKey, channel: record.channel, authTime: Math.floor(counted.now / 1000), now: counted.now };
+      const session = await startSession(context, counted.keys, login, (sid) =>
+        codeRecordOf(counted.keys, authorizationCode, context, { ...login, sid }),
+      );
       deps.log.info(LOG_EVENTS.authorizationGranted, {
         client: client.id,
         environment: environment.id,
         user: logHandleOf(counted.userKey),
       });
       const parameters = { code: authorizationCode, state: transaction.state, iss: context.issuer };
-      return responseTo(transaction.redirectUri, parameters, {
-        responseMode: transaction.responseMode,
-        locale: transaction.locale,
-        clearTransaction: true,
-      });
+      return {
+        ...responseTo(transaction.redirectUri, parameters, {
+          responseMode: transaction.responseMode,
+          locale: transaction.locale,
+          clearTransaction: true,
+        }),
+        session,
+      };
     });
   } catch (error) {
     const failure = pageFailure(error, strings, transaction.locale);
@@ -415,6 +638,84 @@ async function verify(context: PageContext, user: UserIdentity, rawCode: unknown
     codePage(environment, transaction, transaction, { error: refusalMessage(strings, verification.reason) }),
     transaction,
   );
+}
+
+/**
+ * The session of a login by code, written with its authorization code (`codeOf(sid)`) in one
+ * transaction. The browser's live session of the same user is re-authenticated (its `sid` and the
+ * clients it served stay; its `auth_time`, `amr` and absolute lifetime start again); otherwise a
+ * new session starts, and a live session of another user in this browser ends as a logout would
+ * (its relying parties are told): one browser, one user per environment. Returns the cookie to set.
+ */
+async function startSession(
+  context: PageContext,
+  keys: HmacKeys,
+  login: {
+    readonly user: UserIdentity;
+    readonly userKey: string;
+    readonly channel: Channel;
+    readonly authTime: number;
+    readonly now: number;
+  },
+  codeOf: (sid: string) => AuthorizationCodeRecord,
+): Promise<SessionCookieChange> {
+  const { deps, environment, client } = context;
+  const previousKey = context.sessionReference === undefined ? undefined : sessionKeyOf(keys, context.sessionReference);
+  const previous = previousKey === undefined ? undefined : await deps.sessions.find(previousKey);
+  const live = previous !== undefined && isSessionLive(environment, previous, login.now) ? previous : undefined;
+  if (live !== undefined && live.userKey === login.userKey) {
+    const renewal = sessionRenewalOf(environment, live, {
+      clientId: client.id,
+      channel: login.channel,
+      authTime: login.authTime,
+      now: login.now,
+    });
+    if (await deps.sessions.renew(renewal, codeOf(live.sid))) {
+      logSession(deps, LOG_EVENTS.sessionStarted, client, environment, live, { renewed: true });
+      return { environmentId: environment.id, set: context.sessionReference as string };
+    }
+  }
+  const reference = newSessionReference();
+  const session: SessionRecord = {
+    sessionKey: sessionKeyOf(keys, reference),
+    sid: newSessionId(),
+    environmentId: environment.id,
+    userKey: login.userKey,
+    user: { authType: login.user.authType, value: login.user.value },
+    channel: login.channel,
+    authTime: login.authTime,
+    createdAt: login.now,
+    lastSeenAt: login.now,
+    clients: [client.id],
+  };
+  await deps.sessions.start(session, sessionKeepUntil(environment, session, login.now), codeOf(session.sid));
+  logSession(deps, LOG_EVENTS.sessionStarted, client, environment, session, { renewed: false });
+  if (live !== undefined && live.userKey !== login.userKey) {
+    // The new login stands whatever becomes of the old session's end (its own lifetimes still bound it).
+    try {
+      await endSession(deps, live.sessionKey, context.issuer);
+    } catch (error) {
+      deps.log.warn(LOG_EVENTS.sessionNotEnded, { environment: environment.id, session: sessionHandleOf(live.sessionKey), error });
+    }
+  }
+  return { environmentId: environment.id, set: reference };
+}
+
+function logSession(
+  deps: AuthorizeDeps,
+  event: string,
+  client: ClientConfig,
+  environment: EnvironmentConfig,
+  session: SessionRecord,
+  extra: Record<string, unknown>,
+): void {
+  deps.log.info(event, {
+    client: client.id,
+    environment: environment.id,
+    user: logHandleOf(session.userKey),
+    session: sessionHandleOf(session.sessionKey),
+    ...extra,
+  });
 }
 
 /**
@@ -474,8 +775,8 @@ async function page(
     status,
     page: model,
     transaction: await sealTransaction(keys, transaction, context.deps.clock.now()),
-    // The code form's success is a redirect to the client: CSP form-action must allow it.
-    formTargets: model.view === 'code' ? [new URL(transaction.redirectUri).origin] : [],
+    // The code form's success (and the account page's) is a redirect to the client: CSP form-action must allow it.
+    formTargets: model.view === 'code' || model.view === 'account' ? [new URL(transaction.redirectUri).origin] : [],
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   };
 }
@@ -494,6 +795,17 @@ function userPage(
     userId: extra.userId ?? transaction.loginHint,
     offerVoice: client.channels.includes('voice') && environment.voice !== undefined,
     error: extra.error,
+  };
+}
+
+/** The account page (`prompt=select_account`): continue as the session's user, or use another account. */
+function accountPage(environment: EnvironmentConfig, transaction: LoginTransaction, session: SessionRecord): LoginPageModel {
+  return {
+    view: 'account',
+    locale: transaction.locale,
+    service: environment.serviceName,
+    csrf: transaction.csrf,
+    destination: maskDestination(session.user),
   };
 }
 
@@ -531,41 +843,6 @@ export function maskDestination(user: UserIdentity): string {
 }
 
 /**
- * The locale of the page: the first supported of `ui_locales` (OIDC Core §3.1.2.1, in order of
- * preference), then of Accept-Language (RFC 9110 §12.5.4, by quality; `q=0` means "not this"),
- * then the default environment's. A tag counts when its language is one the service speaks
- * (`pt` → pt-BR, `de-AT` → de-DE).
- */
-export function pickLocale(uiLocales: string | undefined, acceptLanguage: string | undefined, config: ServiceConfig): Locale {
-  const fallback = config.environment(undefined)?.defaultLocale ?? 'en-US';
-  const candidates = [...(uiLocales ?? '').split(' ').slice(0, 10), ...byQuality(acceptLanguage)].filter(
-    (tag) => tag !== '' && tag !== '*',
-  );
-  for (const candidate of candidates) {
-    const resolved = resolveLocale(candidate, fallback);
-    const language = candidate.toLowerCase().split(/[-_]/)[0];
-    if (SUPPORTED_LOCALES.some((locale) => locale === resolved && locale.toLowerCase().startsWith(`${language}-`))) return resolved;
-  }
-  return fallback;
-}
-
-/** Accept-Language's tags, the most preferred first (a stable sort keeps the header's order among equals). */
-function byQuality(header: string | undefined): string[] {
-  return (header ?? '')
-    .split(',')
-    .slice(0, 20)
-    .map((part) => {
-      const [tag = '', ...parameters] = part.split(';').map((piece) => piece.trim());
-      const q = parameters.find((parameter) => /^q=/i.test(parameter));
-      const quality = q === undefined ? 1 : Number(q.slice(2));
-      return { tag, quality: Number.isFinite(quality) ? quality : 0 };
-    })
-    .filter((entry) => entry.quality > 0)
-    .sort((a, b) => b.quality - a.quality)
-    .map((entry) => entry.tag);
-}
-
-/**
  * The authorization response (or error response) to the client: a 302 with `parameters` in the
  * redirect URI's query (RFC 6749 §4.1.2), or with `form_post` a page that posts them there.
  */
@@ -580,11 +857,4 @@ function responseTo(
   const given: Record<string, string> = {};
   for (const [name, value] of Object.entries(parameters)) if (value !== undefined) given[name] = value;
   return { kind: 'form_post', action: redirectUri, parameters: given, locale: options.locale, clearTransaction: options.clearTransaction };
-}
-
-/** The redirect URI with `parameters` added to its query (RFC 6749 §4.1.2: keeping any query it has). */
-export function redirectWith(redirectUri: string, parameters: Record<string, string | undefined>): string {
-  const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(parameters)) if (value !== undefined) url.searchParams.set(name, value);
-  return url.toString();
 }

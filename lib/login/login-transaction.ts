@@ -57,6 +57,8 @@ const transactionSchema = z.strictObject({
   /** Set by step 1: the normalised user and how the code travels. */
   user: z.optional(z.strictObject({ authType: z.enum(['email', 'sms']), value: z.string() })),
   channel: z.optional(z.enum(CHANNELS)),
+  /** The `sid` of the session the account page offered (`prompt=select_account`): "continue" logs in with it only. */
+  sessionSid: z.optional(z.string()),
   /** Codes this transaction has sent (its own cap: `limits.sendsPerTransaction`). */
   sends: z.optional(z.int().check(z.gte(1))),
 });

@@ -58,6 +58,8 @@ let secretsManager: SecretsManagerLocal;
 let api: ApiServer;
 const containers = new Map<string, LambdaContainer>();
 const routes: Record<string, LocalHandler> = {};
+/** The back-channel logout queue's stand-in URL: a loopback port nothing listens on (no flow here logs out). */
+const LOGOUT_QUEUE_URL = 'http://127.0.0.1:9/000000000000/logout';
 /** Secret ARNs in the stand-in, by the template's secret logical id. */
 const secretArns = new Map<string, string>();
 /** What the functions' logs must never show (addresses, codes, tokens). */
@@ -73,6 +75,8 @@ function environmentOf(
   const template = resolveVariables(assembly.template, fn.variables, {
     tableName: services.tableName,
     issuer: api.url,
+    // No flow here ends a session, so nothing is ever sent to it: an address where nothing listens.
+    queueUrl: LOGOUT_QUEUE_URL,
     secretArn: (logicalId, variable) => {
       const known = secretArns.get(logicalId);
       if (known !== undefined) return known;

@@ -95,8 +95,12 @@ it('on the hosted page: a failed save of the authorization code answers the page
   const sent = await session.post(await session.start(), 'send', { user_id: user });
   expect(sent.status).toBe(200);
   const code = await service.latestCode(user);
+  // The code is saved with the session its login starts, in one transaction.
   const isAuthorizationCodeSave = ({ operation, body }: DynamoDbRequest) =>
-    operation === 'PutItem' && String((body.Item as { pk?: { S?: string } } | undefined)?.pk?.S).startsWith('authcode#');
+    operation === 'TransactWriteItems' &&
+    ((body as { TransactItems?: Array<{ Put?: { Item?: { pk?: { S?: string } } } }> }).TransactItems ?? []).some((item) =>
+      String(item.Put?.Item?.pk?.S).startsWith('authcode#'),
+    );
   proxy.failWhen(isAuthorizationCodeSave);
   const failed = await session.post(sent, 'verify', { code });
   expect(failed.status).toBe(503);

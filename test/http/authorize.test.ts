@@ -112,7 +112,7 @@ describe('the authorization request', () => {
       'invalid_scope',
       'The scope must be scope tokens separated by spaces (RFC 6749 section 3.3).',
     ],
-    ['prompt=none (there is no session to reuse)', { prompt: 'none' }, 'login_required', 'The user must sign in.'],
+    ['prompt=none in a browser without a session (OIDC Core §3.1.2.6)', { prompt: 'none' }, 'login_required', 'The user must sign in.'],
     ['a request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported', 'Request objects are not supported.'],
     [
       'a request object by reference (OIDC Core §6.2)',
@@ -136,7 +136,13 @@ describe('the authorization request', () => {
       'prompt=none together with another prompt (OIDC Core §3.1.2.1)',
       { prompt: 'none login' },
       'invalid_request',
-      'The user must sign in.',
+      'prompt none cannot be combined with another value.',
+    ],
+    [
+      'a max_age that is not a whole number of seconds (OIDC Core §3.1.2.1)',
+      { max_age: '1.5' },
+      'invalid_request',
+      'max_age must be a whole number of seconds.',
     ],
     ['an unknown prompt value', { prompt: 'select_account_of_mars' }, 'invalid_request', 'prompt has an unknown value.'],
     ['a parameter longer than the endpoint takes', { nonce: 'n'.repeat(5000) }, 'invalid_request', 'A parameter is too long.'],
@@ -434,7 +440,7 @@ describe('the authorization code’s environment', () => {
 });
 
 describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () => {
-  it('costs none for the page, the same as otp/send for step 1, and the token endpoint’s check plus the code’s write for step 2', async () => {
+  it('costs none for the page, the same as otp/send for step 1, and the token endpoint’s check plus one write (the session and the code) for step 2', async () => {
     const session = new LoginSession(service);
     const user = uniqueEmail('page-budget');
     service.dynamodb.reset();
@@ -453,8 +459,9 @@ describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () =
     service.dynamodb.reset();
     const redirect = await session.post(wrong, 'verify', { code });
     expect(redirect.status).toBe(302);
-    // After a failure the success also ends the user's failure run, as at the token endpoint.
-    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem', 'PutItem']);
+    // After a failure the success also ends the user's failure run, as at the token endpoint; the
+    // session and the authorization code are one transaction.
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'UpdateItem', 'TransactWriteItems']);
 
     const clean = new LoginSession(service);
     const cleanUser = uniqueEmail('page-budget-clean');
@@ -462,7 +469,7 @@ describe('DynamoDB requests per step (docs/decisions/007-hosted-login.md)', () =
     const cleanCode = await service.latestCode(cleanUser);
     service.dynamodb.reset();
     expect((await clean.post(sent, 'verify', { code: cleanCode })).status).toBe(302);
-    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'PutItem']);
+    expect(service.dynamodb.operations()).toEqual(['UpdateItem', 'UpdateItem', 'TransactWriteItems']);
   });
 
   it('exchanges an authorization code in 1 request for a JWT client (the code’s consumption), 2 with refresh tokens or an opaque token (one write: the family, the token, or both in one transaction)', async () => {

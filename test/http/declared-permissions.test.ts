@@ -22,6 +22,8 @@ const observed: Record<FunctionName, Set<string>> = {
   revoke: new Set(),
   authorize: new Set(),
   userinfo: new Set(),
+  logout: new Set(),
+  admin: new Set(),
   'well-known': new Set(),
 };
 async function as(name: FunctionName, run: () => Promise<unknown>): Promise<void> {
@@ -129,6 +131,12 @@ it('every operation uses exactly the table actions its function declares', async
     redirect = await session.post(codePage, 'verify', { code: otp });
   });
   await as('authorize', () => session.post(page, 'send', { user_id: uniqueEmail('permissions') }));
+  // authorize: a login the browser's session serves (its read; its touch and the code, one
+  // transaction), and another user's code in that browser (the previous session ended: its
+  // delete, the user index, its families).
+  const sameBrowser = () => new LoginSession(service, 'local-web', { sessionCookies: session.sessionCookies });
+  await as('authorize', () => sameBrowser().start());
+  await as('authorize', () => sameBrowser().signIn(uniqueEmail('permissions'), { prompt: 'login' }));
   // token: the authorization code, consumed.
   let viaPage = '';
   await as('token', async () => {
@@ -155,6 +163,39 @@ it('every operation uses exactly the table actions its function declares', async
   });
   for (const token of [jwtTokens.body.access_token, jwtTokens.body.refresh_token, jwtTokens.body.id_token]) rememberSecret(token);
   await as('userinfo', () => service.get('/idp/v1/account/userinfo', { Authorization: `Bearer ${jwtTokens.body.access_token as string}` }));
+
+  // admin: a block (the counters; the user's sessions and families found, ended, revoked), an
+  // unblock, the sessions of a user who logged in through the page ended.
+  const admin = (action: string, user: string) => service.post(`/idp/v1/admin/users/${action}`, { env_id: 'local', user_id: user });
+  const blocked = uniqueEmail('permissions');
+  await new LoginSession(service, 'local-web').signIn(blocked);
+  await as('admin', () => admin('block', blocked));
+  await as('admin', () => admin('unblock', blocked));
+  const signedOut = uniqueEmail('permissions');
+  await new LoginSession(service, 'local-web').signIn(signedOut);
+  await as('admin', () => admin('end-sessions', signedOut));
+
+  // logout: a request that asks first (the browser's session read), and one an ID token hint of
+  // that session proves (the read, the session's delete, its families found and revoked).
+  const leaving = new LoginSession(service, 'local-web');
+  const leavingRedirect = await leaving.signIn(uniqueEmail('permissions'));
+  const leavingTokens = await service.postForm('/idp/v1/account/token', {
+    grant_type: 'authorization_code',
+    code: leavingRedirect.location?.searchParams.get('code') ?? '',
+    client_id: 'local-web',
+    redirect_uri: REDIRECT_URI,
+    code_verifier: leaving.verifier,
+  });
+  for (const token of [leavingTokens.body.access_token, leavingTokens.body.refresh_token, leavingTokens.body.id_token])
+    rememberSecret(token);
+  const cookies = [...leaving.sessionCookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  const logout = (query: Record<string, string>) =>
+    fetch(`${service.url}/idp/v1/account/logout?${new URLSearchParams(query).toString()}`, {
+      headers: { Cookie: cookies },
+      redirect: 'manual',
+    });
+  await as('logout', () => logout({ client_id: 'local-web' }));
+  await as('logout', () => logout({ id_token_hint: leavingTokens.body.id_token as string }));
 
   await as('well-known', () => service.get('/.well-known/jwks.json'));
   await as('well-known', () => service.get('/.well-known/oauth-authorization-server'));

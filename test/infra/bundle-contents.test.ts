@@ -52,13 +52,16 @@ it.each([
   ['token', PACKAGES_OF.delivery],
   ['introspect', PACKAGES_OF.delivery],
   ['revoke', PACKAGES_OF.delivery],
+  ['admin', PACKAGES_OF.delivery],
   ['rotate-signing-keys', [...PACKAGES_OF.table, ...PACKAGES_OF.delivery]],
+  // The queue hands the worker its messages: it never sends one, so it has no SQS client.
+  ['backchannel-logout', [...PACKAGES_OF.table, ...PACKAGES_OF.delivery, '@aws-sdk/client-sqs']],
 ])('%s carries no client it never calls (regression: the document client pulled DynamoDB into well-known)', (name, forbidden) => {
   const packages = packagesIn(name);
   expect(forbidden.filter((pkg) => packages.has(pkg))).toEqual([]);
 });
 
-it.each(['token', 'introspect', 'revoke', 'well-known', 'rotate-signing-keys'])(
+it.each(['token', 'introspect', 'revoke', 'admin', 'well-known', 'rotate-signing-keys', 'backchannel-logout'])(
   '%s carries no language’s texts: it sends no message (regression: the locale list came with every text)',
   (name) => {
     expect(inputsOf(name).filter((input) => input.startsWith('lib/messages/locales/'))).toEqual([]);
@@ -85,12 +88,25 @@ function adaptersIn(name: string): string[] {
 const SECRETS = ['aws-failures.ts', 'lambda-credentials.ts', 'secrets/file-secret-source.ts', 'secrets/secrets-manager-source.ts'];
 const TABLE = ['dynamodb/client.ts', 'dynamodb/item-keys.ts', 'dynamodb/table.ts'];
 const DELIVERY = ['ses/email-sender.ts', 'sns/sms-sender.ts', 'voice/voice-caller.ts'];
+/**
+ * Ending sessions (lib/sessions/end-sessions.ts): the sessions (whose store writes an
+ * authorization code with a session's login), the refresh families they revoke (whose store writes
+ * an opaque token with a rotation), the back-channel logout queue.
+ */
+const ENDS_SESSIONS = [
+  'dynamodb/session-store.ts',
+  'dynamodb/authorization-code-store.ts',
+  'dynamodb/refresh-token-store.ts',
+  'dynamodb/token-store.ts',
+  'sqs/logout-queue.ts',
+  'sqs/logout-messages.ts',
+];
 /** A one-time code and its counters: issued (otp-send, the page) or verified (token, the page). */
 const CODE_CHECK = ['dynamodb/attempt-limiter.ts', 'dynamodb/code-store.ts', 'dynamodb/known-numbers.ts', 'dynamodb/sliding-window.ts'];
 
 it.each([
   ['otp-send', [...SECRETS, ...TABLE, ...CODE_CHECK, 'dynamodb/send-guards.ts', ...DELIVERY]],
-  ['authorize', [...SECRETS, ...TABLE, ...CODE_CHECK, 'dynamodb/send-guards.ts', 'dynamodb/authorization-code-store.ts', ...DELIVERY]],
+  ['authorize', [...SECRETS, ...TABLE, ...CODE_CHECK, 'dynamodb/send-guards.ts', ...ENDS_SESSIONS, ...DELIVERY]],
   [
     'token',
     [
@@ -117,8 +133,11 @@ it.each([
   ],
   ['introspect', [...SECRETS, ...TABLE, 'dynamodb/token-store.ts', 'dynamodb/revocation-store.ts']],
   ['userinfo', [...SECRETS, ...TABLE, 'dynamodb/token-store.ts', 'dynamodb/revocation-store.ts']],
+  ['admin', [...SECRETS, ...TABLE, 'dynamodb/attempt-limiter.ts', 'dynamodb/sliding-window.ts', ...ENDS_SESSIONS]],
+  ['logout', [...SECRETS, ...TABLE, 'dynamodb/sliding-window.ts', ...ENDS_SESSIONS]],
   ['well-known', SECRETS],
   ['rotate-signing-keys', ['aws-failures.ts', 'lambda-credentials.ts', 'secrets/signing-key-rotation.ts']],
+  ['backchannel-logout', [...SECRETS, 'sqs/logout-messages.ts']],
 ])(
   '%s carries exactly the adapters it constructs (issue 26: the token bundle carried the send guards, authorize the token stores)',
   (name, adapters) => {

@@ -32,7 +32,7 @@ import {
   UnsupportedGrantTypeError,
   UnsupportedMediaTypeError,
 } from '../../lib/platform/errors';
-import { ROUTES } from '../../lib/platform/routes';
+import { PUBLIC_ROUTES, ROUTES } from '../../lib/platform/routes';
 
 type Json = Record<string, unknown>;
 interface Response {
@@ -87,13 +87,18 @@ it('is valid OpenAPI 3.1 to a strict validator (@readme/openapi-parser), which r
   expect((await validate(broken as never)).valid).toBe(false);
 });
 
-it('describes every route of lib/platform/routes.ts with exactly its methods, plus the CORS preflight', () => {
-  expect(Object.keys(document.paths).sort()).toEqual(ROUTES.map((route) => route.path).sort());
-  for (const route of ROUTES) {
+it('describes every public route of lib/platform/routes.ts with exactly its methods, plus the CORS preflight, and no IAM-only admin route', () => {
+  expect(Object.keys(document.paths).sort()).toEqual(PUBLIC_ROUTES.map((route) => route.path).sort());
+  expect(ROUTES.filter((route) => !PUBLIC_ROUTES.includes(route)).map((route) => route.path)).toEqual([
+    '/idp/v1/admin/users/block',
+    '/idp/v1/admin/users/unblock',
+    '/idp/v1/admin/users/end-sessions',
+  ]);
+  for (const route of PUBLIC_ROUTES) {
     expect(Object.keys(document.paths[route.path] ?? {}).sort()).toEqual([...route.methods.map((m) => m.toLowerCase()), 'options'].sort());
   }
   // One operation per route and method (9 paths, 11 operations today).
-  expect(OPERATIONS).toHaveLength(ROUTES.flatMap((route) => route.methods).length);
+  expect(OPERATIONS).toHaveLength(PUBLIC_ROUTES.flatMap((route) => route.methods).length);
 });
 
 it('lists at its status every error the service can throw, on the operations that throw it', () => {

@@ -11,9 +11,11 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { TABLE_DEFINITION } from '../../lib/adapters/dynamodb/table';
-import { LOG_EVENTS } from '../../lib/platform/log-events';
-import { FUNCTIONS, ROUTES, type FunctionName, type FunctionSpec, type SecretName } from '../../lib/platform/routes';
-import { CREATE_REQUIRE_BANNER } from '../../infra/bundling';
+import { BACKCHANNEL_LOG_EVENTS, LOG_EVENTS } from '../../lib/platform/log-events';
+import { FUNCTIONS, PUBLIC_ROUTES, ROUTES, type FunctionName, type FunctionSpec, type SecretName } from '../../lib/platform/routes';
+import { BACKCHANNEL_FUNCTION, CREATE_REQUIRE_BANNER } from '../../infra/bundling';
+import { backchannelMetricNameOf, BACKCHANNEL_FUNCTION_TIMEOUT, CONSUME_ACTIONS, NOTIFY_ACTIONS } from '../../infra/backchannel';
+import { BACKCHANNEL_MAX_ATTEMPTS } from '../../lib/logout/backchannel';
 import { preflightsOf, startApiServer } from '../../local/api-server';
 import { LIMIT_OVERRIDE_VARIABLES } from '../../local/limit-overrides';
 import {
@@ -152,7 +154,11 @@ describe.each(STAGES)('stage %s', (stageName) => {
   const fnId = (name: string) =>
     logicalId(
       stage().stack,
-      name === 'rotate-signing-keys' ? stage().stack.rotation.function : stage().stack.functions[name as FunctionName].function,
+      name === 'rotate-signing-keys'
+        ? stage().stack.rotation.function
+        : name === BACKCHANNEL_FUNCTION
+          ? stage().stack.backchannel.worker.function
+          : stage().stack.functions[name as FunctionName].function,
     );
   const roleId = (name: FunctionName) => logicalId(stage().stack, stage().stack.functions[name].role);
   const logGroupId = (name: FunctionName) => logicalId(stage().stack, stage().stack.functions[name].logGroup);
@@ -165,14 +171,29 @@ describe.each(STAGES)('stage %s', (stageName) => {
       stage().template.resourceCountIs('AWS::DynamoDB::Table', 1);
       stage().template.hasResourceProperties('AWS::DynamoDB::Table', {
         KeySchema: [{ AttributeName: TABLE_DEFINITION.partitionKey.name, KeyType: 'HASH' }],
-        AttributeDefinitions: [{ AttributeName: TABLE_DEFINITION.partitionKey.name, AttributeType: TABLE_DEFINITION.partitionKey.type }],
+        AttributeDefinitions: [
+          TABLE_DEFINITION.partitionKey,
+          TABLE_DEFINITION.userIndex.partitionKey,
+          TABLE_DEFINITION.userIndex.sortKey,
+        ].map((key) => ({ AttributeName: key.name, AttributeType: key.type })),
         TimeToLiveSpecification: { AttributeName: TABLE_DEFINITION.timeToLiveAttribute, Enabled: true },
         BillingMode: 'PAY_PER_REQUEST',
         PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
         SSESpecification: { SSEEnabled: true },
       });
       const table = stage().json.Resources[tableId()]!;
-      expect(table.Properties?.GlobalSecondaryIndexes).toBeUndefined();
+      // The one index: the user index of sessions and refresh families (table.ts), sparse and keys only.
+      const index = TABLE_DEFINITION.userIndex;
+      expect(table.Properties?.GlobalSecondaryIndexes).toEqual([
+        {
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
+            { AttributeName: index.sortKey.name, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+      ]);
       expect(table.Properties?.LocalSecondaryIndexes).toBeUndefined();
     });
 
@@ -191,10 +212,12 @@ describe.each(STAGES)('stage %s', (stageName) => {
   });
 
   describe('the functions', () => {
-    it('are one per FunctionSpec plus the rotation, all nodejs22.x on arm64 (and CDK’s own provider, if any, is the only other)', () => {
+    it('are one per FunctionSpec plus the rotation and the logout worker, all nodejs22.x on arm64 (and CDK’s own provider, if any, is the only other)', () => {
       const functions = ofType(stage().json, 'AWS::Lambda::Function');
       const ours = functions.filter(([id]) => !CUSTOM_RESOURCE_PROVIDER.test(id));
-      expect(ours.map(([id]) => id).sort()).toEqual([...SPECS.map((spec) => fnId(spec.name)), fnId('rotate-signing-keys')].sort());
+      expect(ours.map(([id]) => id).sort()).toEqual(
+        [...SPECS.map((spec) => fnId(spec.name)), fnId('rotate-signing-keys'), fnId(BACKCHANNEL_FUNCTION)].sort(),
+      );
       for (const [id, fn] of ours) {
         expect({
           id,
@@ -266,7 +289,7 @@ describe.each(STAGES)('stage %s', (stageName) => {
 
     it('are bundled by the local esbuild as ESM with the SDK inside, a source map, and the stage file beside them as config.json', () => {
       const stageFile = readFileSync(loadStageFile(stageName).file, 'utf8');
-      for (const id of [...SPECS.map((spec) => fnId(spec.name)), fnId('rotate-signing-keys')]) {
+      for (const id of [...SPECS.map((spec) => fnId(spec.name)), fnId('rotate-signing-keys'), fnId(BACKCHANNEL_FUNCTION)]) {
         const key = property<{ S3Key: string }>(stage().json.Resources[id]!, 'Code').S3Key;
         const dir = join(stage().outdir, `asset.${key.replace(/\.zip$/, '')}`);
         const bundle = readFileSync(join(dir, 'index.mjs'), 'utf8');
@@ -306,6 +329,8 @@ describe.each(STAGES)('stage %s', (stageName) => {
           ...spec.table.map(tableActionOf),
           ...(spec.secrets.length > 0 ? [SECRET_READ_ACTION] : []),
           ...spec.delivery.filter((channel) => channel !== 'voice' || voiceOffered).map((channel) => DELIVERY_ACTIONS[channel]),
+          // The back-channel logout queue, for the functions that end sessions (infra/backchannel.ts `grantNotify`).
+          ...(spec.queues?.includes('logout') === true ? ['sqs:SendMessage'] : []),
         ]);
         expect({ name: spec.name, actions: [...granted].sort() }).toEqual({ name: spec.name, actions: [...declared].sort() });
         for (const statement of statements) expect(statement.Effect).toBe('Allow');
@@ -317,7 +342,15 @@ describe.each(STAGES)('stage %s', (stageName) => {
         const statements = roleStatements(stage().json, roleId(spec.name as FunctionName));
         const bySid = new Map(statements.map((statement) => [statement.Sid, statement]));
         expect(bySid.get('WriteOwnLogs')?.Resource).toEqual({ 'Fn::GetAtt': [logGroupId(spec.name as FunctionName), 'Arn'] });
-        if (spec.table.length > 0) expect(bySid.get('Table')?.Resource).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
+        if (spec.table.some((action) => action !== 'Query'))
+          expect(bySid.get('Table')?.Resource).toEqual({ 'Fn::GetAtt': [tableId(), 'Arn'] });
+        // Query on the user index alone, by its name (no index/*, and never the table).
+        expect(bySid.get('QueryUserIndex')?.Resource).toEqual(
+          spec.table.includes('Query')
+            ? { 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId(), 'Arn'] }, `/index/${TABLE_DEFINITION.userIndex.name}`]] }
+            : undefined,
+        );
+        expect(asArray(bySid.get('Table')?.Action)).not.toContain('dynamodb:Query');
         if (spec.secrets.length > 0) {
           expect(asArray(bySid.get('ReadSecrets')?.Resource)).toEqual(spec.secrets.map((name) => ({ Ref: secretId(name) })));
         } else {
@@ -357,13 +390,21 @@ describe.each(STAGES)('stage %s', (stageName) => {
       expect(SPECS.filter((spec) => spec.secrets.includes('signingKeys')).map((spec) => spec.name)).toEqual(['token']);
     });
 
-    it('has no wildcard action, no dynamodb Scan or Query anywhere in the template', () => {
+    it('has no wildcard action, no dynamodb Scan anywhere in the template, and Query only on the user index, for the functions that declare it', () => {
       const actions = allStatements(stage().json).flatMap(({ owner, statement }) =>
-        asArray(statement.Action).map((action) => ({ owner, action })),
+        asArray(statement.Action).map((action) => ({ owner, action, resource: statement.Resource, effect: statement.Effect })),
       );
       expect(actions.length).toBeGreaterThan(0);
-      expect(actions.filter(({ action }) => action.includes('*'))).toEqual([]);
-      expect(actions.filter(({ action }) => /^dynamodb:(Scan|Query|BatchGetItem|BatchWriteItem|PartiQL)/i.test(action))).toEqual([]);
+      // A Deny may name every action: the queues' enforceSSL refuses any of them over plain HTTP.
+      expect(actions.filter(({ action, effect }) => action.includes('*') && effect !== 'Deny')).toEqual([]);
+      expect(actions.filter(({ action }) => /^dynamodb:(Scan|BatchGetItem|BatchWriteItem|PartiQL)/i.test(action))).toEqual([]);
+      const queries = actions.filter(({ action }) => /^dynamodb:Query$/i.test(action));
+      expect(queries.map(({ owner }) => owner).sort()).toEqual(
+        SPECS.filter((spec) => spec.table.includes('Query'))
+          .map((spec) => roleId(spec.name as FunctionName))
+          .sort(),
+      );
+      for (const { resource } of queries) expect(JSON.stringify(resource)).toContain(`/index/${TABLE_DEFINITION.userIndex.name}"`);
     });
 
     it('lets only functions that declare a secret read it', () => {
@@ -375,7 +416,10 @@ describe.each(STAGES)('stage %s', (stageName) => {
           .sort();
       for (const secret of ['hmac', 'signingKeys', 'verificationKeys'] as const) {
         const expected = SPECS.filter((spec) => spec.secrets.includes(secret)).map((spec) => roleId(spec.name as FunctionName));
-        if (secret === 'signingKeys') expected.push(logicalId(stage().stack, stage().stack.rotation.role));
+        if (secret === 'signingKeys') {
+          expected.push(logicalId(stage().stack, stage().stack.rotation.role));
+          expected.push(logicalId(stage().stack, stage().stack.backchannel.worker.role));
+        }
         expect({ secret, readers: readers(secret) }).toEqual({ secret, readers: expected.sort() });
       }
     });
@@ -452,6 +496,32 @@ describe.each(STAGES)('stage %s', (stageName) => {
       );
     });
 
+    it('lets only IAM principals call the admin routes (AWS_IAM, SigV4), and every other route anyone (the functions authenticate clients)', () => {
+      const json = stage().json;
+      const authorization = ofType(json, 'AWS::ApiGateway::Method')
+        .filter(([, method]) => property(method, 'HttpMethod') === 'ANY')
+        .map(([, method]) => ({
+          path: resourcePath(json, property<{ Ref: string }>(method, 'ResourceId')),
+          type: property<string>(method, 'AuthorizationType'),
+        }))
+        .sort((a, b) => a.path.localeCompare(b.path));
+      expect(authorization).toEqual(
+        ROUTES.map((route) => ({ path: route.path, type: route.authorization === 'iam' ? 'AWS_IAM' : 'NONE' })).sort((a, b) =>
+          a.path.localeCompare(b.path),
+        ),
+      );
+      expect(authorization.filter(({ type }) => type === 'AWS_IAM').map(({ path }) => path)).toEqual([
+        '/idp/v1/admin/users/block',
+        '/idp/v1/admin/users/end-sessions',
+        '/idp/v1/admin/users/unblock',
+      ]);
+      // No preflight on them, whatever the stage's CORS says: no browser calls them.
+      const preflighted = ofType(json, 'AWS::ApiGateway::Method')
+        .filter(([, method]) => property(method, 'HttpMethod') === 'OPTIONS')
+        .map(([, method]) => resourcePath(json, property<{ Ref: string }>(method, 'ResourceId')));
+      expect(preflighted.filter((path) => path.startsWith('/idp/v1/admin/'))).toEqual([]);
+    });
+
     it('answers unknown paths, throttling and oversized requests in the service’s error JSON', () => {
       const expected: Record<string, [string | undefined, string]> = {
         MISSING_AUTHENTICATION_TOKEN: ['404', 'not_found'],
@@ -512,7 +582,7 @@ describe.each(STAGES)('stage %s', (stageName) => {
     it('answers CORS preflights only where the stage configures CORS', () => {
       const options = ofType(stage().json, 'AWS::ApiGateway::Method').filter(([, method]) => property(method, 'HttpMethod') === 'OPTIONS');
       const cors = config().deployment.cors;
-      expect(options.length).toBe(cors === undefined ? 0 : (cors.paths ?? ROUTES.map((route) => route.path)).length);
+      expect(options.length).toBe(cors === undefined ? 0 : (cors.paths ?? PUBLIC_ROUTES.map((route) => route.path)).length);
     });
 
     it('answers each preflight exactly as the local runtime does (local/preflight.ts), for every allowed origin, another and none', async () => {
@@ -542,7 +612,7 @@ describe.each(STAGES)('stage %s', (stageName) => {
             compared.push(path);
           }
         }
-        expect(new Set(compared).size).toBe(cors === undefined ? 0 : (cors.paths ?? ROUTES.map((route) => route.path)).length);
+        expect(new Set(compared).size).toBe(cors === undefined ? 0 : (cors.paths ?? PUBLIC_ROUTES.map((route) => route.path)).length);
       } finally {
         await local.stop();
       }
@@ -697,8 +767,8 @@ describe.each(STAGES)('stage %s', (stageName) => {
           threshold: Math.ceil(environment.limits.dailyPhoneBudget.maxMessages / 4),
         })),
       );
-      expect(metric('AWS/Lambda', 'Errors')).toHaveLength(SPECS.length + 1);
-      expect(metric('AWS/Lambda', 'Throttles')).toHaveLength(SPECS.length + 1);
+      expect(metric('AWS/Lambda', 'Errors')).toHaveLength(SPECS.length + 2);
+      expect(metric('AWS/Lambda', 'Throttles')).toHaveLength(SPECS.length + 2);
       const topic = JSON.stringify(stage().stack.resolve(stage().stack.monitoring.topic.topicArn));
       for (const alarm of alarms) expect(JSON.stringify(alarm.AlarmActions)).toBe(`[${topic}]`);
       stage().template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
@@ -717,6 +787,143 @@ describe.each(STAGES)('stage %s', (stageName) => {
         expect(JSON.stringify(outputs.Issuer!.Value)).toContain(`{"Ref":"${logicalId(stage().stack, stage().stack.api.api)}"}`);
         expect(JSON.stringify(outputs.Issuer!.Value)).toContain(`/${stageName}`);
       }
+    });
+  });
+
+  describe('back-channel logout (infra/backchannel.ts)', () => {
+    const queueId = () => logicalId(stage().stack, stage().stack.backchannel.logoutQueue);
+    const deadLettersId = () => logicalId(stage().stack, stage().stack.backchannel.deadLetters);
+    const workerRoleId = () => logicalId(stage().stack, stage().stack.backchannel.worker.role);
+
+    it('queues notices encrypted at rest, and dead-letters a notice after BACKCHANNEL_MAX_ATTEMPTS receives into a queue that keeps it 14 days', () => {
+      const queue = stage().json.Resources[queueId()]!;
+      const deadLetters = stage().json.Resources[deadLettersId()]!;
+      expect(
+        ofType(stage().json, 'AWS::SQS::Queue')
+          .map(([id]) => id)
+          .sort(),
+      ).toEqual([queueId(), deadLettersId()].sort());
+      expect({
+        sse: property(queue, 'SqsManagedSseEnabled'),
+        redrive: property(queue, 'RedrivePolicy'),
+      }).toEqual({
+        sse: true,
+        redrive: { deadLetterTargetArn: { 'Fn::GetAtt': [deadLettersId(), 'Arn'] }, maxReceiveCount: BACKCHANNEL_MAX_ATTEMPTS },
+      });
+      expect({ sse: property(deadLetters, 'SqsManagedSseEnabled'), retention: property(deadLetters, 'MessageRetentionPeriod') }).toEqual({
+        sse: true,
+        retention: 14 * 86_400,
+      });
+    });
+
+    it('refuses every request to either queue that is not over TLS (enforceSSL)', () => {
+      for (const id of [queueId(), deadLettersId()]) {
+        const policies = ofType(stage().json, 'AWS::SQS::QueuePolicy').filter(([, policy]) =>
+          JSON.stringify(property(policy, 'Queues')).includes(`"${id}"`),
+        );
+        const statements = policies.flatMap(([, policy]) =>
+          asArray(property<{ Statement: Statement[] }>(policy, 'PolicyDocument').Statement),
+        );
+        expect({
+          id,
+          denies: statements.filter((statement) => statement.Effect === 'Deny').map((statement) => statement.Condition),
+        }).toEqual({
+          id,
+          denies: [{ Bool: { 'aws:SecureTransport': 'false' } }],
+        });
+      }
+    });
+
+    it('hides a batch from other consumers for at least 6 times the worker’s timeout (AWS’s advice for an SQS event source)', () => {
+      const worker = stage().json.Resources[fnId(BACKCHANNEL_FUNCTION)]!;
+      const timeout = property<number>(worker, 'Timeout');
+      expect(timeout).toBe(BACKCHANNEL_FUNCTION_TIMEOUT.toSeconds());
+      expect(property<number>(stage().json.Resources[queueId()]!, 'VisibilityTimeout')).toBeGreaterThanOrEqual(6 * timeout);
+    });
+
+    it('feeds the worker batches of 10 from the queue, with partial batch failures (ReportBatchItemFailures)', () => {
+      const mappings = ofType(stage().json, 'AWS::Lambda::EventSourceMapping').map(([, mapping]) => mapping.Properties);
+      expect(mappings).toEqual([
+        {
+          EventSourceArn: { 'Fn::GetAtt': [queueId(), 'Arn'] },
+          FunctionName: { Ref: fnId(BACKCHANNEL_FUNCTION) },
+          BatchSize: 10,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+        },
+      ]);
+    });
+
+    it('gives the worker its own logs, the signing keys and consuming its queue, from its inline policy only, and the signing keys’ ARN alone', () => {
+      const role = stage().json.Resources[workerRoleId()]!;
+      expect(property(role, 'ManagedPolicyArns')).toBeUndefined();
+      expect(
+        ofType(stage().json, 'AWS::IAM::Policy').filter(([, policy]) => JSON.stringify(property(policy, 'Roles')).includes(workerRoleId())),
+      ).toEqual([]);
+      expect(
+        roleStatements(stage().json, workerRoleId()).map((statement) => ({
+          actions: asArray(statement.Action).sort(),
+          resource: statement.Resource,
+        })),
+      ).toEqual([
+        {
+          actions: [...LOG_ACTIONS].sort(),
+          resource: { 'Fn::GetAtt': [logicalId(stage().stack, stage().stack.backchannel.worker.logGroup), 'Arn'] },
+        },
+        { actions: [SECRET_READ_ACTION], resource: { Ref: secretId('signingKeys') } },
+        { actions: [...CONSUME_ACTIONS].sort(), resource: { 'Fn::GetAtt': [queueId(), 'Arn'] } },
+      ]);
+      const variables = property<{ Variables: Record<string, unknown> }>(
+        stage().json.Resources[fnId(BACKCHANNEL_FUNCTION)]!,
+        'Environment',
+      ).Variables;
+      expect(Object.keys(variables).filter((name) => /ARN|TABLE|QUEUE/.test(name))).toEqual(['SIGNING_KEYS_SECRET_ARN']);
+      expect(variables.SIGNING_KEYS_SECRET_ARN).toEqual({ Ref: secretId('signingKeys') });
+    });
+
+    it('lets no function send to the queue unless granted (grantNotify): no other policy names it', () => {
+      const senders = allStatements(stage().json).filter(({ statement }) =>
+        asArray(statement.Action).some((action) => NOTIFY_ACTIONS.includes(action)),
+      );
+      for (const { statement } of senders) expect(statement.Resource).toEqual({ 'Fn::GetAtt': [queueId(), 'Arn'] });
+    });
+
+    it('counts the worker’s events from its own log group only, and no API function’s group filters them', () => {
+      const filters = ofType(stage().json, 'AWS::Logs::MetricFilter').map(([, filter]) => ({
+        group: property<{ Ref: string }>(filter, 'LogGroupName').Ref,
+        pattern: property<string>(filter, 'FilterPattern'),
+        metric: property<Array<Record<string, unknown>>>(filter, 'MetricTransformations')[0],
+      }));
+      const worker = logicalId(stage().stack, stage().stack.backchannel.worker.logGroup);
+      expect(filters.filter((filter) => filter.group === worker)).toEqual(
+        (Object.keys(BACKCHANNEL_LOG_EVENTS) as Array<keyof typeof BACKCHANNEL_LOG_EVENTS>).map((event) => ({
+          group: worker,
+          pattern: `{ $.message = "${BACKCHANNEL_LOG_EVENTS[event]}" }`,
+          metric: expect.objectContaining({
+            MetricName: backchannelMetricNameOf(event),
+            MetricNamespace: `Identity/${stageName}`,
+            MetricValue: '1',
+          }),
+        })),
+      );
+      expect(filters.filter((filter) => filter.group !== worker && filter.pattern.includes('backchannel logout'))).toEqual([]);
+    });
+
+    it('alarms, into the alarm topic, as soon as one notice is in the dead-letter queue', () => {
+      const alarms = ofType(stage().json, 'AWS::CloudWatch::Alarm')
+        .map(([, alarm]) => alarm.Properties!)
+        .filter((alarm) => alarm.Namespace === 'AWS/SQS');
+      expect(alarms).toEqual([
+        expect.objectContaining({
+          MetricName: 'ApproximateNumberOfMessagesVisible',
+          Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [deadLettersId(), 'QueueName'] } }],
+          Statistic: 'Maximum',
+          Threshold: 1,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          TreatMissingData: 'notBreaching',
+          AlarmActions: [stage().stack.resolve(stage().stack.monitoring.topic.topicArn)],
+          OKActions: [stage().stack.resolve(stage().stack.monitoring.topic.topicArn)],
+        }),
+      ]);
     });
   });
 

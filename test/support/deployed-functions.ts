@@ -90,6 +90,8 @@ export interface LocalSubstitutes {
   readonly issuer: string;
   /** The ARN of the local secret standing in for the template's secret `logicalId`, read through `variable`. */
   readonly secretArn: (logicalId: string, variable: string) => string;
+  /** A queue URL, for a `Ref` to the template's back-channel logout queue. */
+  readonly queueUrl: string;
 }
 
 /**
@@ -108,6 +110,7 @@ export function resolveVariables(
       const type = ref === undefined ? undefined : template.Resources[ref]?.Type;
       if (type === 'AWS::DynamoDB::Table') return [name, local.tableName];
       if (type === 'AWS::SecretsManager::Secret') return [name, local.secretArn(ref as string, name)];
+      if (type === 'AWS::SQS::Queue') return [name, local.queueUrl];
       if (name === 'ISSUER' && JSON.stringify(value).includes('"Fn::Join"')) return [name, local.issuer];
       throw new Error(`No local equivalent for ${name} = ${JSON.stringify(value)}`);
     }),

@@ -31,18 +31,52 @@ function importsOf(file: string): string[] {
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   // Middy wiring: the composition roots and the use cases they wire. rotate-signing-keys.ts is a
-  // Secrets Manager rotation handler, whose use case is its adapter.
-  functions: ['lib/deps', 'lib/endpoints', 'lib/login', 'lib/platform/http', 'lib/platform', 'lib/adapters'],
+  // Secrets Manager rotation handler, whose use case is its adapter; backchannel-logout.ts an SQS
+  // handler, whose batch is its adapter's (lib/adapters/sqs/) and its deliveries lib/logout/'s.
+  // authorize.ts and logout.ts read and set the session cookie (lib/sessions/session-cookie.ts).
+  functions: [
+    'lib/deps',
+    'lib/admin',
+    'lib/endpoints',
+    'lib/login',
+    'lib/logout',
+    'lib/sessions',
+    'lib/platform/http',
+    'lib/platform',
+    'lib/adapters',
+  ],
   // The composition roots: the adapters, and the use cases whose dependencies they build.
-  'lib/deps': ['lib/adapters', 'lib/endpoints', 'lib/login', 'lib/otp', 'lib/keys', 'lib/platform'],
+  'lib/deps': [
+    'lib/adapters',
+    'lib/admin',
+    'lib/endpoints',
+    'lib/login',
+    'lib/logout',
+    'lib/sessions',
+    'lib/otp',
+    'lib/keys',
+    'lib/platform',
+  ],
   // The only AWS SDK users: each implements a capability's port; no HTTP layer, no Lambda file.
-  'lib/adapters': ['lib/otp', 'lib/oauth', 'lib/guards', 'lib/limits', 'lib/messages', 'lib/keys', 'lib/platform'],
+  'lib/adapters': [
+    'lib/otp',
+    'lib/oauth',
+    'lib/logout',
+    'lib/sessions',
+    'lib/guards',
+    'lib/limits',
+    'lib/messages',
+    'lib/keys',
+    'lib/platform',
+  ],
   'lib/platform/http': ['lib/platform'],
+  // The operator controls (the IAM-only admin API): a block in the attempt counters, the sessions ended.
+  'lib/admin': ['lib/sessions', 'lib/limits', 'lib/oauth', 'lib/keys', 'lib/identity', 'lib/phone', 'lib/platform'],
   // One use case per route: otp/send, the token endpoint's grants, introspection, revocation,
   // UserInfo, discovery.
   'lib/endpoints': ['lib/oauth/grants', 'lib/otp', 'lib/oauth', 'lib/messages', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
   // The hosted login page: issues and verifies codes through otp/, as otp/send and the OTP grant do.
-  'lib/login': ['lib/otp', 'lib/oauth', 'lib/messages', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
+  'lib/login': ['lib/sessions', 'lib/otp', 'lib/oauth', 'lib/messages', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
   // The OTP grant verifies a code through otp/ (oauth/ itself knows nothing of one-time codes but
   // their PKCE helpers, otp/codes.ts).
   'lib/oauth/grants': ['lib/otp', 'lib/oauth', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
@@ -50,6 +84,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'lib/otp': ['lib/guards', 'lib/limits', 'lib/messages', 'lib/keys', 'lib/identity', 'lib/platform'],
   'lib/guards': ['lib/limits', 'lib/phone', 'lib/keys', 'lib/platform'],
   'lib/oauth': ['lib/limits', 'lib/keys', 'lib/identity', 'lib/platform'],
+  // Single sign-on sessions: what one is worth to a login, its cookie, and ending them (the
+  // families they revoke through oauth/'s port, the logout notices they queue through logout/'s).
+  'lib/sessions': ['lib/oauth', 'lib/logout', 'lib/keys', 'lib/identity', 'lib/platform'],
+  // Back-channel logout: signs logout tokens as oauth/ signs ID tokens, and delivers them.
+  'lib/logout': ['lib/oauth', 'lib/keys', 'lib/platform'],
   'lib/messages': ['lib/platform'],
   'lib/limits': ['lib/keys', 'lib/platform'],
   'lib/keys': ['lib/identity', 'lib/platform'],
