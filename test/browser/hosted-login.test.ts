@@ -132,7 +132,7 @@ describe('the demo client and the hosted login page', () => {
     expect(callback.searchParams.get('state')).toBe(request.searchParams.get('state'));
     expect(callback.searchParams.get('iss')).toBe(demo.issuer);
 
-    expect(await text('h1')).toBe('Logged in');
+    expect(await text('h1')).toBe(`Logged in as ${user}`);
     expect(await text('#checks')).toContain('at_hash');
     const idToken = await shown('id-token-claims');
     expect(idToken).toMatchObject({
@@ -172,7 +172,7 @@ describe('the demo client and the hosted login page', () => {
       await sendCode(user);
       await enterCode(await closed.service.latestCode(user));
       callbackUrl();
-      expect(await text('h1')).toBe('Logged in');
+      expect(await text('h1')).toBe(`Logged in as ${user}`);
       // The server-side UserInfo (openid-client, no browser) worked; the browser's was withheld.
       expect(await shown('userinfo')).toMatchObject({ email: user });
       expect((await browserUserInfo()).outcome).toBe('blocked');
@@ -195,7 +195,7 @@ describe('the demo client and the hosted login page', () => {
     expect(message).toMatchObject({ channel, to: phone });
     await enterCode(await demo.service.latestCode(phone));
     callbackUrl();
-    expect(await text('h1')).toBe('Logged in');
+    expect(await text('h1')).toBe(`Logged in as ${phone}`);
     const idToken = await shown('id-token-claims');
     expect(idToken).toMatchObject({ phone_number: phone, phone_number_verified: true, amr });
     expect(idToken).not.toHaveProperty('email');
@@ -234,7 +234,7 @@ describe('the demo client and the hosted login page', () => {
     const fresh = await demo.service.latestCode(user);
     await enterCode(fresh);
     callbackUrl();
-    expect(await text('h1')).toBe('Logged in');
+    expect(await text('h1')).toBe(`Logged in as ${user}`);
   });
 
   it('shows the block page with its retry time once the per-user limit is reached, and lets the user in after it', async () => {
@@ -257,7 +257,7 @@ describe('the demo client and the hosted login page', () => {
       await navigation(() => page.click('button[value="resend"]'));
       await enterCode(await limited.service.latestCode(user));
       callbackUrl();
-      expect(await text('h1')).toBe('Logged in');
+      expect(await text('h1')).toBe(`Logged in as ${user}`);
     } finally {
       await limited.service.stop();
     }
@@ -337,7 +337,7 @@ describe('the demo client and the hosted login page', () => {
     expect(await focusedElement(page)).toBe('button=verify');
     await navigation(() => page.keyboard.press('Enter'));
     callbackUrl();
-    expect(await text('h1')).toBe('Logged in');
+    expect(await text('h1')).toBe(`Logged in as ${user}`);
     expect(await shown('id-token-claims')).toMatchObject({ email: user });
   });
 });

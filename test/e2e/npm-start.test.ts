@@ -318,6 +318,19 @@ describe('npm start', () => {
       prompt: 'login',
     });
 
+    // The second application (config/local.json's local-web-2), which a session logs in without a code.
+    expect(html).toContain('<a id="second" href="/second">second application</a>');
+    const second = await fetch(`${demo}/second`);
+    expect(second.status).toBe(200);
+    expect(await second.text()).toContain('<a class="button" id="login" href="/second/login">Log in</a>');
+    const secondLogin = await fetch(`${demo}/second/login`, { redirect: 'manual' });
+    expect(secondLogin.status).toBe(302);
+    expect(new URL(secondLogin.headers.get('location') ?? '').searchParams.get('client_id')).toBe('local-web-2');
+    // Log out without a login here (or without the demo's own token in the link) ends nothing: back home.
+    const logout = await fetch(`${demo}/logout`, { redirect: 'manual' });
+    expect(logout.status).toBe(302);
+    expect(logout.headers.get('location')).toBe(`${demo}/`);
+
     // A callback it did not start (here an error from the issuer) is shown, not thrown.
     const stray = await fetch(`${demo}/callback?error=access_denied&state=unknown`);
     expect(stray.status).toBe(400);

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { StageConfig } from '../../lib/platform/config';
-import { createDemoClient, DEMO_CLIENT_ID, type DemoClient } from '../../local/demo-client';
+import { createDemoClient, DEMO_CLIENT_ID, SECOND_DEMO_CLIENT_ID, type DemoClient } from '../../local/demo-client';
 import { freePort } from '../../local/ports';
 import { startTestService, type TestService, type TestServiceOptions } from './harness';
 
@@ -48,8 +48,9 @@ export interface DemoService {
 
 /**
  * The test service with the demo client on the same server and port. The port is chosen first,
- * because the demo's redirect URI (registered for local-web here, as config/local.json registers
- * http://localhost:3000/callback) and its origin (which config/local.json's CORS settings allow as
+ * because the demo's redirect URI and post-logout redirect URI (registered for its two clients
+ * local-web and local-web-2 here, as config/local.json registers http://localhost:3000/callback
+ * and http://localhost:3000/) and its origin (which config/local.json's CORS settings allow as
  * http://localhost:3000) name it. `allowDemoOrigin: false` leaves the demo's origin out of CORS.
  */
 export async function startDemoService(options: TestServiceOptions & { allowDemoOrigin?: boolean } = {}): Promise<DemoService> {
@@ -64,7 +65,7 @@ export async function startDemoService(options: TestServiceOptions & { allowDemo
     port,
     pages: demo.routes,
     config: (config) => {
-      const registered = registerRedirectUri(adjust(config), DEMO_CLIENT_ID, demo.redirectUri);
+      const registered = registerDemoUris(adjust(config), demo);
       return allowDemoOrigin ? allowOrigin(registered, origin) : registered;
     },
   });
@@ -78,11 +79,19 @@ function allowOrigin(config: StageConfig, origin: string): StageConfig {
   return { ...config, deployment: { ...config.deployment, cors: { ...cors, allowOrigins: [...cors.allowOrigins, origin] } } };
 }
 
-function registerRedirectUri(config: StageConfig, clientId: string, redirectUri: string): StageConfig {
+/** The stage's demo clients with the demo's redirect URI and post-logout redirect URI registered too. */
+function registerDemoUris(config: StageConfig, demo: DemoClient): StageConfig {
+  const demoClients: readonly string[] = [DEMO_CLIENT_ID, SECOND_DEMO_CLIENT_ID];
   return {
     ...config,
     clients: config.clients.map((client) =>
-      client.id === clientId ? { ...client, redirectUris: [...client.redirectUris, redirectUri] } : client,
+      demoClients.includes(client.id)
+        ? {
+            ...client,
+            redirectUris: [...client.redirectUris, demo.redirectUri],
+            postLogoutRedirectUris: [...client.postLogoutRedirectUris, demo.postLogoutRedirectUri],
+          }
+        : client,
     ),
   };
 }

@@ -3,7 +3,9 @@
  * (config/<stage>.json; docs/connect.md): a confidential client for an app with a server (the
  * SHA-256 of a secret from `npm run client-secret`, and the one method its library uses), a
  * public one for a single-page app (no secret: `none`), refresh tokens where the app refreshes,
- * and CORS for the single-page app's origin (its script calls the token and UserInfo endpoints).
+ * the post-logout redirect URIs of an app that logs out at the service (RP-Initiated Logout 1.0
+ * §3.1), and CORS for the single-page app's origin (its script calls the token and UserInfo
+ * endpoints).
  */
 import { parseStageConfig, type StageConfig } from '../../../lib/platform/config';
 import type { TokenEndpointAuthMethod } from '../../../lib/platform/vocabulary';
@@ -16,6 +18,8 @@ export interface Registration {
   readonly tokenEndpointAuthMethod: TokenEndpointAuthMethod;
   /** Whether the app refreshes its tokens: then the client is issued refresh tokens. */
   readonly refreshes: boolean;
+  /** Where the service may send the browser back after a logout the app asks for (exact match). */
+  readonly postLogoutRedirectUris?: readonly string[];
 }
 
 /** A stage file's client entry for `registration`. */
@@ -28,6 +32,7 @@ export function clientEntry(registration: Registration): Record<string, unknown>
     ...(registration.secretSha256 === undefined ? {} : { apiKeySha256: [registration.secretSha256] }),
     tokenEndpointAuthMethod: registration.tokenEndpointAuthMethod,
     ...(registration.refreshes ? { refreshTokens: {} } : {}),
+    ...(registration.postLogoutRedirectUris === undefined ? {} : { postLogoutRedirectUris: registration.postLogoutRedirectUris }),
   };
 }
 

@@ -3,8 +3,11 @@
  * configuration its README gives a web app that calls APIs: the authorization code flow
  * (`response_type: 'code'`; the library's default is the implicit `id_token`, for apps that only
  * log users in), authenticated by `client_secret_basic` (its default for a client with a secret),
- * its default scope (`openid profile email`) and `idpLogout` off (its default). docs/connect.md
- * shows the same lines.
+ * its default scope (`openid profile email`) and `idpLogout` off (its default), or on: then the
+ * library's own `/logout` route (`res.oidc.logout()`) ends the app's session and sends the browser
+ * to the issuer's `end_session_endpoint` with the ID token as `id_token_hint` and the app's base
+ * URL as `post_logout_redirect_uri` (no `state`: the library sends none). docs/connect.md shows
+ * the same lines.
  *
  * `/` requires a login (`authRequired`, the default) and shows the library's view of the user:
  * `req.oidc.user` (the ID token's claims) and `req.oidc.fetchUserInfo()`. `/refresh` refreshes
@@ -22,6 +25,8 @@ export interface ExpressOpenidConnectOptions {
   readonly clientSecret: string;
   /** Encrypts the app's session cookie (the library's `secret`). */
   readonly cookieSecret: string;
+  /** Whether `/logout` also logs the user out at the issuer (RP-Initiated Logout). Default: off, the library's default. */
+  readonly idpLogout?: boolean;
 }
 
 export function expressOpenidConnectApp(options: ExpressOpenidConnectOptions): express.Express {
@@ -34,6 +39,7 @@ export function expressOpenidConnectApp(options: ExpressOpenidConnectOptions): e
       clientSecret: options.clientSecret,
       secret: options.cookieSecret,
       authorizationParams: { response_type: 'code' },
+      ...(options.idpLogout === true ? { idpLogout: true } : {}),
     }),
   );
   app.get('/', async (request, response) => {

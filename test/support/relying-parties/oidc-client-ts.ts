@@ -7,8 +7,12 @@
  * served as is: no bundler. docs/connect.md shows the same lines.
  *
  * Pages: `/` with a "Log in" button (`signinRedirect()`); `/callback`, where `signinCallback()`
- * completes the login and the page shows `User.profile`, and a "Refresh" button
- * (`signinSilent()`) shows the renewed user. What the page shows is never a token.
+ * completes the login and the page shows `User.profile`, a "Refresh" button (`signinSilent()`)
+ * shows the renewed user, and a "Log out" button (`signoutRedirect()`, with state data, so the
+ * library sends `state` and keeps it) sends the browser to the issuer's `end_session_endpoint`
+ * with the ID token as `id_token_hint`; `/signed-out`, the `post_logout_redirect_uri`, where
+ * `signoutCallback()` checks the returned `state` against the one it kept and the page shows the
+ * state data it got back. What the page shows is never a token.
  */
 import { readFileSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
@@ -16,7 +20,7 @@ import { dirname, resolve } from 'node:path';
 
 export interface OidcClientTsOptions {
   readonly issuer: string;
-  /** The page's origin: its redirect URI is `${origin}/callback`. */
+  /** The page's origin: its redirect URI is `${origin}/callback`, its post-logout redirect URI `${origin}/signed-out`. */
   readonly origin: string;
   readonly clientId: string;
 }
@@ -29,13 +33,14 @@ function page(options: OidcClientTsOptions, script: string): string {
     authority: options.issuer,
     client_id: options.clientId,
     redirect_uri: `${options.origin}/callback`,
+    post_logout_redirect_uri: `${options.origin}/signed-out`,
     scope: 'openid email',
   };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>SPA</title><script src="/oidc-client-ts.js"></script></head>
 <body>
-<button id="login" type="button">Log in</button> <button id="refresh" type="button">Refresh</button>
-<pre id="user"></pre><pre id="renewed"></pre><pre id="error"></pre>
+<button id="login" type="button">Log in</button> <button id="refresh" type="button">Refresh</button> <button id="logout" type="button">Log out</button>
+<pre id="user"></pre><pre id="renewed"></pre><pre id="signed-out"></pre><pre id="error"></pre>
 <script>
 const userManager = new oidc.UserManager(${JSON.stringify(settings)});
 // What the page shows of a user: the library's view of who logged in, and whether it may renew.
@@ -51,7 +56,13 @@ export function oidcClientTsApp(options: OidcClientTsOptions): RequestListener {
   const callback = page(
     options,
     `userManager.signinCallback().then((user) => show('user', seen(user)), fail);
-document.getElementById('refresh').onclick = () => userManager.signinSilent().then((user) => show('renewed', seen(user)), fail);`,
+document.getElementById('refresh').onclick = () => userManager.signinSilent().then((user) => show('renewed', seen(user)), fail);
+document.getElementById('logout').onclick = () => userManager.signoutRedirect({ state: { from: 'callback' } }).catch(fail);`,
+  );
+  // signoutCallback() rejects a state it did not keep; what it kept comes back as userState.
+  const signedOut = page(
+    options,
+    `userManager.signoutCallback().then(async (response) => show('signed-out', { userState: response?.userState, user: await userManager.getUser() }), fail);`,
   );
   return (request, response) => {
     const path = new URL(request.url ?? '/', options.origin).pathname;
@@ -59,7 +70,7 @@ document.getElementById('refresh').onclick = () => userManager.signinSilent().th
       response.writeHead(200, { 'Content-Type': 'text/javascript' }).end(LIBRARY);
       return;
     }
-    const html = path === '/' ? home : path === '/callback' ? callback : undefined;
+    const html = path === '/' ? home : path === '/callback' ? callback : path === '/signed-out' ? signedOut : undefined;
     if (html === undefined) {
       response.writeHead(404).end();
       return;

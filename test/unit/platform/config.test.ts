@@ -121,7 +121,7 @@ describe('config/local.json', () => {
     expect(config.environments.map((environment) => environment.id)).toEqual(['local']);
   });
 
-  it('has the clients local-web (jwt, ES256), local-rs256 (jwt, RS256), local-opaque (opaque), local-backend and local-server, all with the redirect URI http://localhost:3000/callback', () => {
+  it('has the clients local-web and local-web-2 (jwt, ES256: the demo’s two applications), local-rs256 (jwt, RS256), local-opaque (opaque), local-backend and local-server, all with the redirect URI http://localhost:3000/callback', () => {
     // Act
     const clients = config.clients.map((client) => ({
       id: client.id,
@@ -135,6 +135,7 @@ describe('config/local.json', () => {
     const shared = { redirectUris: ['http://localhost:3000/callback'], environments: ['local'] };
     expect(clients).toEqual([
       { id: 'local-web', format: 'jwt', alg: 'ES256', ...shared },
+      { id: 'local-web-2', format: 'jwt', alg: 'ES256', ...shared },
       { id: 'local-rs256', format: 'jwt', alg: 'RS256', ...shared },
       { id: 'local-opaque', format: 'opaque', alg: 'ES256', ...shared },
       { id: 'local-backend', format: expect.any(String), alg: 'ES256', ...shared },
@@ -161,7 +162,7 @@ describe('config/local.json', () => {
     expect(backend?.apiKeySha256).toContain(expectedDigest);
   });
 
-  it('issues refresh tokens to local-web, local-rs256, local-opaque and the confidential local-server (30 days idle, 90 days in all, no reuse interval), not to local-backend', () => {
+  it('issues refresh tokens to local-web, local-web-2, local-rs256, local-opaque and the confidential local-server (30 days idle, 90 days in all, no reuse interval), not to local-backend', () => {
     const refresh = Object.fromEntries(config.clients.map((client) => [client.id, client.refreshTokens]));
     const on = {
       issue: 'always',
@@ -170,7 +171,14 @@ describe('config/local.json', () => {
       reuseIntervalSeconds: 0,
       limit: { maxRefreshes: 10, windowSeconds: 60 },
     };
-    expect(refresh).toEqual({ 'local-web': on, 'local-rs256': on, 'local-opaque': on, 'local-backend': undefined, 'local-server': on });
+    expect(refresh).toEqual({
+      'local-web': on,
+      'local-web-2': on,
+      'local-rs256': on,
+      'local-opaque': on,
+      'local-backend': undefined,
+      'local-server': on,
+    });
   });
 
   it('keeps the default limits (5 per 60 s, 300 s block) and code settings (300 s, 3 tries)', () => {
@@ -343,7 +351,7 @@ describe('parseStageConfig defaults', () => {
     expect(filled).toEqual({ ttlSeconds: 300, maxTries: 5 });
   });
 
-  it('applies the client defaults: email and sms, 3600 s tokens, RS256 ID tokens (OIDC Registration §2), public subjects, PKCE, no user claim, no custom message, no API key, no introspection', () => {
+  it('applies the client defaults: email and sms, 3600 s tokens, RS256 ID tokens (OIDC Registration §2), public subjects, PKCE, no user claim, no custom message, no API key, no introspection, no logout URIs', () => {
     // Act
     const client = parseStageConfig(minimal()).clients[0]!;
 
@@ -363,11 +371,31 @@ describe('parseStageConfig defaults', () => {
       idTokenTtlSeconds: 3600,
       subjectType: 'public',
       requirePkce: true,
+      postLogoutRedirectUris: [],
+      backchannelLogoutSessionRequired: false,
     });
   });
 
   it('defaults the environment locale to en-US', () => {
     expect(parseStageConfig(minimal()).environments[0]!.defaultLocale).toBe('en-US');
+  });
+
+  it('defaults sessions to Auth0’s lifetimes: 3 days idle, 7 days in all (docs/decisions/014-sso-sessions.md)', () => {
+    expect(parseStageConfig(minimal()).environments[0]!.sessions).toEqual({ idleSeconds: 259_200, absoluteSeconds: 604_800 });
+  });
+
+  it('takes a back-channel logout URI over https, or plain http on a loopback host', () => {
+    for (const uri of [
+      'https://rp.example.com/logout?x=1',
+      'http://127.0.0.1:4000/logout',
+      'http://localhost/logout',
+      'http://[::1]:8080/bc',
+    ]) {
+      const raw = minimal();
+      raw.clients[0]!.backchannelLogoutUri = uri;
+      raw.clients[0]!.backchannelLogoutSessionRequired = true;
+      expect(parseStageConfig(raw).clients[0]!.backchannelLogoutUri).toBe(uri);
+    }
   });
 
   it('regression: defaulted objects are fresh per parse, not shared with the schema (mutating one parse leaks into no other)', async () => {
@@ -526,6 +554,36 @@ describe('parseStageConfig validation: each problem is reported with its path', 
       'a refresh idle lifetime longer than the absolute one',
       (raw) => void (raw.clients[0]!.refreshTokens = { idleSeconds: 7200, absoluteSeconds: 3600 }),
       [/idle lifetime cannot be longer/, /clients\[0\]\.refreshTokens\.idleSeconds/],
+    ],
+    [
+      'a session idle lifetime longer than the absolute one',
+      (raw) => void (raw.environments[0]!.sessions = { idleSeconds: 7200, absoluteSeconds: 3600 }),
+      [/idle lifetime cannot be longer/, /environments\[0\]\.sessions\.idleSeconds/],
+    ],
+    [
+      'a session idle lifetime under a minute',
+      (raw) => void (raw.environments[0]!.sessions = { idleSeconds: 59 }),
+      [/environments\[0\]\.sessions\.idleSeconds/],
+    ],
+    [
+      'a back-channel logout URI over plain http on a public host',
+      (raw) => void (raw.clients[0]!.backchannelLogoutUri = 'http://rp.example.com/logout'),
+      [/https, or http on a loopback host/, /clients\[0\]\.backchannelLogoutUri/],
+    ],
+    [
+      'a back-channel logout URI with a fragment (Back-Channel Logout §2.2)',
+      (raw) => void (raw.clients[0]!.backchannelLogoutUri = 'https://rp.example.com/logout#x'),
+      [/no fragment/, /clients\[0\]\.backchannelLogoutUri/],
+    ],
+    [
+      'backchannelLogoutSessionRequired without a back-channel logout URI',
+      (raw) => void (raw.clients[0]!.backchannelLogoutSessionRequired = true),
+      [/for a client with a backchannelLogoutUri/, /clients\[0\]\.backchannelLogoutSessionRequired/],
+    ],
+    [
+      'a post-logout redirect URI that is not a URL',
+      (raw) => void (raw.clients[0]!.postLogoutRedirectUris = ['not a url']),
+      [/clients\[0\]\.postLogoutRedirectUris\[0\]/],
     ],
     [
       'a reuse interval over a minute',
