@@ -8,8 +8,11 @@
  * configuration file (constants matching config/local.json), no error vocabulary (a request the
  * floor cannot serve is a 500). Where the client has refresh tokens, a login starts a family as
  * the service does (the same item, condition and transaction; the token minted and hashed by
- * lib/oauth/refresh-tokens.ts, plain node:crypto) and the answer carries the refresh token. Bundled with the functions' own esbuild options and run by the
- * same worker, so what differs is what the service adds.
+ * lib/oauth/refresh-tokens.ts, plain node:crypto) and the answer carries the refresh token. A
+ * single sign-on session is read and written as lib/adapters/dynamodb/session-store.ts does, and a
+ * logout's back-channel notices go to SQS as lib/adapters/sqs/logout-queue.ts sends them. Bundled
+ * with the functions' own esbuild options and run by the same worker, so what differs is what the
+ * service adds.
  *
  * One export per kind of operation, each an API Gateway (REST, v1) handler like the functions'.
  */
@@ -21,14 +24,16 @@ import {
   DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
+  QueryCommand,
   TransactWriteItemsCommand,
   UpdateItemCommand,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
 import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
-import { importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { DELIVERY_CLIENT_SETTINGS, DYNAMODB_CLIENT_SETTINGS } from '../lib/platform/aws';
+import { DELIVERY_CLIENT_SETTINGS, DYNAMODB_CLIENT_SETTINGS, QUEUE_CLIENT_SETTINGS } from '../lib/platform/aws';
 import { digestCode, digestsEqual, generateCode, guessDigestOf, s256Challenge } from '../lib/otp/codes';
 import { slotShifts } from '../lib/adapters/dynamodb/sliding-window';
 import { deriveHmacKeys, guardKeyOf, hmac, subjectOf, userKeyOf, type HmacKeys } from '../lib/keys/hmac-keys';
@@ -54,6 +59,13 @@ const REFRESH_LIMIT = { maxRefreshes: 10, windowSeconds: 60 };
 const MAX_REFRESH_WINDOW = 20;
 const SENDER = 'Identity Dev <no-reply@identity.local>';
 const AUDIENCE = 'http://localhost:3000/api';
+/** The environment's single sign-on session lifetimes (s): config/local.json gives none, so the defaults. */
+const SESSION = { idleSeconds: 3 * 86_400, absoluteSeconds: 7 * 86_400 };
+/** An authorization code's lifetime (s), lib/oauth/authorization-codes.ts. */
+const AUTHORIZATION_CODE_TTL_SECONDS = 60;
+/** What the bench's stage adds to config/local.json (bench/operations.ts `benchStageConfig`). */
+const POST_LOGOUT_REDIRECT_URIS: Record<string, readonly string[]> = { 'local-web': ['http://localhost:3000/signed-out'] };
+const BACKCHANNEL_CLIENTS: ReadonlySet<string> = new Set(['bench-backchannel']);
 /** Refresh token lifetimes (s), as config/local.json gives the three clients (the reuse interval at its default, 0). */
 const REFRESH = { idleSeconds: 2_592_000, absoluteSeconds: 7_776_000 };
 /** How long a family outlives its last usable moment, for the access tokens it issued (lib/oauth/refresh-tokens.ts). */
@@ -101,8 +113,12 @@ interface Container {
   readonly issuer: string;
   readonly keys: HmacKeys;
   readonly signers: Map<string, { kid: string; key: CryptoKey }>;
+  /** Every published key's public half by `kid`, with its algorithm: what an `id_token_hint` is verified with. */
+  readonly verifiers: Map<string, { alg: string; key: CryptoKey }>;
   readonly dynamodb: DynamoDBClient;
   readonly ses: SESClient;
+  readonly sqs: SQSClient;
+  readonly queueUrl: string;
 }
 
 let container: Promise<Container> | undefined;
@@ -115,7 +131,12 @@ function init(): Promise<Container> {
       keys: Array<{ kid: string; alg: 'ES256' | 'RS256'; status: string; privateJwk: JWK }>;
     };
     const signers = new Map<string, { kid: string; key: CryptoKey }>();
-    for (const key of stored.keys.filter((candidate) => candidate.status === 'current')) {
+    const verifiers = new Map<string, { alg: string; key: CryptoKey }>();
+    for (const key of stored.keys) {
+      const { kty, crv, x, y, n: modulus, e } = key.privateJwk;
+      const publicJwk = kty === 'EC' ? { kty, crv, x, y } : { kty, n: modulus, e };
+      verifiers.set(key.kid, { alg: key.alg, key: (await importJWK({ ...publicJwk, alg: key.alg }, key.alg)) as CryptoKey });
+      if (key.status !== 'current') continue;
       signers.set(key.alg, { kid: key.kid, key: (await importJWK({ ...key.privateJwk, alg: key.alg }, key.alg)) as CryptoKey });
     }
     return {
@@ -123,8 +144,11 @@ function init(): Promise<Container> {
       issuer: process.env.ISSUER ?? '',
       keys: deriveHmacKeys(Buffer.from(readFileSync(join(secrets, 'hmac-secret'), 'utf8').trim(), 'base64url')),
       signers,
+      verifiers,
       dynamodb: new DynamoDBClient({ ...DYNAMODB_CLIENT_SETTINGS }),
       ses: new SESClient({ ...DELIVERY_CLIENT_SETTINGS }),
+      sqs: new SQSClient({ ...QUEUE_CLIENT_SETTINGS }),
+      queueUrl: process.env.LOGOUT_QUEUE_URL ?? '',
     };
   })();
   return container;
@@ -152,7 +176,8 @@ const s = (value: string): AttributeValue => ({ S: value });
 
 /** The attempt limiter's write (lib/adapters/dynamodb/attempt-limiter.ts `tryProcess`), with the token endpoint's failure cap or without. */
 function attemptWrite(c: Container, operation: 'send' | 'token', userKey: string, now: number): UpdateItemCommand {
-  const names: Record<string, string> = { '#b': 'blocked_until', '#e': 'expires_at' };
+  // `#o`: an operator's block, which the same write reads back (and keeps from expiring).
+  const names: Record<string, string> = { '#b': 'blocked_until', '#e': 'expires_at', '#o': 'operator_blocked' };
   const shifts: string[] = [];
   for (let index = 0; index < LIMIT.maxAttempts; index += 1) {
     names[`#s${index}`] = `a${index}`;
@@ -176,11 +201,11 @@ function attemptWrite(c: Container, operation: 'send' | 'token', userKey: string
   return new UpdateItemCommand({
     TableName: c.table,
     Key: { pk: s(`limit#${operation}#${ENVIRONMENT}#${userKey}`) },
-    UpdateExpression: `SET ${shifts.join(', ')}, #e = :expires`,
+    UpdateExpression: `SET ${shifts.join(', ')}, #e = if_not_exists(#o, :expires)`,
     ConditionExpression: condition,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
-    ReturnValues: operation === 'token' ? 'ALL_NEW' : 'NONE',
+    ReturnValues: 'ALL_NEW',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   });
 }
@@ -414,6 +439,9 @@ async function issueTokens(
       rotated_at: n(grant.now),
       generation: n(0),
       current: s(refreshTokenHash(c.keys, first)),
+      // In the user index, as the service writes it (a logout finds the families of its session).
+      user_index: s(`${ENVIRONMENT}#${userKey}`),
+      user_sort: s(`${(grant.scope ?? '').split(' ').includes('offline_access') ? 'offline' : 'family'}#${grant.sid ?? ''}`),
       expires_at: n(keepUntilOf(refresh, grant.now, grant.now)),
     },
     ConditionExpression: 'attribute_not_exists(pk)',
@@ -525,6 +553,8 @@ export async function exchangeCode(event: APIGatewayProxyEvent): Promise<APIGate
     now,
     scope: undefined,
     claims: {},
+    // Every login gets a session id (lib/oauth/sessions.ts), which its family keeps.
+    sid: randomBytes(16).toString('base64url'),
   };
   return tokenResponse(c, clientId, grant, await issueTokens(c, clientId, grant, userKey));
 }
@@ -646,4 +676,231 @@ export async function refreshTokens(event: APIGatewayProxyEvent): Promise<APIGat
   if (minted.item === undefined) await c.dynamodb.send(new UpdateItemCommand(update));
   else await c.dynamodb.send(new TransactWriteItemsCommand({ TransactItems: [{ Update: update }, { Put: tokenPut(c, minted.item) }] }));
   return tokenResponse(c, clientId, grant, { accessToken: minted.token, refreshToken: refreshTokenOf(successor) });
+}
+
+/** The session cookie's reference for the environment (lib/sessions/session-cookie.ts), and the key its session is stored under. */
+function sessionKeyOfRequest(c: Container, event: APIGatewayProxyEvent): string | undefined {
+  const name = `idp_sso_${ENVIRONMENT}`;
+  for (const part of (event.headers.cookie ?? event.headers.Cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return hmac(c.keys.session, ['session', value.join('=')]);
+  }
+  return undefined;
+}
+
+/** A session item read back as the service uses it, or undefined when it is not live in the environment at `now`. */
+function liveSession(item: Record<string, AttributeValue> | undefined, now: number) {
+  if (item === undefined || item.environment_id?.S !== ENVIRONMENT) return undefined;
+  const createdAt = Number(item.created_at?.N);
+  const lastSeen = Number(item.last_seen?.N);
+  const usableUntil = Math.min(lastSeen + SESSION.idleSeconds * 1000, createdAt + SESSION.absoluteSeconds * 1000);
+  if (now >= usableUntil) return undefined;
+  return {
+    sid: item.sid?.S ?? '',
+    userKey: item.user_key?.S ?? '',
+    user: { authType: item.auth_type?.S === 'sms' ? ('sms' as const) : ('email' as const), value: item.user_id?.S ?? '' },
+    channel: item.channel?.S ?? '',
+    authTime: Number(item.auth_time?.N),
+    createdAt,
+    clients: item.clients?.SS ?? [],
+  };
+}
+
+const redirect = (location: string, headers: Record<string, string> = {}): APIGatewayProxyResult => ({
+  statusCode: 302,
+  headers: { Location: location, 'Cache-Control': 'no-store', ...headers },
+  body: '',
+});
+
+/**
+ * `GET /idp/v1/account/authorize` from a browser with a live session (lib/login/authorize.ts
+ * `loginWithSession`): the request's checks, the session's read (strongly consistent), then its
+ * touch and the authorization code's Put in one transaction on condition that it is still live
+ * (session-store.ts `use`), and a 302 to the client with the code.
+ */
+export async function authorizeWithSession(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
+  const c = await init();
+  const query = event.queryStringParameters ?? {};
+  const clientId = query.client_id ?? '';
+  const redirectUri = query.redirect_uri ?? '';
+  const codeChallenge = query.code_challenge ?? '';
+  if (
+    CLIENTS[clientId] === undefined ||
+    redirectUri !== 'http://localhost:3000/callback' ||
+    query.response_type !== 'code' ||
+    query.code_challenge_method !== 'S256' ||
+    !/^[A-Za-z0-9_-]{43}$/.test(codeChallenge)
+  ) {
+    return json(400, { error: 'invalid_request' });
+  }
+  const sessionKey = sessionKeyOfRequest(c, event);
+  if (sessionKey === undefined) return json(400, { error: 'login_required' });
+  const now = Date.now();
+  const key = { pk: s(`session#${sessionKey}`) };
+  const { Item: item } = await c.dynamodb.send(new GetItemCommand({ TableName: c.table, Key: key, ConsistentRead: true }));
+  const session = liveSession(item, now);
+  if (session === undefined || !['email', 'sms', 'voice'].includes(session.channel)) return json(400, { error: 'login_required' });
+  const scope = query.scope ?? '';
+  const claims: Record<string, string | boolean> = scope.split(' ').includes('email')
+    ? { email: session.user.value, email_verified: true }
+    : {};
+  const code = randomBytes(32).toString('base64url');
+  const notAfter = now + AUTHORIZATION_CODE_TTL_SECONDS * 1000;
+  await c.dynamodb.send(
+    new TransactWriteItemsCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: c.table,
+            Key: key,
+            UpdateExpression: 'SET last_seen = :now, #expires = :keep ADD clients :client',
+            ConditionExpression:
+              'attribute_exists(pk) AND environment_id = :environment AND last_seen > :seenAfter AND created_at > :startedAfter',
+            ExpressionAttributeNames: { '#expires': 'expires_at' },
+            ExpressionAttributeValues: {
+              ':now': n(now),
+              ':keep': n(Math.ceil(Math.min(now + SESSION.idleSeconds * 1000, session.createdAt + SESSION.absoluteSeconds * 1000) / 1000)),
+              ':client': { SS: [clientId] },
+              ':environment': s(ENVIRONMENT),
+              ':seenAfter': n(now - SESSION.idleSeconds * 1000),
+              ':startedAfter': n(now - SESSION.absoluteSeconds * 1000),
+            },
+          },
+        },
+        {
+          Put: {
+            TableName: c.table,
+            Item: {
+              pk: s(`authcode#${hmac(c.keys.authorizationCode, [code])}`),
+              environment_id: s(ENVIRONMENT),
+              client_id: s(clientId),
+              redirect_uri: s(redirectUri),
+              code_challenge: s(codeChallenge),
+              ...(query.nonce === undefined ? {} : { nonce: s(query.nonce) }),
+              scope: s(scope),
+              user_key: s(session.userKey),
+              sub: s(subjectOf(c.keys, ENVIRONMENT, session.user)),
+              channel: s(session.channel),
+              ...claimsItem(claims),
+              auth_time: n(session.authTime),
+              sid: s(session.sid),
+              not_after: n(notAfter),
+              expires_at: n(Math.ceil(notAfter / 1000)),
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ],
+    }),
+  );
+  const location = new URL(redirectUri);
+  location.searchParams.set('code', code);
+  if (query.state !== undefined) location.searchParams.set('state', query.state);
+  location.searchParams.set('iss', c.issuer);
+  return redirect(location.toString());
+}
+
+/**
+ * `GET /idp/v1/account/logout` with an `id_token_hint` of the browser's session (lib/login/end-session.ts
+ * `requestLogout`, lib/sessions/end-sessions.ts `endSession`): the hint verified (any age), the
+ * redirect URI checked, the session's read, its delete, the user index's Query, the revocation of
+ * each refresh token family that ends with it, one SQS SendMessageBatch of the logout notices of
+ * its back-channel clients, and a 302 back with `state` that clears the cookie.
+ */
+export async function logout(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
+  const c = await init();
+  const query = event.queryStringParameters ?? {};
+  let hint: { sub?: unknown; aud?: unknown; sid?: unknown };
+  try {
+    ({ payload: hint } = await jwtVerify(
+      query.id_token_hint ?? '',
+      (header) => {
+        const verifier = c.verifiers.get(header.kid ?? '');
+        return verifier !== undefined && verifier.alg === header.alg ? verifier.key : new Uint8Array(0);
+      },
+      {
+        issuer: c.issuer,
+        typ: 'JWT',
+        algorithms: ['ES256', 'RS256'],
+        requiredClaims: ['sub', 'aud'],
+        clockTolerance: Number.MAX_SAFE_INTEGER,
+      },
+    ));
+  } catch {
+    return json(400, { error: 'confirmation needed' });
+  }
+  const clientId = typeof hint.aud === 'string' ? hint.aud : Array.isArray(hint.aud) ? String(hint.aud[0]) : '';
+  const redirectUri = query.post_logout_redirect_uri ?? '';
+  const sessionKey = sessionKeyOfRequest(c, event);
+  if (!(POST_LOGOUT_REDIRECT_URIS[clientId] ?? []).includes(redirectUri) || sessionKey === undefined) {
+    return json(400, { error: 'confirmation needed' });
+  }
+  const key = { pk: s(`session#${sessionKey}`) };
+  const { Item: found } = await c.dynamodb.send(new GetItemCommand({ TableName: c.table, Key: key, ConsistentRead: true }));
+  if (found !== undefined && (found.environment_id?.S !== ENVIRONMENT || found.sid?.S !== hint.sid)) {
+    return json(400, { error: 'confirmation needed' });
+  }
+  const { Attributes: ended } = await c.dynamodb.send(new DeleteItemCommand({ TableName: c.table, Key: key, ReturnValues: 'ALL_OLD' }));
+  if (ended !== undefined) {
+    const sid = ended.sid?.S ?? '';
+    const userKey = ended.user_key?.S ?? '';
+    const families: string[] = [];
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const page = await c.dynamodb.send(
+        new QueryCommand({
+          TableName: c.table,
+          IndexName: 'byUser',
+          KeyConditionExpression: '#index = :index',
+          ExpressionAttributeNames: { '#index': 'user_index' },
+          ExpressionAttributeValues: { ':index': s(`${ENVIRONMENT}#${userKey}`) },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        if (item.pk?.S?.startsWith('refresh#') === true && item.user_sort?.S === `family#${sid}`) families.push(item.pk.S);
+      }
+      start = page.LastEvaluatedKey;
+    } while (start !== undefined);
+    const now = Date.now();
+    await Promise.all(
+      families.map((pk) =>
+        c.dynamodb.send(
+          new UpdateItemCommand({
+            TableName: c.table,
+            Key: { pk: s(pk) },
+            UpdateExpression:
+              'SET #revoked_at = if_not_exists(#revoked_at, :now), #revoked_reason = if_not_exists(#revoked_reason, :reason)',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#revoked_at': 'revoked_at', '#revoked_reason': 'revoked_reason' },
+            ExpressionAttributeValues: { ':now': n(now), ':reason': s('session_ended') },
+          }),
+        ),
+      ),
+    );
+    const user = { authType: ended.auth_type?.S === 'sms' ? ('sms' as const) : ('email' as const), value: ended.user_id?.S ?? '' };
+    const notices = (ended.clients?.SS ?? [])
+      .filter((client) => BACKCHANNEL_CLIENTS.has(client))
+      .map((client) =>
+        JSON.stringify({
+          v: 1,
+          issuer: c.issuer,
+          environmentId: ENVIRONMENT,
+          clientId: client,
+          subject: subjectOf(c.keys, ENVIRONMENT, user),
+          sid,
+        }),
+      );
+    if (notices.length > 0) {
+      await c.sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: c.queueUrl,
+          Entries: notices.map((body, index) => ({ Id: String(index), MessageBody: body })),
+        }),
+      );
+    }
+  }
+  const location = new URL(redirectUri);
+  if (query.state !== undefined) location.searchParams.set('state', query.state);
+  return redirect(location.toString(), { 'Set-Cookie': `idp_sso_${ENVIRONMENT}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax` });
 }

@@ -2,18 +2,25 @@
  * What `npm run bench` measures: one entry per operation, each naming the function bundle that
  * serves it, the floor export it is compared with (bench/floor.ts), and how to make `count`
  * requests of it, each for its own user (the per-user attempt limits would otherwise refuse the
- * sixth), with whatever they need already stored (a code, an authorization code, a refresh token family) by the service's
- * own adapters. Adding an operation is one more entry.
+ * sixth) or its own browser, with whatever they need already stored (a code, an authorization
+ * code, a refresh token family, a single sign-on session) by the service's own adapters. Adding an
+ * operation is one more entry.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { ServiceConfig } from '../lib/platform/config';
 import type { CodeStore } from '../lib/otp/ports';
-import type { AuthorizationCodeStore, RefreshTokenStore } from '../lib/oauth/ports';
-import { authorizationCodeHash, mintAuthorizationCode } from '../lib/oauth/authorization-codes';
+import type { AuthorizationCodeRecord, AuthorizationCodeStore, RefreshTokenStore } from '../lib/oauth/ports';
+import type { SessionRecord, SessionStore } from '../lib/sessions/ports';
+import { authorizationCodeHash, AUTHORIZATION_CODE_TTL_SECONDS, mintAuthorizationCode } from '../lib/oauth/authorization-codes';
 import { newSessionId } from '../lib/oauth/sessions';
+import { subjectFor, userClaimsOf } from '../lib/oauth/access-tokens';
+import { signIdToken } from '../lib/oauth/id-tokens';
+import { newSessionReference, sessionKeepUntil, sessionKeyOf } from '../lib/sessions/sessions';
+import { sessionCookieName } from '../lib/sessions/session-cookie';
 import { digestCode, s256Challenge } from '../lib/otp/codes';
 import { subjectOf, userKeyOf, type HmacKeys } from '../lib/keys/hmac-keys';
+import type { SigningKeys } from '../lib/keys/signing-keys';
 import {
   familyKeyOf,
   keepUntilOf,
@@ -26,6 +33,11 @@ import type { FunctionName } from '../lib/platform/routes';
 import type * as floor from './floor';
 
 export const REDIRECT_URI = 'http://localhost:3000/callback';
+/** Where the logout operation's relying party sends the user back (registered for local-web by `benchStageConfig`). */
+export const POST_LOGOUT_REDIRECT_URI = 'http://localhost:3000/signed-out';
+/** A second application of the environment, with a back-channel logout URI: the sessions the logout ends served it too. */
+export const BACKCHANNEL_CLIENT = 'bench-backchannel';
+const BACKCHANNEL_LOGOUT_URI = 'http://localhost:3000/backchannel-logout';
 const ENVIRONMENT = 'local';
 /** local-server's secret (config/local.json holds only its SHA-256): the confidential client's Basic credentials. */
 const LOCAL_SERVER_SECRET = 'local-server-secret';
@@ -34,9 +46,36 @@ const LOCAL_SERVER_SECRET = 'local-server-secret';
 export interface Seeding {
   readonly config: ServiceConfig;
   readonly keys: HmacKeys;
+  /** The service's signing keys (the ID tokens a logout presents as its hint) and the issuer the handlers answer as. */
+  readonly signingKeys: SigningKeys;
+  readonly issuer: string;
   readonly codes: CodeStore;
   readonly authorizationCodes: AuthorizationCodeStore;
   readonly refreshTokens: RefreshTokenStore;
+  readonly sessions: SessionStore;
+}
+
+/**
+ * The stage configuration the bench runs with: config/local.json (`raw`), with what the logout
+ * operation needs and the local stage does not register: local-web's post-logout redirect URI
+ * (RP-Initiated Logout §3.1), and a second client of the environment with a back-channel logout
+ * URI (Back-Channel Logout §2.2). Nothing else changes: the other operations run as before.
+ */
+export function benchStageConfig(raw: unknown): unknown {
+  const stage = raw as { clients: Array<{ id: string; postLogoutRedirectUris?: string[] }> };
+  const web = stage.clients.find((client) => client.id === 'local-web');
+  if (web === undefined) throw new Error('config/local.json has no local-web client');
+  return {
+    ...stage,
+    clients: [
+      ...stage.clients.map((client) =>
+        client === web
+          ? { ...web, postLogoutRedirectUris: [...new Set([...(web.postLogoutRedirectUris ?? []), POST_LOGOUT_REDIRECT_URI])] }
+          : client,
+      ),
+      { ...web, id: BACKCHANNEL_CLIENT, postLogoutRedirectUris: [], backchannelLogoutUri: BACKCHANNEL_LOGOUT_URI },
+    ],
+  };
 }
 
 export interface Operation {
@@ -55,26 +94,44 @@ export interface Operation {
  * `sourceIp` (a field of the event: nothing connects to it).
  */
 export function restEvent(path: string, body: string, contentType: string, sourceIp = '127.0.0.1'): APIGatewayProxyEvent {
-  const headers = { Host: 'bench.local', 'Content-Type': contentType, 'User-Agent': 'bench' };
+  return apiGatewayEvent('POST', path, { headers: { 'Content-Type': contentType }, body, sourceIp });
+}
+
+/** A browser's GET of `path` with `query`, sending `cookie`, as API Gateway passes it on. */
+export function browserGet(path: string, query: Record<string, string>, cookie: string): APIGatewayProxyEvent {
+  return apiGatewayEvent('GET', path, {
+    headers: { Accept: 'text/html', 'Accept-Language': 'en-US,en;q=0.9', cookie },
+    query,
+  });
+}
+
+function apiGatewayEvent(
+  method: 'GET' | 'POST',
+  path: string,
+  request: { headers: Record<string, string>; body?: string; query?: Record<string, string>; sourceIp?: string },
+): APIGatewayProxyEvent {
+  const headers = { Host: 'bench.local', 'User-Agent': 'bench', ...request.headers };
+  const query = request.query === undefined || Object.keys(request.query).length === 0 ? null : request.query;
   return {
     resource: path,
     path,
-    httpMethod: 'POST',
+    httpMethod: method,
     headers,
     multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
+    queryStringParameters: query,
+    multiValueQueryStringParameters:
+      query === null ? null : Object.fromEntries(Object.entries(query).map(([name, value]) => [name, [value]])),
     pathParameters: null,
     stageVariables: null,
-    body,
+    body: request.body ?? null,
     isBase64Encoded: false,
     requestContext: {
       accountId: '000000000000',
       apiId: 'bench',
       authorizer: null,
       domainName: 'bench.local',
-      httpMethod: 'POST',
-      identity: { sourceIp, userAgent: 'bench' },
+      httpMethod: method,
+      identity: { sourceIp: request.sourceIp ?? '127.0.0.1', userAgent: 'bench' },
       path,
       protocol: 'HTTP/1.1',
       requestId: randomUUID(),
@@ -189,6 +246,8 @@ export const OPERATIONS: readonly Operation[] = [
   authorizationCodeExchange('authorization-code exchange (confidential, client_secret_basic)', 'local-server', LOCAL_SERVER_SECRET),
   refreshRotation('refresh (JWT, rotation)', 'local-web'),
   refreshRotation('refresh (confidential, client_secret_basic)', 'local-server', LOCAL_SERVER_SECRET),
+  authorizationWithSession(),
+  logoutWithHint(),
 ];
 
 /**
@@ -314,6 +373,199 @@ function refreshRotation(name: string, clientId: string, secret?: string): Opera
           clientId,
           secret,
         ),
+      );
+    },
+  };
+}
+
+/** The scope of the hosted logins the session operations stand for: an OpenID login that asks for the address. */
+const SESSION_SCOPE = 'openid email';
+
+/** A browser signed in at the hosted page: its session cookie's reference, and the session stored for it. */
+interface SignedInBrowser {
+  readonly reference: string;
+  readonly session: SessionRecord;
+}
+
+function environmentOf(seeding: Seeding) {
+  const environment = seeding.config.environment(ENVIRONMENT);
+  if (environment === undefined) throw new Error(`No environment ${ENVIRONMENT}`);
+  return environment;
+}
+
+function clientOf(seeding: Seeding, clientId: string) {
+  const client = seeding.config.client(clientId);
+  if (client === undefined) throw new Error(`No client ${clientId}`);
+  return client;
+}
+
+/**
+ * A browser for each of `count` users, each with a live session as a hosted login at local-web
+ * starts it (lib/login/authorize.ts `startSession`): the session and that login's authorization
+ * code in one transaction, by the session store's own `start`, the session having served
+ * `clients`; a session of its own per browser (16 requests using one session at once would only
+ * measure their transactions' conflicts).
+ */
+async function withSessions(seeding: Seeding, count: number, tag: string, clients: readonly string[]): Promise<SignedInBrowser[]> {
+  const environment = environmentOf(seeding);
+  const client = clientOf(seeding, 'local-web');
+  const now = Date.now();
+  const browsers = Array.from({ length: count }, (_, index): SignedInBrowser => {
+    const user = { authType: 'email' as const, value: emailOf(tag, index) };
+    const reference = newSessionReference();
+    return {
+      reference,
+      session: {
+        sessionKey: sessionKeyOf(seeding.keys, reference),
+        sid: newSessionId(),
+        environmentId: environment.id,
+        userKey: userKeyOf(seeding.keys, user),
+        user,
+        channel: 'email',
+        authTime: Math.floor(now / 1000),
+        createdAt: now,
+        lastSeenAt: now,
+        clients,
+      },
+    };
+  });
+  await inBatches(count, async (index) => {
+    const { session } = browsers[index] as SignedInBrowser;
+    const code: AuthorizationCodeRecord = {
+      codeHash: authorizationCodeHash(seeding.keys, mintAuthorizationCode()),
+      environmentId: environment.id,
+      clientId: client.id,
+      redirectUri: REDIRECT_URI,
+      codeChallenge: s256Challenge(randomBytes(32).toString('base64url')),
+      nonce: 'bench-nonce',
+      scope: SESSION_SCOPE,
+      userKey: session.userKey,
+      subject: subjectFor(seeding.keys, environment.id, client, session.user),
+      channel: session.channel,
+      claims: userClaimsOf(session.user, client, SESSION_SCOPE),
+      authTime: session.authTime,
+      sessionId: session.sid,
+      notAfter: now + AUTHORIZATION_CODE_TTL_SECONDS * 1000,
+    };
+    await seeding.sessions.start(session, sessionKeepUntil(environment, session, now), code);
+  });
+  return browsers;
+}
+
+const sessionCookie = (reference: string) => `${sessionCookieName(ENVIRONMENT)}=${reference}`;
+const random = () => randomBytes(16).toString('base64url');
+
+/**
+ * Single sign-on (OIDC Core §3.1.2.1, docs/decisions/014-sso-sessions.md): local-web's
+ * authorization request from a browser whose cookie names a live session, answered at once with a
+ * 302 carrying a code, in two requests: the session's read, then one transaction of its touch and
+ * the code's Put.
+ */
+function authorizationWithSession(): Operation {
+  return {
+    name: 'authorization with a session',
+    function: 'authorize',
+    floor: 'authorizeWithSession',
+    expectedStatus: 302,
+    async requests(seeding, count, tag) {
+      const browsers = await withSessions(seeding, count, tag, ['local-web']);
+      return browsers.map(({ reference }) =>
+        browserGet(
+          '/idp/v1/account/authorize',
+          {
+            response_type: 'code',
+            client_id: 'local-web',
+            redirect_uri: REDIRECT_URI,
+            scope: SESSION_SCOPE,
+            state: random(),
+            nonce: random(),
+            code_challenge: s256Challenge(randomBytes(32).toString('base64url')),
+            code_challenge_method: 'S256',
+          },
+          sessionCookie(reference),
+        ),
+      );
+    },
+  };
+}
+
+/**
+ * RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0 §2): local-web sends the browser to
+ * the end-session endpoint with the ID token of its session's login as `id_token_hint`, its
+ * registered post-logout redirect URI and `state`. The hint proves the relying party, so the
+ * session ends at once: a 302 back with `state` and the cookie cleared. Each session served
+ * local-web, whose login holds a refresh token family of it (revoked with it, OIDC Core §11), and
+ * the back-channel client, which gets a logout notice (queued, Back-Channel Logout §2.5).
+ */
+function logoutWithHint(): Operation {
+  return {
+    name: 'logout (ID token hint, one family, one back-channel notice)',
+    function: 'logout',
+    floor: 'logout',
+    expectedStatus: 302,
+    async requests(seeding, count, tag) {
+      const environment = environmentOf(seeding);
+      const client = clientOf(seeding, 'local-web');
+      const lifetimes = refreshLifetimesOf(client);
+      if (lifetimes === undefined) throw new Error('local-web has no refresh tokens');
+      const browsers = await withSessions(seeding, count, tag, ['local-web', BACKCHANNEL_CLIENT]);
+      const claims = (session: SessionRecord) => userClaimsOf(session.user, client, SESSION_SCOPE);
+      const subject = (session: SessionRecord) => subjectFor(seeding.keys, environment.id, client, session.user);
+      await inBatches(count, async (index) => {
+        const { session } = browsers[index] as SignedInBrowser;
+        // The family the login's code exchange started (token-response.ts `issueTokens`), in the session.
+        const token = mintFirstRefreshToken();
+        const times = { createdAt: session.createdAt, rotatedAt: session.createdAt };
+        await seeding.refreshTokens.start(
+          {
+            familyKey: familyKeyOf(seeding.keys, token.familyId),
+            environmentId: environment.id,
+            clientId: client.id,
+            userKey: session.userKey,
+            subject: subject(session),
+            channel: session.channel,
+            claims: claims(session),
+            scope: SESSION_SCOPE,
+            authTime: session.authTime,
+            sessionId: session.sid,
+            ...times,
+            generation: 0,
+            currentHash: refreshTokenHash(seeding.keys, token),
+            previousHash: undefined,
+            revokedAt: undefined,
+            revokedReason: undefined,
+            keepUntil: keepUntilOf(lifetimes, times),
+            recentRotations: [],
+          },
+          undefined,
+        );
+      });
+      return Promise.all(
+        browsers.map(async ({ reference, session }) => {
+          // The ID token that exchange returned (lib/oauth/id-tokens.ts, the service's own signing).
+          const idToken = await signIdToken(
+            seeding.signingKeys,
+            {
+              issuer: seeding.issuer,
+              client,
+              environmentId: environment.id,
+              subject: subject(session),
+              channel: session.channel,
+              claims: claims(session),
+              scope: SESSION_SCOPE,
+              issuedAt: session.authTime,
+              authTime: session.authTime,
+              nonce: 'bench-nonce',
+              sessionId: session.sid,
+            },
+            randomBytes(32).toString('base64url'),
+          );
+          return browserGet(
+            '/idp/v1/account/logout',
+            { id_token_hint: idToken, post_logout_redirect_uri: POST_LOGOUT_REDIRECT_URI, state: random() },
+            sessionCookie(reference),
+          );
+        }),
       );
     },
   };

@@ -4,8 +4,9 @@
  * DynamoDB Local, beside the floor (bench/floor.ts) doing the same requests with nothing else.
  * Prints and writes (bench/report.json, git-ignored) per operation the CPU per request and the
  * wall p50/p99, sequentially and with 16 in flight, each as a ratio to the floor, the DynamoDB
- * requests per operation, and each bundle's size and module-load time against a bundle holding
- * only the DynamoDB client; then the targets of docs/performance.md, met or not.
+ * requests per operation (and the logout queue's, SQS), and each bundle's size and module-load time
+ * against a bundle holding only the DynamoDB client; then the targets of docs/performance.md, met
+ * or not.
  *
  * Method (docs/performance.md): every subject runs in its own Node process, warm (a warm-up
  * first, then the measured requests), the real function and its floor taking turns in short
@@ -16,6 +17,7 @@
  *   npm run bench
  *   npm run bench -- --requests 400 --concurrent-requests 800 --load-runs 21
  *   npm run bench -- --profile    # and where each subject's CPU goes (bench/profiles/, git-ignored)
+ *   npm run bench -- --only session --only logout   # only the operations whose names contain one of these
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -32,14 +34,16 @@ import { buildServiceConfig, parseStageConfig } from '../lib/platform/config';
 import { tableAdapters } from '../lib/deps';
 import { tableOf } from '../lib/deps/table';
 import { deriveHmacKeys } from '../lib/keys/hmac-keys';
+import { loadSigningKeys } from '../lib/keys/signing-keys';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from '../local/dynamodb';
 import { startCaptureServer } from '../local/capture';
 import { startSesLocal } from '../local/ses';
 import { ensureLocalSecrets } from '../local/secrets';
 import { lambdaEnvironment, type LocalServices } from '../local/stack';
 import { startDynamoDbProxy } from '../test/support/dynamodb-proxy';
-import { OPERATIONS, type Operation, type Seeding } from './operations';
-import type { RunRequest, RunResult } from './worker';
+import { benchStageConfig, OPERATIONS, type Operation, type Seeding } from './operations';
+import { startSqsStandIn } from './sqs';
+import type { Answer, RunRequest, RunResult } from './worker';
 
 const { values: flags } = parseArgs({
   options: {
@@ -52,6 +56,8 @@ const { values: flags } = parseArgs({
     out: { type: 'string', default: resolve(PROJECT_ROOT, 'bench/report.json') },
     /** Also profile one run (16 in flight) of each operation and subject: where the CPU goes, by package and file. */
     profile: { type: 'boolean', default: false },
+    /** Only the operations whose names contain one of these (the bundles and the cold start are measured all the same). */
+    only: { type: 'string', multiple: true, default: [] },
   },
 });
 const SEQUENTIAL_REQUESTS = Number(flags.requests);
@@ -65,6 +71,9 @@ const COLD_RUNS = Number(flags['cold-runs']);
 /** The operation whose cold start is measured: the token function's most common request. */
 const COLD_OPERATION = 'JWT exchange (ES256)';
 const CONCURRENCY = 16;
+/** The operations measured: all, or those `--only` names. */
+const SELECTED: readonly Operation[] =
+  flags.only.length === 0 ? OPERATIONS : OPERATIONS.filter((operation) => flags.only.some((part) => operation.name.includes(part)));
 
 /** The budgets (docs/performance.md). */
 const TARGETS = {
@@ -75,6 +84,8 @@ const TARGETS = {
 };
 
 const BENCH_DIST = join(DIST, 'bench');
+/** The issuer the handlers answer as (the local runtime's), which the logout's ID token hints carry. */
+const ISSUER = 'http://127.0.0.1:3000';
 const REFERENCE = 'dynamodb-only';
 const FLOOR = 'floor';
 const started = Date.now();
@@ -221,25 +232,36 @@ async function main(): Promise<void> {
   await ensureTable(dynamodb.endpoint, tableName);
   const secretsDir = mkdtempSync(join(tmpdir(), 'identity-bench-secrets-'));
   await ensureLocalSecrets(secretsDir);
+  // The logout queue as on AWS (bench/sqs.ts), and the local stage with what the logout operation needs (operations.ts).
+  const sqs = await startSqsStandIn();
+  const configDir = mkdtempSync(join(tmpdir(), 'identity-bench-config-'));
+  const configFile = join(configDir, 'local.json');
+  writeFileSync(configFile, JSON.stringify(benchStageConfig(JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'config/local.json'), 'utf8')))));
   const services: LocalServices = {
     dynamodbEndpoint: dynamodb.endpoint,
     sesUrl: ses.url,
     captureUrl: capture.url,
     tableName,
     secretsDir,
-    configFile: resolve(PROJECT_ROOT, 'config/local.json'),
+    configFile,
     stop: () => Promise.resolve(),
   };
   const config = buildServiceConfig(parseStageConfig(JSON.parse(readFileSync(services.configFile, 'utf8'))));
+  const secrets = new FileSecretSource(secretsDir);
   const seeding: Seeding = {
     config,
-    keys: deriveHmacKeys(await new FileSecretSource(secretsDir).hmacSecret()),
+    keys: deriveHmacKeys(await secrets.hmacSecret()),
+    signingKeys: await loadSigningKeys(await secrets.signingKeySet()),
+    issuer: ISSUER,
     ...tableAdapters(tableOf(tableName, { endpoint: dynamodb.endpoint, ...LOCAL_AWS }, 5000)),
   };
   /** As the local runtime sets it, plus what the stack sets on every function (infra/functions.ts). */
   const environment = (taskRoot: string, endpoint = dynamodb.endpoint) => ({
     PATH: process.env.PATH ?? '',
-    ...lambdaEnvironment({ ...services, dynamodbEndpoint: endpoint }, 'http://127.0.0.1:3000'),
+    ...lambdaEnvironment({ ...services, dynamodbEndpoint: endpoint }, ISSUER),
+    // As the stack sets it on the functions that end sessions (infra/backchannel.ts `grantNotify`).
+    LOGOUT_QUEUE_URL: sqs.queueUrl,
+    AWS_ENDPOINT_URL_SQS: sqs.url,
     LAMBDA_TASK_ROOT: taskRoot,
     NODE_OPTIONS: '--enable-source-maps',
     POWERTOOLS_SERVICE_NAME: 'identity',
@@ -281,7 +303,7 @@ async function main(): Promise<void> {
     log('DynamoDB requests per operation (through a counting proxy), and the answers’ fields…');
     const proxy = await startDynamoDbProxy(dynamodb.endpoint);
     const requestsPerOperation: Record<string, RequestsReport> = {};
-    for (const operation of OPERATIONS) {
+    for (const operation of SELECTED) {
       const counted: Partial<Record<'real' | 'floor', { requests: number; kinds: string; fields: string }>> = {};
       for (const [subject, { bundle, exportName }] of Object.entries(subjects(operation)) as Array<
         ['real' | 'floor', { bundle: Bundle; exportName: string }]
@@ -290,6 +312,7 @@ async function main(): Promise<void> {
         const events = await operation.requests(seeding, 11, `count-${subject}-${randomTag()}`);
         await counter.run({ exportName, events: events.slice(0, 1), warmup: 1, concurrency: 1, expectedStatus: operation.expectedStatus });
         proxy.reset();
+        sqs.reset();
         const result = await counter.run({
           exportName,
           events: events.slice(1),
@@ -305,23 +328,19 @@ async function main(): Promise<void> {
           );
         }
         const operations = proxy.operations();
-        // Which requests, per request: `PutItem + 2 UpdateItem`, in a stable order.
-        const kinds = [...new Set(operations)]
-          .sort()
-          .map((kind) => {
-            const perRequest = operations.filter((candidate) => candidate === kind).length / result.requests;
-            return perRequest === 1 ? kind : `${perRequest} ${kind}`;
-          })
-          .join(' + ');
-        const fields = Object.keys(JSON.parse(result.sample ?? '{}') as Record<string, unknown>)
-          .sort()
-          .join(', ');
-        counted[subject] = { requests: operations.length / result.requests, kinds, fields };
+        // Which requests, per request: `PutItem + 2 UpdateItem`, in a stable order; then the
+        // logout queue's, if any (`SQS SendMessageBatch`), which are not DynamoDB requests.
+        const perKind = (all: readonly string[], prefix = '') =>
+          [...new Set(all)].sort().map((kind) => {
+            const perRequest = all.filter((candidate) => candidate === kind).length / result.requests;
+            return `${perRequest === 1 ? '' : `${perRequest} `}${prefix}${kind}`;
+          });
+        const kinds = [...perKind(operations), ...perKind(sqs.operations(), 'SQS ')].join(' + ');
+        counted[subject] = { requests: operations.length / result.requests, kinds, fields: fieldsOf(result.sample) };
       }
       const { real, floor } = counted as Record<'real' | 'floor', { requests: number; kinds: string; fields: string }>;
       // The floor must answer what the service answers, or the comparison measures less work.
-      if (real.fields !== floor.fields)
-        throw new Error(`${operation.name}: the service answers {${real.fields}}, the floor {${floor.fields}}`);
+      if (real.fields !== floor.fields) throw new Error(`${operation.name}: the service answers ${real.fields}, the floor ${floor.fields}`);
       requestsPerOperation[operation.name] = { real: real.requests, floor: floor.requests, realKinds: real.kinds, floorKinds: floor.kinds };
       log(`  ${operation.name}: ${real.kinds} / ${floor.kinds}${real.kinds === floor.kinds ? '' : '  ✗ the floor differs'}`);
     }
@@ -354,7 +373,7 @@ async function main(): Promise<void> {
     };
 
     const operations = [];
-    for (const operation of OPERATIONS) {
+    for (const operation of SELECTED) {
       const modes: Record<string, unknown> = {};
       for (const [mode, count, concurrency] of [
         ['sequential', SEQUENTIAL_REQUESTS, 1],
@@ -421,7 +440,7 @@ async function main(): Promise<void> {
       log('profiles (one extra run of each operation and subject, 16 in flight)…');
       const profiles: Record<string, unknown> = {};
       mkdirSync(PROFILE_DIR, { recursive: true });
-      for (const operation of OPERATIONS) {
+      for (const operation of SELECTED) {
         for (const subject of ['real', 'floor'] as const) {
           const { bundle, exportName } = subjects(operation)[subject];
           const worker = await workerOf(operation.function, subject);
@@ -447,9 +466,11 @@ async function main(): Promise<void> {
     for (const worker of workers) worker.stop();
     await capture.close();
     await ses.stop();
+    await sqs.stop();
     await dynamodb.stop();
     // The secrets (an HMAC key, private signing keys) were made for this run only.
     rmSync(secretsDir, { recursive: true, force: true });
+    rmSync(configDir, { recursive: true, force: true });
   }
 
   mkdirSync(resolve(flags.out, '..'), { recursive: true });
@@ -459,6 +480,39 @@ async function main(): Promise<void> {
 }
 
 const randomTag = () => Math.random().toString(36).slice(2, 10);
+
+/**
+ * What an answer says, for comparing the floor's with the service's: the names of a JSON body's
+ * fields; where a redirect goes and the names of its query's parameters; the cookies it sets.
+ */
+function fieldsOf(answer: Answer | undefined): string {
+  if (answer === undefined) return '{}';
+  const values = (name: string) => [
+    ...Object.entries(answer.headers ?? {})
+      .filter(([key]) => key.toLowerCase() === name)
+      .map(([, value]) => String(value)),
+    ...Object.entries(answer.multiValueHeaders ?? {})
+      .filter(([key]) => key.toLowerCase() === name)
+      .flatMap(([, list]) => list.map(String)),
+  ];
+  const parts: string[] = [];
+  if (answer.body !== '') {
+    let body: unknown;
+    try {
+      body = JSON.parse(answer.body);
+    } catch {
+      body = undefined;
+    }
+    parts.push(typeof body === 'object' && body !== null ? `{${Object.keys(body).sort().join(', ')}}` : 'a body that is not JSON');
+  }
+  for (const location of new Set(values('location'))) {
+    const url = new URL(location);
+    parts.push(`a redirect to ${url.origin}${url.pathname} with ${[...new Set(url.searchParams.keys())].sort().join(', ')}`);
+  }
+  const cookies = [...new Set(values('set-cookie').map((cookie) => cookie.slice(0, cookie.indexOf('='))))].sort();
+  if (cookies.length > 0) parts.push(`cookies ${cookies.join(', ')}`);
+  return parts.join('; ');
+}
 
 interface ColdStart {
   importMs: number;

@@ -32,11 +32,19 @@ export interface RunResult {
   readonly latencies: number[];
   /** Answers other than the expected status, by status, with one body of each for the report. */
   readonly unexpected: Record<string, { count: number; body: string }>;
-  /** The body of one measured answer of the expected status, if any: run.ts compares the real one's fields with the floor's. */
-  readonly sample: string | undefined;
+  /** One measured answer of the expected status, if any: run.ts compares the real one's fields (body, redirect, cookies) with the floor's. */
+  readonly sample: Answer | undefined;
 }
 
-type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }>;
+/** An API Gateway proxy result, as the handlers return it. */
+export interface Answer {
+  readonly statusCode: number;
+  readonly body: string;
+  readonly headers?: Record<string, unknown>;
+  readonly multiValueHeaders?: Record<string, unknown[]>;
+}
+
+type Handler = (event: unknown, context: unknown) => Promise<Answer>;
 
 const TIMEOUT_MS = 20_000;
 let requestNumber = 0;
@@ -64,7 +72,7 @@ async function run(module: Record<string, unknown>, request: RunRequest): Promis
   const handler = module[request.exportName] as Handler | undefined;
   if (typeof handler !== 'function') throw new Error(`The bundle exports no ${request.exportName}`);
   let unexpected: Record<string, { count: number; body: string }> = {};
-  let sample: string | undefined;
+  let sample: Answer | undefined;
   const invoke = async (event: unknown): Promise<number> => {
     const started = performance.now();
     const result = await handler(event, context());
@@ -73,7 +81,7 @@ async function run(module: Record<string, unknown>, request: RunRequest): Promis
       const seen = (unexpected[result.statusCode] ??= { count: 0, body: result.body.slice(0, 300) });
       seen.count += 1;
     } else {
-      sample ??= result.body;
+      sample ??= { statusCode: result.statusCode, body: result.body, headers: result.headers, multiValueHeaders: result.multiValueHeaders };
     }
     return elapsed;
   };
