@@ -40,6 +40,15 @@ const INTEGRATION = [
   'lib/endpoints/introspect-token.ts',
   'lib/endpoints/userinfo.ts',
   'lib/oauth/client-authentication.ts',
+  // Sessions, their end, the end-session endpoint, the operator controls and back-channel
+  // delivery (issue 28): checked through the endpoints and the relying party's server
+  // (test/http/{sessions,end-session,operator}, test/integration/logout/).
+  'lib/sessions/sessions.ts',
+  'lib/sessions/session-cookie.ts',
+  'lib/sessions/end-sessions.ts',
+  'lib/login/end-session.ts',
+  'lib/admin/**/*.ts',
+  'lib/logout/backchannel.ts',
 ];
 
 /**
@@ -57,6 +66,7 @@ const RULES = [
   'lib/oauth/**/*.ts',
   'lib/login/**/*.ts',
   'lib/endpoints/**/*.ts',
+  'lib/logout/**/*.ts',
   'lib/platform/request-fields.ts',
   '!lib/phone/countries.ts',
   '!lib/messages/locales/**/*.ts',
@@ -67,6 +77,7 @@ const RULES = [
   '!lib/guards/ports.ts',
   '!lib/otp/ports.ts',
   '!lib/oauth/ports.ts',
+  '!lib/logout/ports.ts',
 ];
 
 const scope = process.env.MUTATION_SCOPE === 'unit' ? 'unit' : 'integration';
