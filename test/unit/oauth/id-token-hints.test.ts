@@ -160,4 +160,30 @@ describe('verifyIdTokenHint', () => {
 
     await expect(verifyIdTokenHint(verification, ISSUER, hint)).resolves.toBeUndefined();
   });
+
+  /** A token our ES256 key signs with `claims` (our key, our issuer, `typ: JWT`): only its claims can be wrong. */
+  async function signedWith(claims: Record<string, unknown>): Promise<string> {
+    const signer = signingKeyFor(signing, 'ES256');
+    return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'JWT', kid: signer.kid }).setIssuer(ISSUER).sign(signer.key);
+  }
+
+  it.each([
+    ['an empty sub', { sub: '', aud: 'local-web' }],
+    ['a sub that is not a string', { sub: 42, aud: 'local-web' }],
+    ['no audience at all (an empty list)', { sub: 'the-subject', aud: [] }],
+    ['an audience with a member that is not a string', { sub: 'the-subject', aud: ['local-web', 7] }],
+  ])('names nobody with %s, even under our own key', async (_, claims) => {
+    await expect(verifyIdTokenHint(verification, ISSUER, await signedWith(claims))).resolves.toBeUndefined();
+  });
+
+  it('takes a string audience as a list of one, and leaves out a sid or auth_time of the wrong shape', async () => {
+    const hint = await signedWith({ sub: 'the-subject', aud: 'local-web', sid: '', auth_time: 'yesterday' });
+    await expect(verifyIdTokenHint(verification, ISSUER, hint)).resolves.toEqual({ sub: 'the-subject', aud: ['local-web'] });
+    const numeric = await signedWith({ sub: 'the-subject', aud: ['local-web', 'local-rs256'], sid: 5, auth_time: 1_700_000_000 });
+    await expect(verifyIdTokenHint(verification, ISSUER, numeric)).resolves.toEqual({
+      sub: 'the-subject',
+      aud: ['local-web', 'local-rs256'],
+      authTime: 1_700_000_000,
+    });
+  });
 });
