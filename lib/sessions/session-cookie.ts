@@ -27,7 +27,8 @@ export function sessionCookieName(environmentId: string): string {
 
 /** The value of the cookie `name` in a request, if it sent one (the first, as RFC 6265 §5.4 orders them). */
 export function cookieValue(event: APIGatewayProxyEvent, name: string): string | undefined {
-  const header = event.headers?.cookie ?? event.headers?.Cookie ?? '';
+  // The handler normalises header names to lower case (lib/platform/http/handler.ts).
+  const header = event.headers?.cookie ?? '';
   for (const part of header.split(';')) {
     const [key, ...value] = part.trim().split('=');
     if (key === name) return value.join('=');
@@ -43,7 +44,7 @@ export function sessionReferenceOf(event: APIGatewayProxyEvent, environmentId: s
 
 /** Whether the request came over https: API Gateway always; the local runtime is plain http. */
 export function isHttps(event: APIGatewayProxyEvent): boolean {
-  return (event.headers?.['x-forwarded-proto'] ?? event.headers?.['X-Forwarded-Proto'])?.toLowerCase() === 'https';
+  return event.headers?.['x-forwarded-proto']?.toLowerCase() === 'https';
 }
 
 /**
