@@ -6,27 +6,22 @@
  * operator's action sends no code.
  */
 import { DynamoDbAttemptLimiter } from '../adapters/dynamodb/attempt-limiter';
-import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-store';
-import { DynamoDbSessionStore, DynamoDbUserIndex } from '../adapters/dynamodb/session-store';
 import type { OperatorDeps } from '../admin/operator';
 import { required } from '../platform/env';
 import { lazy } from '../platform/lazy';
 import type { IssuerDeps } from './index';
-import { logoutNotifierOf } from './logout-notifier';
+import { sessionEndingAdapters } from './end-sessions';
 import { container, hmacKeysFrom } from './secrets';
 import { tableOf } from './table';
 
 export const adminDeps: () => OperatorDeps & IssuerDeps = /* @__PURE__ */ lazy(() => {
   const whole = container();
   const { env, cache, ...base } = whole;
-  const { documents, name } = tableOf(required(env, 'TABLE_NAME'));
+  const table = tableOf(required(env, 'TABLE_NAME'));
   return {
     ...base,
-    limiter: new DynamoDbAttemptLimiter(documents, name),
-    sessions: new DynamoDbSessionStore(documents, name),
-    userIndex: new DynamoDbUserIndex(documents, name),
-    refreshTokens: new DynamoDbRefreshTokenStore(documents, name),
-    logoutNotifier: logoutNotifierOf(whole),
+    limiter: new DynamoDbAttemptLimiter(table.documents, table.name),
+    ...sessionEndingAdapters(whole, table),
     hmacKeys: hmacKeysFrom(base.secrets, cache),
   };
 });

@@ -9,9 +9,7 @@ import { DynamoDbAuthorizationCodeStore } from '../adapters/dynamodb/authorizati
 import { DynamoDbCodeStore } from '../adapters/dynamodb/code-store';
 import { DynamoDbKnownNumbers } from '../adapters/dynamodb/known-numbers';
 import { DynamoDbSendGuards } from '../adapters/dynamodb/send-guards';
-import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-store';
-import { DynamoDbSessionStore, DynamoDbUserIndex } from '../adapters/dynamodb/session-store';
-import { logoutNotifierOf } from './logout-notifier';
+import { sessionEndingAdapters } from './end-sessions';
 import type { AuthorizeDeps } from '../login/authorize';
 import { required } from '../platform/env';
 import { lazy } from '../platform/lazy';
@@ -23,7 +21,8 @@ import { tableOf } from './table';
 export const authorizeDeps: () => AuthorizeDeps & IssuerDeps = /* @__PURE__ */ lazy(() => {
   const whole = container();
   const { env, cache, ...base } = whole;
-  const { documents, name } = tableOf(required(env, 'TABLE_NAME'));
+  const table = tableOf(required(env, 'TABLE_NAME'));
+  const { documents, name } = table;
   return {
     ...base,
     limiter: new DynamoDbAttemptLimiter(documents, name),
@@ -31,11 +30,8 @@ export const authorizeDeps: () => AuthorizeDeps & IssuerDeps = /* @__PURE__ */ l
     codes: new DynamoDbCodeStore(documents, name),
     knownNumbers: new DynamoDbKnownNumbers(documents, name),
     authorizationCodes: new DynamoDbAuthorizationCodeStore(documents, name),
-    sessions: new DynamoDbSessionStore(documents, name),
-    // A login in another account ends the browser's previous session as a logout does.
-    userIndex: new DynamoDbUserIndex(documents, name),
-    refreshTokens: new DynamoDbRefreshTokenStore(documents, name),
-    logoutNotifier: logoutNotifierOf(whole),
+    // The sessions; a login in another account ends the browser's previous one as a logout does.
+    ...sessionEndingAdapters(whole, table),
     ...deliveryAdapters({ ses: {}, sns: {}, smsVoice: {} }),
     hmacKeys: hmacKeysFrom(base.secrets, cache),
     verificationKeys: verificationKeysFrom(base.secrets, cache),

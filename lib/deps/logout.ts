@@ -5,26 +5,20 @@
  * families, and those families (revoked with it); the logout queue for the back-channel notices.
  * No delivery client, no private key.
  */
-import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-store';
-import { DynamoDbSessionStore, DynamoDbUserIndex } from '../adapters/dynamodb/session-store';
 import type { EndSessionDeps } from '../login/end-session';
 import { required } from '../platform/env';
 import { lazy } from '../platform/lazy';
 import type { IssuerDeps } from './index';
-import { logoutNotifierOf } from './logout-notifier';
+import { sessionEndingAdapters } from './end-sessions';
 import { container, hmacKeysFrom, verificationKeysFrom } from './secrets';
 import { tableOf } from './table';
 
 export const logoutDeps: () => EndSessionDeps & IssuerDeps = /* @__PURE__ */ lazy(() => {
   const base = container();
-  const { documents, name } = tableOf(required(base.env, 'TABLE_NAME'));
   const { env, cache, ...rest } = base;
   return {
     ...rest,
-    sessions: new DynamoDbSessionStore(documents, name),
-    userIndex: new DynamoDbUserIndex(documents, name),
-    refreshTokens: new DynamoDbRefreshTokenStore(documents, name),
-    logoutNotifier: logoutNotifierOf(base),
+    ...sessionEndingAdapters(base, tableOf(required(env, 'TABLE_NAME'))),
     hmacKeys: hmacKeysFrom(base.secrets, cache),
     verificationKeys: verificationKeysFrom(base.secrets, cache),
   };
