@@ -22,17 +22,13 @@
  *   queue. The event source mapping is declared without CDK's grant, which would add a second
  *   policy to the role.
  */
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { BACKCHANNEL_MAX_ATTEMPTS } from '../lib/logout/backchannel';
-import { BACKCHANNEL_LOG_EVENTS } from '../lib/platform/log-events';
 import { BACKCHANNEL_FUNCTION } from './bundling';
 import { ServiceFunction } from './functions';
 import { LOG_ACTIONS, SECRET_READ_ACTION } from './permissions';
@@ -50,12 +46,10 @@ export const BACKCHANNEL_BATCH_SIZE = 10;
 
 /**
  * The metric of a worker event (lib/platform/log-events.ts `BACKCHANNEL_LOG_EVENTS`), in the
- * stack's namespace: `deadLettered` → `BackchannelLogoutDeadLettered`, as Monitoring names the
- * LOG_EVENTS (`metricNameOf`).
+ * stack's namespace: `deadLettered` → `BackchannelLogoutDeadLettered`. Defined beside the log
+ * adapter that publishes it (lib/platform/log-metrics.ts).
  */
-export function backchannelMetricNameOf(event: keyof typeof BACKCHANNEL_LOG_EVENTS): string {
-  return `BackchannelLogout${event.charAt(0).toUpperCase()}${event.slice(1)}`;
-}
+export { backchannelMetricNameOf } from '../lib/platform/log-metrics';
 
 /** What the worker does on its queue: what Lambda's event source needs (AWSLambdaSQSQueueExecutionRole's actions). */
 export const CONSUME_ACTIONS = ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'];
@@ -67,6 +61,8 @@ export interface BackchannelLogoutProps {
   readonly configFile: string;
   readonly logRetention: RetentionDays;
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /** X-Ray active tracing, as every function of the stage (infra/functions.ts). */
+  readonly tracing: boolean;
   readonly removalPolicy: RemovalPolicy;
   /** The private signing key set: the worker signs logout tokens with it. */
   readonly signingKeysSecretArn: string;
@@ -86,6 +82,11 @@ export class BackchannelLogout extends Construct {
       retentionPeriod: DEAD_LETTER_RETENTION,
       removalPolicy: props.removalPolicy,
     });
+    Validations.of(this.deadLetters).acknowledge({
+      id: 'Serverless-SQSRedrivePolicy',
+      reason:
+        'This is the dead-letter queue: what reaches it stays 14 days for an operator to read or redrive (and raises the alarm of `monitor`); a dead-letter queue of its own would only move the same messages again.',
+    });
     this.logoutQueue = new Queue(this, 'Queue', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -100,6 +101,9 @@ export class BackchannelLogout extends Construct {
       configFile: props.configFile,
       logRetention: props.logRetention,
       logLevel: props.logLevel,
+      tracing: props.tracing,
+      withoutDeadLetterQueue:
+        'Fed by the logout queue through an event source mapping (a synchronous invocation per batch): a message that fails BACKCHANNEL_MAX_ATTEMPTS times moves to the queue’s own dead-letter queue.',
       removalPolicy: props.removalPolicy,
       memorySize: BACKCHANNEL_MEMORY_MB,
       timeout: BACKCHANNEL_FUNCTION_TIMEOUT,
@@ -110,10 +114,15 @@ export class BackchannelLogout extends Construct {
         allow('ConsumeLogoutQueue', CONSUME_ACTIONS, this.logoutQueue.queueArn),
       ],
     });
-    this.worker.function.addEventSourceMapping('LogoutQueue', {
+    const mapping = this.worker.function.addEventSourceMapping('LogoutQueue', {
       eventSourceArn: this.logoutQueue.queueArn,
       batchSize: BACKCHANNEL_BATCH_SIZE,
       reportBatchItemFailures: true,
+    });
+    Validations.of(mapping).acknowledge({
+      id: 'Serverless-LambdaEventSourceMappingDestination',
+      reason:
+        'An SQS event source keeps what fails in its queue: after BACKCHANNEL_MAX_ATTEMPTS receives the queue’s redrive policy moves the notice to the dead-letter queue, which is where an on-failure destination would put it.',
     });
   }
 
@@ -127,26 +136,18 @@ export class BackchannelLogout extends Construct {
   }
 
   /**
-   * The worker's metrics and the dead-letter alarm, in the stack's monitoring: a count per
-   * BACKCHANNEL_LOG_EVENTS message from the worker's log group (on AWS nothing else logs them), in
-   * the stack's namespace; and an alarm as soon as one
-   * notice is dead-lettered, to the alarm topic (ALARM and OK, like every alarm of
-   * infra/monitoring.ts): a relying party missed a logout and may still hold the session.
+   * The worker's metrics and the dead-letter alarm, in the stack's monitoring. The metrics are a
+   * count per BACKCHANNEL_LOG_EVENTS message (`backchannelMetricNameOf`), which the worker's own
+   * log lines carry in Embedded Metric Format once it knows the stack's namespace
+   * (lib/platform/log-metrics.ts): no metric filter. The alarm fires as soon as one notice is
+   * dead-lettered (a relying party missed a logout and may still hold the session): a ticket, as
+   * the logout itself stands and the notice waits 14 days for a redrive.
    */
-  monitor(monitoring: { readonly namespace: string; readonly topic: ITopic }): Alarm {
-    for (const event of Object.keys(BACKCHANNEL_LOG_EVENTS) as Array<keyof typeof BACKCHANNEL_LOG_EVENTS>) {
-      new MetricFilter(this, `${event}Filter`, {
-        logGroup: this.worker.logGroup,
-        metricNamespace: monitoring.namespace,
-        metricName: backchannelMetricNameOf(event),
-        filterPattern: FilterPattern.stringValue('$.message', '=', BACKCHANNEL_LOG_EVENTS[event]),
-        metricValue: '1',
-      });
-    }
-    const topic = monitoring.topic;
+  monitor(monitoring: { readonly namespace: string; notify(alarm: Alarm, severity: 'ticket'): void }): Alarm {
+    this.worker.function.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', monitoring.namespace);
     const alarm = new Alarm(this, 'DeadLettersAlarm', {
       alarmDescription:
-        'A back-channel logout token could not be delivered in its attempts: a relying party may still hold an ended session (docs/operations/alarms.md#backchannellogoutdeadletters)',
+        '[ticket] A back-channel logout token could not be delivered in its attempts: a relying party may still hold an ended session (docs/operations/alarms.md#backchannellogoutdeadletters)',
       metric: this.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
       threshold: 1,
       evaluationPeriods: 1,
@@ -154,8 +155,7 @@ export class BackchannelLogout extends Construct {
       // SQS sends the queue's metrics every few minutes, also when it is empty: no data is no dead letter.
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    alarm.addAlarmAction(new SnsAction(topic));
-    alarm.addOkAction(new SnsAction(topic));
+    monitoring.notify(alarm, 'ticket');
     return alarm;
   }
 }

@@ -1,6 +1,8 @@
 /**
- * The log messages other systems key on: the CDK stack's metric filters (and so its alarms and
- * dashboard) match these exact strings in the JSON logs. Change one here and both sides follow.
+ * The log messages other systems key on: a line with one of these messages carries its metrics
+ * in CloudWatch Embedded Metric Format (lib/platform/log-metrics.ts), which the CDK stack's alarms
+ * and dashboard read (infra/monitoring.ts). Change one here and both sides follow.
+ * The audit events (lib/audit/events.ts) are derived from some of them and their fields.
  */
 export const LOG_EVENTS = {
   /** A code was handed to the provider. Fields: environment, client, channel, user (log handle). */
@@ -25,6 +27,12 @@ export const LOG_EVENTS = {
    * no IAM), and what was done: blocked, or sessions and families.
    */
   operatorAction: 'operator action',
+  /**
+   * An operator took the message kept for a test recipient (lib/otp/test-outbox.ts, the smoke
+   * command): someone with the account's admin access read a code. Fields: environment, user (log
+   * handle), caller (as for `operator action`), found (whether a message was there to take).
+   */
+  testMessageTaken: 'test message taken',
   /** A user's run of consecutive failed exchanges reached the cap: the token endpoint refuses them until the run's window passes. Fields: environment, user, failures. */
   failureCapReached: 'failure cap reached',
   /** A failed send's code could not be discarded, or a failed save cancelled (its 502 or 503 stands). Fields: environment, client, error. */
@@ -103,7 +111,10 @@ export const LOG_EVENTS = {
   logoutExpired: 'logout expired',
   /** UserInfo answered for a token. Fields: client, environment. */
   userInfoServed: 'userinfo served',
-  /** Tokens were issued (a code exchanged, a refresh). Fields: environment, client, format, user, family (with refresh tokens). */
+  /**
+   * Tokens were issued (a code exchanged, a refresh). Fields: environment, client, grant
+   * (one_time_code | authorization_code | refresh_token), format, user, family (with refresh tokens).
+   */
   tokenIssued: 'token issued',
   /** A token request was refused with invalid_grant. Fields: reason (private), client, user. */
   grantRefused: 'grant refused',
@@ -124,10 +135,9 @@ export const LOG_EVENTS = {
 
 /**
  * The back-channel logout worker's messages (lib/logout/backchannel.ts): on AWS only the
- * `backchannel-logout` function logs them, so they are counted from its log group alone
- * (infra/backchannel.ts), apart from LOG_EVENTS, every one of which is counted on every API
- * function's log group (infra/monitoring.ts: a filter per event and group, in a stack that holds
- * at most 500 resources). Locally the in-process queue logs the same lines.
+ * `backchannel-logout` function logs them, each counted under its own metric name
+ * (`BackchannelLogout…`, lib/platform/log-metrics.ts) in the stack's namespace, which
+ * infra/backchannel.ts gives the worker. Locally the in-process queue logs the same lines.
  */
 export const BACKCHANNEL_LOG_EVENTS = {
   /**
