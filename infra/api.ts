@@ -18,6 +18,7 @@ import {
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
+  type MethodDeploymentOptions,
   ResponseType,
   RestApi,
   SecurityPolicy,
@@ -31,7 +32,8 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
-import type { DeployableStageConfig } from './stage-config';
+import { TRACING_OFF_REASON } from './functions';
+import type { DeployableStageConfig, DeploymentConfig } from './stage-config';
 import { preflightFor } from '../lib/platform/http/cors';
 import { isPublic, type FunctionName, type Route } from '../lib/platform/routes';
 
@@ -100,6 +102,31 @@ export const ACCESS_LOG_FIELDS = {
   waf: '$context.wafResponseCode',
 } as const;
 
+/**
+ * The stage's method settings besides throttling: execution logs for errors only, never data trace
+ * (it would log request bodies: emails, phone numbers, codes). A method setting of its own (a
+ * per-route throttle) repeats them, since it replaces the stage's for that method.
+ */
+const METHOD_SETTINGS = { loggingLevel: MethodLoggingLevel.ERROR, dataTraceEnabled: false, metricsEnabled: false } as const;
+
+/**
+ * The method settings of `deployment.throttling.routes`, keyed `/<path>/<METHOD>` as API Gateway
+ * keys a stage's method settings (`{resource_path}/{http_method}`; CDK escapes the path into
+ * `ResourcePath` and `HttpMethod`). Our methods are `ANY`; the setting names the HTTP method the
+ * clients send ("POST /idp/v1/otp/send" → `/idp/v1/otp/send/POST`), as tools that throttle ANY
+ * methods per route do (serverless-api-gateway-throttling sets each verb). Offline synthesis cannot
+ * prove API Gateway applies it, so docs/deploy.md's checklist reads the deployed stage's method
+ * settings back and checks a burst is answered 429 at the route's limit.
+ */
+export function routeThrottling(routes: DeploymentConfig['throttling']['routes']): Record<string, MethodDeploymentOptions> {
+  return Object.fromEntries(
+    Object.entries(routes).map(([key, limit]) => {
+      const [method, path] = key.split(' ') as [string, string];
+      return [`${path}/${method}`, { ...METHOD_SETTINGS, throttlingRateLimit: limit.rateLimit, throttlingBurstLimit: limit.burstLimit }];
+    }),
+  );
+}
+
 export interface ServiceApiProps {
   readonly stage: string;
   readonly config: DeployableStageConfig;
@@ -138,11 +165,16 @@ export class ServiceApi extends Construct {
         accessLogDestination: new LogGroupLogDestination(this.accessLogs),
         accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
         // Execution logs for errors only, and never data trace: it would log request bodies (emails, phone numbers, codes).
-        loggingLevel: MethodLoggingLevel.ERROR,
-        dataTraceEnabled: false,
-        metricsEnabled: false,
+        ...METHOD_SETTINGS,
+        // X-Ray (deployment.tracing): the request's segment, before the function's (infra/functions.ts).
+        tracingEnabled: deployment.tracing,
+        // Per-route throttles (deployment.throttling.routes), each a method setting with the stage's other settings.
+        methodOptions: routeThrottling(deployment.throttling.routes),
       },
     });
+    if (!deployment.tracing) {
+      Validations.of(this.api.deploymentStage).acknowledge({ id: 'Serverless-APIGWXrayEnabled', reason: TRACING_OFF_REASON });
+    }
     // API Gateway creates the execution log group on first use, with no expiry: create it first, with the stage's retention.
     new LogGroup(this, 'ExecutionLogs', {
       logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${props.stage}`,

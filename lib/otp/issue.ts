@@ -19,7 +19,10 @@
  * The code stays bound to the exact address or number it was sent to. The DynamoDB requests of
  * each path are counted on the wire in test/http/otp-send.test.ts (email),
  * test/http/phone-guards.test.ts and test/http/known-numbers.test.ts (SMS and voice), and
- * test/faults/storage-faults.test.ts (a failed delivery, a save that answers 503).
+ * test/faults/storage-faults.test.ts (a failed delivery, a save that answers 503). A stage's test
+ * recipient (config `testRecipients`, lib/otp/test-outbox.ts) gets its message kept for the smoke
+ * command instead of delivered: one write in place of the provider's call
+ * (test/http/test-recipients.test.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientConfig, EnvironmentConfig, ServiceConfig } from '../platform/config';
@@ -41,6 +44,8 @@ import { guardPhoneSend } from '../guards/phone-guards';
 import { renderEmail } from '../messages/render-email';
 import { renderSms } from '../messages/render-sms';
 import { renderVoice } from '../messages/render-voice';
+import { destinationOf } from '../phone/destinations';
+import { isTestRecipient, sealTestMessage, type TestMessageKey, type TestOutbox } from './test-outbox';
 
 export interface IssueCodeDeps {
   readonly config: ServiceConfig;
@@ -54,6 +59,8 @@ export interface IssueCodeDeps {
   readonly email: EmailSender;
   readonly sms: SmsSender;
   readonly voice: VoiceCaller;
+  /** Where a test recipient's message is kept instead of delivered (lib/otp/test-outbox.ts). */
+  readonly testOutbox: TestOutbox;
   /** Read once per container per secrets max age (cached by lib/deps/secrets.ts). */
   readonly hmacKeys: () => Promise<HmacKeys>;
   readonly log: Log;
@@ -75,6 +82,17 @@ export interface CountedSend {
   readonly now: number;
   /** An operator blocked the recipient: `issueCode` answers as it would, and sends nothing. */
   readonly blocked: boolean;
+}
+
+/**
+ * The origination number of an SMS to `to` (E.164): the destination country's entry in
+ * `sms.originationNumbers`, else `sms.originationNumber`, else none (the sender id names the
+ * sender). Countries that accept no alphanumeric sender id (US, CA) deliver only from a number of
+ * their own, which is why a production stage must list one for each (infra/go-live.ts).
+ */
+export function smsOriginationOf(sms: EnvironmentConfig['sms'], to: string): string | undefined {
+  const byCountry: Readonly<Record<string, string | undefined>> = sms.originationNumbers ?? {};
+  return byCountry[destinationOf(to).country] ?? sms.originationNumber;
 }
 
 /**
@@ -181,12 +199,11 @@ export async function issueCode(deps: IssueCodeDeps, attempt: CountedSend, send:
 
   const logFields = { environment: environment.id, client: client.id, channel, user: logHandleOf(userKey) };
   try {
-    await deliver(deps, environment, user, channel, {
-      code,
-      locale: send.locale,
-      message: send.message,
-      expiresInSeconds: environment.code.ttlSeconds,
-    });
+    const content = { code, locale: send.locale, message: send.message, expiresInSeconds: environment.code.ttlSeconds };
+    // A stage's test recipient (config `testRecipients`): the message is kept, sealed, for the smoke
+    // command to take through the admin API, in place of the provider's call (lib/otp/test-outbox.ts).
+    if (isTestRecipient(environment, user)) await keepTestMessage(deps, keys, environment, userKey, content, now);
+    else await deliver(deps, environment, user, channel, content);
   } catch (error) {
     if (error instanceof DeliveryFailedError) {
       await discardQuietly(deps, record, (now) => deps.codes.discard(record, slot, now));
@@ -242,7 +259,7 @@ async function deliver(
         to: user.value,
         text,
         senderId: environment.sms.senderId,
-        originationNumber: environment.sms.originationNumber,
+        originationNumber: smsOriginationOf(environment.sms, user.value),
       });
       return;
     }
@@ -260,6 +277,20 @@ async function deliver(
       return;
     }
   }
+}
+
+/** The email a test recipient would have received, sealed and kept for 10 minutes (one write). */
+async function keepTestMessage(
+  deps: IssueCodeDeps,
+  keys: HmacKeys,
+  environment: EnvironmentConfig,
+  userKey: string,
+  content: MessageContent,
+  now: number,
+): Promise<void> {
+  const key: TestMessageKey = { environmentId: environment.id, userKey };
+  const { subject, text } = renderEmail({ ...content, serviceName: environment.serviceName });
+  await deps.testOutbox.keep(key, sealTestMessage(keys, key, { channel: 'email', subject, text, sentAt: now }, now));
 }
 
 /**

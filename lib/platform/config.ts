@@ -174,12 +174,30 @@ const environmentSchema = z.strictObject({
     /** Optional SES configuration set (event publishing, suppression). */
     configurationSet: z.optional(z.string().check(z.minLength(1))),
   }),
+  /**
+   * Email addresses whose codes are kept instead of delivered, for `npm run smoke` against a
+   * deployed stage (lib/otp/test-outbox.ts): a send to one is checked, limited and stored as any
+   * other, but the message is sealed into the table for 10 minutes, readable once through the
+   * IAM-only admin route `POST /idp/v1/admin/test-messages/take`. Compared to the normalised address
+   * (lower-cased), exactly: `smoke+1@` is another user. A few at most: each is a user that anyone
+   * with the account's admin access can log in as.
+   */
+  testRecipients: z._default(z.array(emailAddress()).check(z.maxLength(5)), []),
   sms: z._default(
     z.strictObject({
       /** Alphanumeric sender id where the destination country supports one (3GPP: 1-11 characters). */
       senderId: z.optional(z.string().check(z.regex(/^(?=.*[A-Za-z])[A-Za-z0-9]{1,11}$/))),
-      /** Origination number (E.164) for countries that require one. */
+      /** Origination number (E.164) for a destination country without an entry in `originationNumbers`. */
       originationNumber: z.optional(z.e164()),
+      /**
+       * Origination numbers (E.164, registered in AWS End User Messaging SMS) by destination country
+       * (ISO 3166-1 alpha-2). A country that accepts no alphanumeric sender id (the United States,
+       * Canada, China) delivers only from a number of its own kind (a US toll-free, 10DLC or short
+       * code; a Canadian long or short code), so a stage that allows one must name it: synthesis
+       * refuses a production stage that does not (infra/go-live.ts). A message to that country is
+       * sent from its number, any other by `originationNumber`, else by `senderId`.
+       */
+      originationNumbers: z.optional(z.partialRecord(phoneCountry(), z.e164())),
       /**
        * The countries (ISO 3166-1 alpha-2, as libphonenumber assigns a number to one) whose numbers
        * may get SMS and voice codes; any other number is answered 403 `destination_not_allowed`.

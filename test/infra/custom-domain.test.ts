@@ -11,6 +11,7 @@ import { IdentityStack, ISSUER_OUTPUT, stackNameOf } from '../../infra/identity-
 import { deploymentProblems, loadStageFile, type Stage } from '../../infra/stage';
 import { parseDeployableStage } from '../../infra/stage-config';
 import { logicalId, newApp, ofType, only, type Json, type TemplateJson } from './offline-synthesis';
+import { productionConfigDir } from './production-stage';
 
 describe('a stage with a custom domain', () => {
   const DOMAIN = 'id.dev.example.com';
@@ -37,7 +38,7 @@ describe('a stage with a custom domain', () => {
 
   it('refuses a certificate from another region than the one the stage pins', () => {
     // Arrange
-    const config = structuredClone(loadStageFile('prod').config);
+    const config = structuredClone(loadStageFile('prod', productionConfigDir()).config);
     config.deployment.customDomain!.certificateArn = 'arn:aws:acm:us-east-1:111122223333:certificate/00000000-0000-0000-0000-000000000000';
 
     // Act

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { BUNDLING_STACKS } from 'aws-cdk-lib/cx-api';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { addNagChecks, cdkJsonContext } from '../../infra/app';
 
@@ -20,22 +20,29 @@ export interface TemplateJson {
   Outputs?: Record<string, { Value: unknown }>;
 }
 
-/** A new app as `cdk synth` builds it, bundling nothing. */
-export function newApp(): App {
-  const app = new App({ context: { ...cdkJsonContext(), [BUNDLING_STACKS]: [] }, outdir: mkdtempSync(join(tmpdir(), 'cdk-offline-')) });
+/** A new app as `cdk synth` builds it, bundling nothing; `context` adds to cdk.json's (e.g. `configDir`). */
+export function newApp(context: Record<string, unknown> = {}): App {
+  const app = new App({
+    context: { ...cdkJsonContext(), [BUNDLING_STACKS]: [], ...context },
+    outdir: mkdtempSync(join(tmpdir(), 'cdk-offline-')),
+  });
   addNagChecks(app);
   return app;
 }
 
 /**
- * The template of `stack`, once cdk-nag has nothing to say about it: checked first on its own, so
- * that a finding (which would also stop the synthesis) is reported by rule name.
+ * The template of `stack`, once cdk-nag (the AwsSolutions and Serverless packs, as infra/app.ts
+ * `addNagChecks` registers them) has nothing to say about it: checked first on its own, so that a
+ * finding (which would also stop the synthesis) is reported by rule name.
  */
 export function templateOf(stack: Stack): TemplateJson {
-  const report = new AwsSolutionsChecks().validateScope(stack);
   expect(
-    report.violations.map(
-      (violation) => `${violation.ruleName} ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`,
+    [new AwsSolutionsChecks(), new ServerlessChecks()].flatMap((pack) =>
+      pack
+        .validateScope(stack)
+        .violations.map(
+          (violation) => `${violation.ruleName} ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`,
+        ),
     ),
   ).toEqual([]);
   return Template.fromStack(stack).toJSON() as TemplateJson;

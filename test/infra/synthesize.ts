@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { addStage, cdkJsonContext, createApp, type IdentityApp } from '../../infra/app';
 import { PROJECT_ROOT } from '../../infra/bundling';
 import { stackNameOf } from '../../infra/identity-stack';
@@ -54,19 +54,22 @@ export function failingDocker(): { dir: string; called: () => boolean } {
 }
 
 /**
- * Synthesizes `stage`. cdk-nag runs first on its own, so that a finding (which would also stop the
- * synthesis itself) is reported by name rather than as a failed synthesis.
+ * Synthesizes `stage` (its file from `configDir`, default config/: test/infra/production-stage.ts
+ * gives the filled-in production copy). cdk-nag runs first on its own, so that a finding (which
+ * would also stop the synthesis itself) is reported by name rather than as a failed synthesis.
  */
-export function synthesize(stage: string): SynthesizedStage {
+export function synthesize(stage: string, configDir?: string): SynthesizedStage {
   const outdir = mkdtempSync(join(tmpdir(), `cdk-${stage}-`));
-  const identity = createApp(stage, { context: cdkJsonContext(), outdir });
-  const report = new AwsSolutionsChecks().validateScope(identity.app);
-  if (!report.success) {
-    const findings = report.violations.map(
-      (violation) => `${violation.ruleName} at ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`,
-    );
-    throw new Error(`cdk-nag findings in stage ${stage}:\n${findings.join('\n')}`);
-  }
+  const identity = createApp(stage, { context: { ...cdkJsonContext(), ...(configDir === undefined ? {} : { configDir }) }, outdir });
+  // The packs infra/app.ts `addNagChecks` registers.
+  const findings = [new AwsSolutionsChecks(), new ServerlessChecks()].flatMap((pack) =>
+    pack
+      .validateScope(identity.app)
+      .violations.map(
+        (violation) => `${violation.ruleName} at ${violation.violatingResources.map((resource) => resource.constructPath).join(', ')}`,
+      ),
+  );
+  if (findings.length > 0) throw new Error(`cdk-nag findings in stage ${stage}:\n${findings.join('\n')}`);
   const template = Template.fromStack(identity.stack);
   return { ...identity, template, json: template.toJSON() as TemplateJson, outdir };
 }
@@ -102,8 +105,8 @@ const STALE_LOCK_MS = 10 * 60_000;
  * kept in the temp directory: another test file, worker or run with the same inputs reads it from
  * there. Concurrent callers wait for the one that synthesizes (a lock directory).
  */
-export function synthesizedAssembly(stage: string): CloudAssembly {
-  const dir = join(tmpdir(), `identity-assembly-${stage}-${inputsDigest(stage).slice(0, 16)}`);
+export function synthesizedAssembly(stage: string, configDir?: string): CloudAssembly {
+  const dir = join(tmpdir(), `identity-assembly-${stage}-${inputsDigest(stage, configDir).slice(0, 16)}`);
   const lock = `${dir}.lock`;
   for (;;) {
     if (existsSync(join(dir, 'manifest.json'))) return readAssembly(dir, stage);
@@ -117,7 +120,7 @@ export function synthesizedAssembly(stage: string): CloudAssembly {
     try {
       if (!existsSync(join(dir, 'manifest.json'))) {
         const partial = mkdtempSync(`${dir}.partial-`);
-        const app = new App({ context: cdkJsonContext(), outdir: partial });
+        const app = new App({ context: { ...cdkJsonContext(), ...(configDir === undefined ? {} : { configDir }) }, outdir: partial });
         addStage(app, stage);
         app.synth();
         renameSync(partial, dir);
@@ -137,8 +140,8 @@ function readAssembly(outdir: string, stage: string): CloudAssembly {
   };
 }
 
-/** SHA-256 over the stage name and every input file (path and content). */
-function inputsDigest(stage: string): string {
+/** SHA-256 over the stage name and every input file (path and content), the stage file from `configDir` included. */
+function inputsDigest(stage: string, configDir?: string): string {
   const hash = createHash('sha256').update(stage);
   const visit = (path: string): void => {
     if (!existsSync(path)) return;
@@ -149,5 +152,6 @@ function inputsDigest(stage: string): string {
     hash.update(relative(PROJECT_ROOT, path)).update('\0').update(readFileSync(path)).update('\0');
   };
   for (const input of ASSEMBLY_INPUTS) visit(join(PROJECT_ROOT, input));
+  if (configDir !== undefined) visit(join(configDir, `${stage}.json`));
   return hash.digest('hex');
 }
