@@ -18,8 +18,20 @@
  *   npm run bench -- --requests 400 --concurrent-requests 800 --load-runs 21
  *   npm run bench -- --profile    # and where each subject's CPU goes (bench/profiles/, git-ignored)
  *   npm run bench -- --only session --only logout   # only the operations whose names contain one of these
+ *   npm run bench -- --tracing    # the functions built to trace (deployment.tracing), run as on Lambda with X-Ray
+ *   npm run bench -- --tracing --unsampled   # the same, every request unsampled (most are, under X-Ray's default rule)
+ *
+ * With `--tracing` the functions' bundles hold the X-Ray SDK (lib/platform/tracing.ts) and run
+ * with what Lambda gives a traced function: `AWS_EXECUTION_ENV` (Powertools traces only on
+ * Lambda), `LAMBDA_TASK_ROOT` (the X-Ray SDK's Lambda mode, one facade segment per invocation),
+ * a new sampled `_X_AMZN_TRACE_ID` for each request (bench/worker.ts), and the X-Ray daemon's
+ * address, here a UDP socket of this process on the loopback address that counts the
+ * subsegments it receives. The floor and the DynamoDB-only reference are the same as without it,
+ * so each ratio to the floor, beside the untraced run's, is tracing's price; the untraced token
+ * and otp-send bundles are loaded too, interleaved with the traced ones.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -29,6 +41,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { buildAll, DIST } from '../infra/build';
 import { BUNDLE_FILE, ESBUILD_OPTIONS, PROJECT_ROOT } from '../infra/bundling';
+import { TRACING_ENVIRONMENT } from '../lib/platform/tracing';
 import { FileSecretSource } from '../lib/adapters/secrets/file-secret-source';
 import { buildServiceConfig, parseStageConfig } from '../lib/platform/config';
 import { tableAdapters } from '../lib/deps';
@@ -38,6 +51,7 @@ import { loadSigningKeys } from '../lib/keys/signing-keys';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from '../local/dynamodb';
 import { startCaptureServer } from '../local/capture';
 import { startSesLocal } from '../local/ses';
+import { EventOutbox } from '../local/events';
 import { ensureLocalSecrets } from '../local/secrets';
 import { lambdaEnvironment, type LocalServices } from '../local/stack';
 import { startDynamoDbProxy } from '../test/support/dynamodb-proxy';
@@ -58,8 +72,13 @@ const { values: flags } = parseArgs({
     profile: { type: 'boolean', default: false },
     /** Only the operations whose names contain one of these (the bundles and the cold start are measured all the same). */
     only: { type: 'string', multiple: true, default: [] },
+    /** The functions built to trace and run as traced on Lambda (see the header). */
+    tracing: { type: 'boolean', default: false },
+    /** With --tracing: every request unsampled (`Sampled=0`), as most are under X-Ray's default sampling rule. */
+    unsampled: { type: 'boolean', default: false },
   },
 });
+const TRACING = flags.tracing;
 const SEQUENTIAL_REQUESTS = Number(flags.requests);
 const CONCURRENT_REQUESTS = Number(flags['concurrent-requests']);
 /** Requests per turn of a subject before the other takes over (sequentially; with 16 in flight). */
@@ -84,6 +103,9 @@ const TARGETS = {
 };
 
 const BENCH_DIST = join(DIST, 'bench');
+/** With --tracing, these functions' untraced bundles are measured too (named `<function> untraced`). */
+const UNTRACED_TOO = ['token', 'otp-send'];
+const UNTRACED_SUFFIX = 'untraced';
 /** The issuer the handlers answer as (the local runtime's), which the logout's ID token hints carry. */
 const ISSUER = 'http://127.0.0.1:3000';
 const REFERENCE = 'dynamodb-only';
@@ -113,8 +135,15 @@ interface Bundle {
 
 /** The functions (`npm run build`), the floor and the DynamoDB-only reference, all with the functions' esbuild options; the worker as plain JavaScript. */
 async function buildBundles(): Promise<{ bundles: Bundle[]; worker: string }> {
-  const functions = await buildAll(DIST, 'local');
+  const functions = await buildAll(DIST, 'local', TRACING);
   const extra: Bundle[] = [];
+  if (TRACING) {
+    // The untraced bundles of the two with budgets, to load interleaved with the traced ones.
+    const untraced = await buildAll(join(BENCH_DIST, 'untraced'), 'local', false);
+    for (const { name, file, bytes } of untraced.filter((bundle) => UNTRACED_TOO.includes(bundle.name))) {
+      extra.push({ name: `${name} ${UNTRACED_SUFFIX}`, file, bytes });
+    }
+  }
   for (const [name, entry] of [
     [FLOOR, 'bench/floor.ts'],
     [REFERENCE, 'bench/dynamodb-only.ts'],
@@ -220,7 +249,9 @@ async function main(): Promise<void> {
   log(PINNING ? 'pinning: services on core 0, measured processes on core 1' : 'pinning: none (no taskset, or one core)');
   pin(process.pid);
 
-  log('building the bundles (npm run build), the floor and the DynamoDB-only reference…');
+  log(
+    `building the bundles (npm run build${TRACING ? ' -- --tracing: traced, as a stage with deployment.tracing' : ', untraced'}), the floor and the DynamoDB-only reference…`,
+  );
   const { bundles, worker: workerFile } = await buildBundles();
 
   log('starting DynamoDB Local and the SES stand-in…');
@@ -244,6 +275,8 @@ async function main(): Promise<void> {
     tableName,
     secretsDir,
     configFile,
+    // The local runtime's audit event outbox: the bench's functions run in processes of their own, so it stays empty.
+    events: new EventOutbox(),
     stop: () => Promise.resolve(),
   };
   const config = buildServiceConfig(parseStageConfig(JSON.parse(readFileSync(services.configFile, 'utf8'))));
@@ -255,8 +288,24 @@ async function main(): Promise<void> {
     issuer: ISSUER,
     ...tableAdapters(tableOf(tableName, { endpoint: dynamodb.endpoint, ...LOCAL_AWS }, 5000)),
   };
+  // The X-Ray daemon's stand-in (--tracing): counts what the functions send it, one UDP datagram per (sub)segment.
+  const daemon = createSocket('udp4');
+  let segmentsReceived = 0;
+  daemon.on('message', () => (segmentsReceived += 1));
+  await new Promise<void>((resolveBound) => daemon.bind(0, '127.0.0.1', resolveBound));
+  daemon.unref();
+  /** What Lambda gives a traced function (infra/functions.ts TRACING_ENVIRONMENT, and the runtime's own). */
+  const tracingEnvironment = TRACING
+    ? {
+        AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+        AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemon.address().port}`,
+        ...TRACING_ENVIRONMENT,
+        BENCH_TRACE_IDS: flags.unsampled ? 'unsampled' : 'sampled',
+      }
+    : {};
   /** As the local runtime sets it, plus what the stack sets on every function (infra/functions.ts). */
   const environment = (taskRoot: string, endpoint = dynamodb.endpoint) => ({
+    ...tracingEnvironment,
     PATH: process.env.PATH ?? '',
     ...lambdaEnvironment({ ...services, dynamodbEndpoint: endpoint }, ISSUER),
     // As the stack sets it on the functions that end sessions (infra/backchannel.ts `grantNotify`).
@@ -277,6 +326,7 @@ async function main(): Promise<void> {
   const report: Record<string, unknown> = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadAverageAtStart: loadBefore, pinning: PINNING },
+    tracing: TRACING ? (flags.unsampled ? 'on, unsampled' : 'on, sampled') : 'off',
     settings: {
       sequentialRequests: SEQUENTIAL_REQUESTS,
       concurrentRequests: CONCURRENT_REQUESTS,
@@ -290,7 +340,7 @@ async function main(): Promise<void> {
   const workers: Worker[] = [];
   try {
     log(`module load: ${LOAD_RUNS} fresh processes per bundle, interleaved…`);
-    const loads = measureLoads(bundles, LOAD_RUNS, { PATH: process.env.PATH ?? '', AWS_REGION: LOCAL_AWS.region });
+    const loads = measureLoads(bundles, LOAD_RUNS, { PATH: process.env.PATH ?? '', AWS_REGION: LOCAL_AWS.region, ...tracingEnvironment });
     const referenceLoad = loads.get(REFERENCE) ?? NaN;
     report.bundles = bundles.map((bundle) => ({
       name: bundle.name,
@@ -304,7 +354,7 @@ async function main(): Promise<void> {
     const proxy = await startDynamoDbProxy(dynamodb.endpoint);
     const requestsPerOperation: Record<string, RequestsReport> = {};
     for (const operation of SELECTED) {
-      const counted: Partial<Record<'real' | 'floor', { requests: number; kinds: string; fields: string }>> = {};
+      const counted: Partial<Record<'real' | 'floor', { requests: number; kinds: string; fields: string; segments: number }>> = {};
       for (const [subject, { bundle, exportName }] of Object.entries(subjects(operation)) as Array<
         ['real' | 'floor', { bundle: Bundle; exportName: string }]
       >) {
@@ -313,6 +363,7 @@ async function main(): Promise<void> {
         await counter.run({ exportName, events: events.slice(0, 1), warmup: 1, concurrency: 1, expectedStatus: operation.expectedStatus });
         proxy.reset();
         sqs.reset();
+        segmentsReceived = 0;
         const result = await counter.run({
           exportName,
           events: events.slice(1),
@@ -320,6 +371,9 @@ async function main(): Promise<void> {
           concurrency: 1,
           expectedStatus: operation.expectedStatus,
         });
+        // The segments arrive over UDP, after the answers: a moment for the last ones.
+        await new Promise((resolveWait) => setTimeout(resolveWait, TRACING ? 300 : 0));
+        const segments = segmentsReceived / result.requests;
         counter.stop();
         const failures = Object.entries(result.unexpected);
         if (failures.length > 0) {
@@ -336,13 +390,21 @@ async function main(): Promise<void> {
             return `${perRequest === 1 ? '' : `${perRequest} `}${prefix}${kind}`;
           });
         const kinds = [...perKind(operations), ...perKind(sqs.operations(), 'SQS ')].join(' + ');
-        counted[subject] = { requests: operations.length / result.requests, kinds, fields: fieldsOf(result.sample) };
+        counted[subject] = { requests: operations.length / result.requests, kinds, fields: fieldsOf(result.sample), segments };
       }
-      const { real, floor } = counted as Record<'real' | 'floor', { requests: number; kinds: string; fields: string }>;
+      const { real, floor } = counted as Record<'real' | 'floor', { requests: number; kinds: string; fields: string; segments: number }>;
       // The floor must answer what the service answers, or the comparison measures less work.
       if (real.fields !== floor.fields) throw new Error(`${operation.name}: the service answers ${real.fields}, the floor ${floor.fields}`);
-      requestsPerOperation[operation.name] = { real: real.requests, floor: floor.requests, realKinds: real.kinds, floorKinds: floor.kinds };
-      log(`  ${operation.name}: ${real.kinds} / ${floor.kinds}${real.kinds === floor.kinds ? '' : '  ✗ the floor differs'}`);
+      requestsPerOperation[operation.name] = {
+        real: real.requests,
+        floor: floor.requests,
+        realKinds: real.kinds,
+        floorKinds: floor.kinds,
+        ...(TRACING ? { segmentsPerRequest: real.segments } : {}),
+      };
+      log(
+        `  ${operation.name}: ${real.kinds} / ${floor.kinds}${real.kinds === floor.kinds ? '' : '  ✗ the floor differs'}${TRACING ? `; X-Ray subsegments per request ${real.segments}` : ''}`,
+      );
     }
     await proxy.stop();
 
@@ -464,6 +526,7 @@ async function main(): Promise<void> {
     report.targets = targetsOf(report);
   } finally {
     for (const worker of workers) worker.stop();
+    daemon.close();
     await capture.close();
     await ses.stop();
     await sqs.stop();
@@ -637,6 +700,8 @@ interface RequestsReport {
   floor: number;
   realKinds: string;
   floorKinds: string;
+  /** With --tracing: the X-Ray subsegments the real function sent per request. */
+  segmentsPerRequest?: number;
 }
 interface OperationReport {
   name: string;
@@ -685,6 +750,11 @@ function print(report: Record<string, unknown>): void {
   const bundles = report.bundles as BundleReport[];
   const row = (cells: Array<string | number>, widths: number[]) =>
     cells.map((cell, index) => String(cell).padStart(widths[index] ?? 10)).join('  ');
+  if (report.tracing !== 'off') {
+    console.log(
+      `\nTracing ${String(report.tracing)}: the functions built to trace and run as traced on Lambda (--tracing); the floor untraced`,
+    );
+  }
   console.log('\nPer request: the real bundle ÷ the floor (CPU is this process’s user + system time; wall is each request’s own)');
   const widths = [52, 13, 8, 14, 8, 14, 8, 10, 6];
   console.log(row(['operation, mode', 'CPU ms', '× floor', 'p50 ms', '× floor', 'p99 ms', '× floor', 'DDB req', 'errors'], widths));

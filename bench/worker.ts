@@ -6,6 +6,11 @@
  * with at most `concurrency` in flight, each timed, and the process's CPU time (user + system,
  * `process.cpuUsage`) over the measured part divided by their number is the CPU per request. The
  * process stays up between runs, as a warm Lambda container does.
+ *
+ * With `BENCH_TRACE_IDS` set (`npm run bench -- --tracing`), each request gets a new trace header
+ * (sampled, or with `--unsampled` not) in `_X_AMZN_TRACE_ID`, as the Lambda runtime sets it for each invocation, so a
+ * traced function's subsegments belong to a new trace each time (with 16 in flight the variable
+ * is shared and the last one set wins, which changes where a subsegment goes, not its cost).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -48,6 +53,12 @@ type Handler = (event: unknown, context: unknown) => Promise<Answer>;
 
 const TIMEOUT_MS = 20_000;
 let requestNumber = 0;
+const TRACE_IDS = process.env.BENCH_TRACE_IDS !== undefined;
+/** `Sampled=1` (every request recorded and sent), or `Sampled=0` with BENCH_TRACE_IDS=unsampled (what most requests are under X-Ray's default sampling). */
+const SAMPLED = process.env.BENCH_TRACE_IDS === 'unsampled' ? '0' : '1';
+/** The invocation's X-Ray trace header: a root of this second and the request's number, a parent id, the sampling decision. */
+const traceHeader = (n: number) =>
+  `Root=1-${Math.floor(Date.now() / 1000).toString(16)}-${n.toString(16).padStart(24, '0')};Parent=${n.toString(16).padStart(16, '0')};Sampled=${SAMPLED}`;
 
 function context() {
   const deadline = Date.now() + TIMEOUT_MS;
@@ -74,6 +85,7 @@ async function run(module: Record<string, unknown>, request: RunRequest): Promis
   let unexpected: Record<string, { count: number; body: string }> = {};
   let sample: Answer | undefined;
   const invoke = async (event: unknown): Promise<number> => {
+    if (TRACE_IDS) process.env._X_AMZN_TRACE_ID = traceHeader(requestNumber + 1);
     const started = performance.now();
     const result = await handler(event, context());
     const elapsed = performance.now() - started;

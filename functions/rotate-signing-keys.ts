@@ -6,6 +6,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SECRETS_MANAGER_CLIENT_SETTINGS } from '../lib/platform/aws';
+import { traced } from '../lib/platform/tracing';
 import { SigningKeyRotation, type RotationEvent } from '../lib/adapters/secrets/signing-key-rotation';
 import { readEnvironment, required } from '../lib/platform/env';
 import { lazy } from '../lib/platform/lazy';
@@ -16,7 +17,7 @@ import { logger } from '../lib/platform/log';
 const rotation = lazy(
   () =>
     new SigningKeyRotation(
-      new SecretsManagerClient(SECRETS_MANAGER_CLIENT_SETTINGS),
+      traced(new SecretsManagerClient(SECRETS_MANAGER_CLIENT_SETTINGS)),
       logger,
       required(readEnvironment(), 'VERIFICATION_KEYS_SECRET_ARN'),
     ),

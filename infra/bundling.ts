@@ -16,11 +16,15 @@
  * - Minified, with a linked source map (`index.mjs.map`, named by a comment in the bundle, without
  *   the sources' text) so stack traces map back to our files; NODE_OPTIONS=--enable-source-maps is
  *   set on every function by the stack.
+ * - Tracing decided at build time (the stage's `deployment.tracing`): `process.env.IDENTITY_TRACING`
+ *   is replaced by a constant, so a bundle that does not trace carries no X-Ray code at all
+ *   (lib/platform/tracing.ts).
  */
 import { resolve } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import { LogLevel, OutputFormat, SourceMapMode, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { FUNCTIONS } from '../lib/platform/routes';
+import { TRACING_OFF, TRACING_ON, TRACING_VARIABLE } from '../lib/platform/tracing';
 
 /** The repository root: entries, the lock file and `config/` are found from here. */
 export const PROJECT_ROOT = resolve(__dirname, '..');
@@ -31,9 +35,12 @@ export const ROTATION_FUNCTION = 'rotate-signing-keys';
 /** The back-channel logout worker: a Lambda fed by the logout queue (infra/backchannel.ts), not an API route. */
 export const BACKCHANNEL_FUNCTION = 'backchannel-logout';
 
-/** Every Lambda the stack deploys, by its file in functions/: the API functions, then the rotation and the logout worker. */
+/** The audit forwarder: a Lambda fed by CloudWatch Logs subscriptions on the API functions' log groups (infra/audit.ts). */
+export const AUDIT_FORWARDER_FUNCTION = 'audit-forwarder';
+
+/** Every Lambda the stack deploys, by its file in functions/: the API functions, then the rotation, the logout worker and the audit forwarder. */
 export function lambdaNames(): string[] {
-  return [...Object.keys(FUNCTIONS), ROTATION_FUNCTION, BACKCHANNEL_FUNCTION];
+  return [...Object.keys(FUNCTIONS), ROTATION_FUNCTION, BACKCHANNEL_FUNCTION, AUDIT_FORWARDER_FUNCTION];
 }
 
 /** The TypeScript entry of a function. */
@@ -65,7 +72,15 @@ export const ALIASES: Readonly<Record<string, string>> = {
 /** Package fields esbuild reads to find a package's entry, in order: ES builds first. */
 export const MAIN_FIELDS = ['module', 'main'];
 
-/** The esbuild options of every bundle; entry and output are added per function. */
+/**
+ * esbuild's `define` for a bundle that traces or not: lib/platform/tracing.ts's condition becomes a
+ * constant, and the X-Ray code goes with the dead branch when it is false.
+ */
+export function tracingDefine(tracing: boolean): Record<string, string> {
+  return { [`process.env.${TRACING_VARIABLE}`]: JSON.stringify(tracing ? TRACING_ON : TRACING_OFF) };
+}
+
+/** The esbuild options of every bundle; entry and output are added per function. Without tracing unless `esbuildOptionsFor` is told otherwise. */
 export const ESBUILD_OPTIONS = {
   bundle: true,
   platform: 'node',
@@ -79,6 +94,7 @@ export const ESBUILD_OPTIONS = {
   external: EXTERNAL_MODULES,
   alias: ALIASES,
   charset: 'utf8',
+  define: tracingDefine(false),
   logLevel: 'warning',
 } as const satisfies BuildOptions;
 
@@ -88,9 +104,9 @@ export const BUNDLE_FILE = 'index.mjs';
 /** The stage configuration beside each bundle: lib/platform/config.ts reads `${LAMBDA_TASK_ROOT}/config.json`. */
 export const CONFIG_FILE_IN_BUNDLE = 'config.json';
 
-/** The esbuild options of one function's bundle written to `outdir`. */
-export function esbuildOptionsFor(name: string, outdir: string): BuildOptions {
-  return { ...ESBUILD_OPTIONS, entryPoints: [entryOf(name)], outfile: resolve(outdir, BUNDLE_FILE) };
+/** The esbuild options of one function's bundle written to `outdir`, traced or not (the stage's `deployment.tracing`). */
+export function esbuildOptionsFor(name: string, outdir: string, tracing = false): BuildOptions {
+  return { ...ESBUILD_OPTIONS, define: tracingDefine(tracing), entryPoints: [entryOf(name)], outfile: resolve(outdir, BUNDLE_FILE) };
 }
 
 /**
@@ -98,7 +114,7 @@ export function esbuildOptionsFor(name: string, outdir: string): BuildOptions {
  * `forceDockerBundling: false` and the local esbuild (a devDependency) mean synthesis never
  * starts Docker (test/infra/synth.test.ts proves it with a `docker` that fails).
  */
-export function nodejsBundling(configFile: string): BundlingOptions {
+export function nodejsBundling(configFile: string, tracing: boolean): BundlingOptions {
   return {
     format: OutputFormat.ESM,
     target: ESBUILD_OPTIONS.target,
@@ -109,6 +125,7 @@ export function nodejsBundling(configFile: string): BundlingOptions {
     mainFields: [...ESBUILD_OPTIONS.mainFields],
     banner: ESBUILD_OPTIONS.banner.js,
     externalModules: [...ESBUILD_OPTIONS.external],
+    define: tracingDefine(tracing),
     // NodejsFunction has no `alias` option, and does not pass its own `charset` on to esbuild
     // (aws-cdk-lib 2.276): esbuild's own flags (`--alias:from=to`, once per module).
     esbuildArgs: {

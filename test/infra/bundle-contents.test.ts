@@ -56,12 +56,14 @@ it.each([
   ['rotate-signing-keys', [...PACKAGES_OF.table, ...PACKAGES_OF.delivery]],
   // The queue hands the worker its messages: it never sends one, so it has no SQS client.
   ['backchannel-logout', [...PACKAGES_OF.table, ...PACKAGES_OF.delivery, '@aws-sdk/client-sqs']],
+  // The subscription hands the forwarder its lines: no table, no secret, no delivery, only its bus.
+  ['audit-forwarder', [...PACKAGES_OF.table, ...PACKAGES_OF.delivery, '@aws-sdk/client-sqs', '@aws-sdk/client-secrets-manager']],
 ])('%s carries no client it never calls (regression: the document client pulled DynamoDB into well-known)', (name, forbidden) => {
   const packages = packagesIn(name);
   expect(forbidden.filter((pkg) => packages.has(pkg))).toEqual([]);
 });
 
-it.each(['token', 'introspect', 'revoke', 'admin', 'well-known', 'rotate-signing-keys', 'backchannel-logout'])(
+it.each(['token', 'introspect', 'revoke', 'admin', 'well-known', 'rotate-signing-keys', 'backchannel-logout', 'audit-forwarder'])(
   '%s carries no language’s texts: it sends no message (regression: the locale list came with every text)',
   (name) => {
     expect(inputsOf(name).filter((input) => input.startsWith('lib/messages/locales/'))).toEqual([]);
@@ -105,8 +107,9 @@ const ENDS_SESSIONS = [
 const CODE_CHECK = ['dynamodb/attempt-limiter.ts', 'dynamodb/code-store.ts', 'dynamodb/known-numbers.ts', 'dynamodb/sliding-window.ts'];
 
 it.each([
-  ['otp-send', [...SECRETS, ...TABLE, ...CODE_CHECK, 'dynamodb/send-guards.ts', ...DELIVERY]],
-  ['authorize', [...SECRETS, ...TABLE, ...CODE_CHECK, 'dynamodb/send-guards.ts', ...ENDS_SESSIONS, ...DELIVERY]],
+  // A test recipient's message is kept instead of delivered (lib/otp/test-outbox.ts) by the functions that send codes.
+  ['otp-send', [...SECRETS, ...TABLE, ...CODE_CHECK, 'dynamodb/send-guards.ts', 'dynamodb/test-outbox.ts', ...DELIVERY]],
+  ['authorize', [...SECRETS, ...TABLE, ...CODE_CHECK, 'dynamodb/send-guards.ts', 'dynamodb/test-outbox.ts', ...ENDS_SESSIONS, ...DELIVERY]],
   [
     'token',
     [
@@ -133,11 +136,15 @@ it.each([
   ],
   ['introspect', [...SECRETS, ...TABLE, 'dynamodb/token-store.ts', 'dynamodb/revocation-store.ts']],
   ['userinfo', [...SECRETS, ...TABLE, 'dynamodb/token-store.ts', 'dynamodb/revocation-store.ts']],
-  ['admin', [...SECRETS, ...TABLE, 'dynamodb/attempt-limiter.ts', 'dynamodb/sliding-window.ts', ...ENDS_SESSIONS]],
+  [
+    'admin',
+    [...SECRETS, ...TABLE, 'dynamodb/attempt-limiter.ts', 'dynamodb/sliding-window.ts', 'dynamodb/test-outbox.ts', ...ENDS_SESSIONS],
+  ],
   ['logout', [...SECRETS, ...TABLE, 'dynamodb/sliding-window.ts', ...ENDS_SESSIONS]],
   ['well-known', SECRETS],
   ['rotate-signing-keys', ['aws-failures.ts', 'lambda-credentials.ts', 'secrets/signing-key-rotation.ts']],
   ['backchannel-logout', [...SECRETS, 'sqs/logout-messages.ts']],
+  ['audit-forwarder', ['eventbridge/event-bus.ts', 'lambda-credentials.ts']],
 ])(
   '%s carries exactly the adapters it constructs (issue 26: the token bundle carried the send guards, authorize the token stores)',
   (name, adapters) => {

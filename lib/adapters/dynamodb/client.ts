@@ -5,6 +5,7 @@ import { DynamoDBClient, type ConditionalCheckFailedException } from '@aws-sdk/c
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { clientConfig, DYNAMODB_CLIENT_SETTINGS, type AwsClientOptions } from '../../platform/aws';
+import { traced } from '../../platform/tracing';
 import { dependencyFailure } from '../aws-failures';
 
 /**
@@ -22,7 +23,8 @@ export function createDynamoDbClient(options: AwsClientOptions = {}, requestTime
           ...DYNAMODB_CLIENT_SETTINGS,
           requestHandler: { ...DYNAMODB_CLIENT_SETTINGS.requestHandler, requestTimeout: requestTimeoutMs, socketTimeout: requestTimeoutMs },
         };
-  return new DynamoDBClient({ ...clientConfig(options), ...settings });
+  // Traced where the stage traces (lib/platform/tracing.ts): each call an X-Ray subsegment.
+  return traced(new DynamoDBClient({ ...clientConfig(options), ...settings }));
 }
 
 /** A DynamoDB failure in the service's vocabulary (lib/adapters/aws-failures.ts). */

@@ -5,6 +5,7 @@
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { clientConfig, SECRETS_MANAGER_CLIENT_SETTINGS, type AwsClientOptions } from '../../platform/aws';
+import { traced } from '../../platform/tracing';
 import { dependencyFailure, parseSecretJson } from '../aws-failures';
 import type { SecretSource } from '../../keys/ports';
 
@@ -19,7 +20,10 @@ export class SecretsManagerSecretSource implements SecretSource {
     arns: { hmacSecret: string; signingKeys: string; verificationKeys: string },
     client: AwsClientOptions = {},
   ): SecretsManagerSecretSource {
-    return new SecretsManagerSecretSource(new SecretsManagerClient({ ...SECRETS_MANAGER_CLIENT_SETTINGS, ...clientConfig(client) }), arns);
+    return new SecretsManagerSecretSource(
+      traced(new SecretsManagerClient({ ...SECRETS_MANAGER_CLIENT_SETTINGS, ...clientConfig(client) })),
+      arns,
+    );
   }
 
   async hmacSecret(): Promise<Buffer> {

@@ -5,6 +5,7 @@
 import { SESClient, SendEmailCommand, type SESClientConfig } from '@aws-sdk/client-ses';
 import { DeliveryFailedError } from '../../platform/errors';
 import { DELIVERY_CLIENT_SETTINGS } from '../../platform/aws';
+import { traced } from '../../platform/tracing';
 import { RenewableClient } from '../aws-failures';
 import type { EmailMessage, EmailSender } from '../../messages/ports';
 
@@ -17,7 +18,7 @@ export class SesEmailSender implements EmailSender {
   }
 
   static create(config: SESClientConfig = {}): SesEmailSender {
-    return new SesEmailSender(() => new SESClient({ ...DELIVERY_CLIENT_SETTINGS, ...config }));
+    return new SesEmailSender(() => traced(new SESClient({ ...DELIVERY_CLIENT_SETTINGS, ...config })));
   }
 
   async sendEmail(message: EmailMessage): Promise<void> {

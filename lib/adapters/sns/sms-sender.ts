@@ -6,6 +6,7 @@
 import { PublishCommand, SNSClient, type MessageAttributeValue, type SNSClientConfig } from '@aws-sdk/client-sns';
 import { DeliveryFailedError } from '../../platform/errors';
 import { DELIVERY_CLIENT_SETTINGS } from '../../platform/aws';
+import { traced } from '../../platform/tracing';
 import { RenewableClient } from '../aws-failures';
 import type { SmsMessage, SmsSender } from '../../messages/ports';
 
@@ -18,7 +19,7 @@ export class SnsSmsSender implements SmsSender {
   }
 
   static create(config: SNSClientConfig = {}): SnsSmsSender {
-    return new SnsSmsSender(() => new SNSClient({ ...DELIVERY_CLIENT_SETTINGS, ...config }));
+    return new SnsSmsSender(() => traced(new SNSClient({ ...DELIVERY_CLIENT_SETTINGS, ...config })));
   }
 
   async sendSms(message: SmsMessage): Promise<void> {

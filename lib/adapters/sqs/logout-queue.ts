@@ -12,6 +12,7 @@
  */
 import { SQSClient, SendMessageBatchCommand, type SQSClientConfig } from '@aws-sdk/client-sqs';
 import { QUEUE_CLIENT_SETTINGS } from '../../platform/aws';
+import { traced } from '../../platform/tracing';
 import type { LogoutNotice, LogoutNotifier } from '../../logout/ports';
 import { dependencyFailure, RenewableClient } from '../aws-failures';
 import { logoutMessageBody } from './logout-messages';
@@ -32,7 +33,7 @@ export class SqsLogoutNotifier implements LogoutNotifier {
 
   /** A notifier for the queue at `queueUrl`, with the service's SQS client limits (lib/platform/aws.ts). */
   static create(queueUrl: string, config: SQSClientConfig = {}): SqsLogoutNotifier {
-    return new SqsLogoutNotifier(() => new SQSClient({ ...QUEUE_CLIENT_SETTINGS, ...config }), queueUrl);
+    return new SqsLogoutNotifier(() => traced(new SQSClient({ ...QUEUE_CLIENT_SETTINGS, ...config })), queueUrl);
   }
 
   async notify(notices: readonly LogoutNotice[]): Promise<void> {

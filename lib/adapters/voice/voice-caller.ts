@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { DeliveryFailedError } from '../../platform/errors';
 import { DELIVERY_CLIENT_SETTINGS } from '../../platform/aws';
+import { traced } from '../../platform/tracing';
 import { RenewableClient } from '../aws-failures';
 import type { VoiceCaller, VoiceMessage } from '../../messages/ports';
 
@@ -21,7 +22,7 @@ export class SmsVoiceV2VoiceCaller implements VoiceCaller {
   }
 
   static create(config: PinpointSMSVoiceV2ClientConfig = {}): SmsVoiceV2VoiceCaller {
-    return new SmsVoiceV2VoiceCaller(() => new PinpointSMSVoiceV2Client({ ...DELIVERY_CLIENT_SETTINGS, ...config }));
+    return new SmsVoiceV2VoiceCaller(() => traced(new PinpointSMSVoiceV2Client({ ...DELIVERY_CLIENT_SETTINGS, ...config })));
   }
 
   async sendVoiceMessage(message: VoiceMessage): Promise<void> {
