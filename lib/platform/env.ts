@@ -49,6 +49,9 @@ const environmentSchema = z.object({
    * (infra/backchannel.ts). Absent locally: the local runtime delivers in process.
    */
   LOGOUT_QUEUE_URL: blankAsAbsent(z.url({ protocol: /^https?$/ })),
+  /** The audit forwarder's EventBridge bus and its events' `source`, `identity.<stage>` (infra/audit.ts). */
+  AUDIT_EVENT_BUS_NAME: text(),
+  AUDIT_EVENT_SOURCE: text(),
   /** Locally: a folder of secret files instead of Secrets Manager (the local runtime and tests). */
   LOCAL_SECRETS_DIR: text(),
   /**

@@ -2,7 +2,15 @@
  * Every test file's logs are captured (not printed) and checked after its tests: no raw email
  * address, no phone number, and none of the codes or tokens the tests saw may appear in them.
  * Logs contain neither a code nor a raw email or phone number: enforced suite-wide.
+ *
+ * The same goes for the audit events derived from those lines (lib/audit/, as the forwarder maps
+ * them on AWS): each must match its committed schema (docs/events/), a line of an event's source
+ * that does not fit it is a failure (the forwarder would drop it), and no event may hold personal
+ * data or a remembered secret.
  */
+import { auditEventsOf, parseLogLine } from '../../lib/audit/mapping';
+import { auditEventProblems } from './audit-schemas';
+
 const captured: string[] = [];
 const secrets = new Set<string>();
 
@@ -55,8 +63,25 @@ for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const
   });
 }
 
+/** Problems of the audit events derived from `lines`: a line that fits no schema, an event its schema refuses, personal data or a secret in one. */
+export function auditEventLeaks(lines: readonly string[]): string[] {
+  const problems: string[] = [];
+  lines.forEach((text, index) => {
+    const line = parseLogLine(text);
+    if (line === undefined) return;
+    const mapped = auditEventsOf(line, { id: String(index), timestamp: 0 });
+    for (const type of mapped.invalid) problems.push(`${type} refused the line: ${text.slice(0, 300)}`);
+    for (const event of mapped.events) {
+      problems.push(...auditEventProblems(event.type, event.version, event.detail));
+      problems.push(...logLeaks([JSON.stringify(event)]).map((leak) => `audit event ${event.type}: ${leak}`));
+    }
+  });
+  return problems;
+}
+
 afterAll(() => {
   const leaks = logLeaks(captured);
   if (process.env.SHOW_LOGS === '1') process.stdout.write(`${captured.join('\n')}\n`);
   expect(leaks).toEqual([]);
+  expect(auditEventLeaks(captured)).toEqual([]);
 });

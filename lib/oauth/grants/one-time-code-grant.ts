@@ -88,7 +88,8 @@ export async function exchangeCode(deps: ExchangeCodeDeps, request: TokenRequest
       deps,
       grant,
       { userKey: counted.userKey, now },
-      { environment: environment.id, client: client.id, user: logHandleOf(counted.userKey) },
+      // `grant` names the exchange in the logs, as the other grants do (an audit event's source: lib/audit/events.ts).
+      { environment: environment.id, client: client.id, user: logHandleOf(counted.userKey), grant: 'one_time_code' },
     );
   }); // Which part was wrong is the log's (the reason), never the client's: RFC 6749 §5.2 invalid_grant.
   if (!verification.verified) throw new InvalidGrantError({ detail: verification.reason });
