@@ -105,8 +105,11 @@ export async function runCommand(command: AdminCommand): Promise<{ status: numbe
   return { status: response.status, body: parsed };
 }
 
-/** The SigV4 headers (execute-api) of a POST of `body` to `endpoint`, with the default credential chain. */
-async function signedHeaders(endpoint: URL, body: string, region: string): Promise<Record<string, string>> {
+/**
+ * The SigV4 headers (execute-api) of a POST of `body` to `endpoint`, with the default credential
+ * chain. Also the smoke command's (infra/smoke.ts), for the test outbox's admin route.
+ */
+export async function signedHeaders(endpoint: URL, body: string, region: string): Promise<Record<string, string>> {
   const signer = new SignatureV4({ service: 'execute-api', region, credentials: defaultProvider(), sha256: NodeSha256 });
   const signed = await signer.sign({
     method: 'POST',
@@ -147,12 +150,12 @@ function toBuffer(data: ArrayBuffer | ArrayBufferView): Buffer {
   return ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data);
 }
 
-function isLoopback(host: string): boolean {
+export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** The region in an API Gateway default URL (`<id>.execute-api.<region>.amazonaws.com`). */
-function regionOf(host: string): string | undefined {
+export function regionOf(host: string): string | undefined {
   return /\.execute-api\.([a-z0-9-]+)\.amazonaws\.com(\.cn)?$/.exec(host)?.[1];
 }
 

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { ensureTable, LOCAL_AWS, startDynamoDbLocal } from './dynamodb';
 import { configFileWithOverrides, overridesIn } from './limit-overrides';
 import { startCaptureServer, type CaptureServerOptions } from './capture';
+import { EventOutbox } from './events';
 import { readOutbox } from './outbox';
 import { ensureLocalSecrets } from './secrets';
 import { startSesLocal } from './ses';
@@ -43,6 +44,8 @@ export interface LocalServices {
   readonly secretsDir: string;
   /** The stage file the handlers read: the one given, or its copy with the limit overrides applied. */
   readonly configFile: string;
+  /** The audit events of the service's log lines in this process (local/events.ts, `/__dev/events`). */
+  readonly events: EventOutbox;
   /** Stops what this call started (not services it was handed). */
   stop(): Promise<void>;
 }
@@ -78,6 +81,8 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
     await ensureTable(dynamodb.endpoint, tableName);
     const secretsDir = options.secretsDir ?? resolve(PROJECT_ROOT, '.local/secrets');
     await ensureLocalSecrets(secretsDir);
+    const events = EventOutbox.listening();
+    stops.push(() => Promise.resolve(events.stop()));
 
     return {
       dynamodbEndpoint: dynamodb.endpoint,
@@ -86,6 +91,7 @@ export async function startLocalServices(options: LocalServicesOptions = {}): Pr
       tableName,
       secretsDir,
       configFile,
+      events: events.outbox,
       stop,
     };
   } catch (error) {
@@ -123,7 +129,7 @@ export function lambdaEnvironment(services: LocalServices, issuer: string): Reco
   };
 }
 
-/** The local-only routes: the outbox. */
+/** The local-only routes: the outbox, the audit events. */
 export function devRoutes(services: LocalServices): Record<string, DevRoute> {
   return {
     // The API's description (docs/openapi.json, `npm run openapi`), as committed. On AWS the same
@@ -133,5 +139,8 @@ export function devRoutes(services: LocalServices): Record<string, DevRoute> {
       const userId = url.searchParams.get('user_id') ?? undefined;
       return { status: 200, body: { messages: await readOutbox(services.sesUrl, services.captureUrl, userId) } };
     },
+    // What the stack's EventBridge bus would get (docs/operations/audit-events.md), newest first.
+    '/__dev/events': (url) =>
+      Promise.resolve({ status: 200, body: { events: services.events.list(url.searchParams.get('type') ?? undefined) } }),
   };
 }

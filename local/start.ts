@@ -65,8 +65,10 @@ async function main(): Promise<void> {
       ...ROUTES.filter(isPublic).map((route) => `    ${route.methods.join(', ').padEnd(9)} ${api.url}${route.path}`),
       // On AWS these take SigV4-signed requests of the account's IAM principals only; here, anyone on this machine.
       `  Admin (no IAM)   ${api.url}/idp/v1/admin/users/{block,unblock,end-sessions}  (npm run admin -- --help)`,
+      `                   ${api.url}/idp/v1/admin/test-messages/take  (npm run smoke -- ${api.url})`,
       `  OpenAPI          ${api.url}${OPENAPI_PATH} (docs/openapi.json; the typed client: client/)`,
       `  Outbox           ${api.url}/__dev/outbox?user_id=<email or phone>`,
+      `  Audit events     ${api.url}/__dev/events?type=<detail-type>  (what the stack's EventBridge bus would get)`,
       `  SES email viewer ${services.sesUrl}`,
       `  SMS/voice store  ${services.captureUrl}/messages`,
       `  DynamoDB Local   ${services.dynamodbEndpoint} (table ${services.tableName})`,

@@ -9,6 +9,7 @@ import { DynamoDbAuthorizationCodeStore } from '../adapters/dynamodb/authorizati
 import { DynamoDbCodeStore } from '../adapters/dynamodb/code-store';
 import { DynamoDbKnownNumbers } from '../adapters/dynamodb/known-numbers';
 import { DynamoDbSendGuards } from '../adapters/dynamodb/send-guards';
+import { DynamoDbTestOutbox } from '../adapters/dynamodb/test-outbox';
 import { sessionEndingAdapters } from './end-sessions';
 import type { AuthorizeDeps } from '../login/authorize';
 import { required } from '../platform/env';
@@ -29,6 +30,7 @@ export const authorizeDeps: () => AuthorizeDeps & IssuerDeps = /* @__PURE__ */ l
     guards: new DynamoDbSendGuards(documents, name),
     codes: new DynamoDbCodeStore(documents, name),
     knownNumbers: new DynamoDbKnownNumbers(documents, name),
+    testOutbox: new DynamoDbTestOutbox(documents, name),
     authorizationCodes: new DynamoDbAuthorizationCodeStore(documents, name),
     // The sessions; a login in another account ends the browser's previous one as a logout does.
     ...sessionEndingAdapters(whole, table),

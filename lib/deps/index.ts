@@ -41,6 +41,7 @@ import { DynamoDbRevocationStore } from '../adapters/dynamodb/revocation-store';
 import { DynamoDbSendGuards } from '../adapters/dynamodb/send-guards';
 import { DynamoDbTokenStore } from '../adapters/dynamodb/token-store';
 import { DynamoDbSessionStore, DynamoDbUserIndex } from '../adapters/dynamodb/session-store';
+import { DynamoDbTestOutbox } from '../adapters/dynamodb/test-outbox';
 import { LocalLogoutQueue } from '../logout/backchannel';
 import type { LogoutNotifier } from '../logout/ports';
 import { tableOf, type Table } from './table';
@@ -127,6 +128,7 @@ export function tableAdapters({ documents, name }: Table) {
     revocations: new DynamoDbRevocationStore(documents, name),
     clientAssertions: new DynamoDbClientAssertionStore(documents, name),
     sessions: new DynamoDbSessionStore(documents, name),
+    testOutbox: new DynamoDbTestOutbox(documents, name),
     userIndex: new DynamoDbUserIndex(documents, name),
   };
 }

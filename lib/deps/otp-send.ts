@@ -3,6 +3,7 @@ import { DynamoDbAttemptLimiter } from '../adapters/dynamodb/attempt-limiter';
 import { DynamoDbCodeStore } from '../adapters/dynamodb/code-store';
 import { DynamoDbKnownNumbers } from '../adapters/dynamodb/known-numbers';
 import { DynamoDbSendGuards } from '../adapters/dynamodb/send-guards';
+import { DynamoDbTestOutbox } from '../adapters/dynamodb/test-outbox';
 import type { SendCodeDeps } from '../endpoints/otp-send';
 import { required } from '../platform/env';
 import { lazy } from '../platform/lazy';
@@ -19,6 +20,7 @@ export const otpSendDeps: () => SendCodeDeps = /* @__PURE__ */ lazy(() => {
     guards: new DynamoDbSendGuards(documents, name),
     codes: new DynamoDbCodeStore(documents, name),
     knownNumbers: new DynamoDbKnownNumbers(documents, name),
+    testOutbox: new DynamoDbTestOutbox(documents, name),
     ...deliveryAdapters({ ses: {}, sns: {}, smsVoice: {} }),
     hmacKeys: hmacKeysFrom(base.secrets, cache),
   };

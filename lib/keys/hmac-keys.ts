@@ -12,6 +12,7 @@
  * - `refreshToken`: the keyed hash a refresh token is stored as, and its family's key;
  * - `refreshSuccessor`: derives a refresh token's successor from it (lib/oauth/refresh-tokens.ts).
  * - `session`: the keyed hash a single sign-on session is stored under (lib/sessions/sessions.ts).
+ * - `testMessage`: encrypts the message kept for a stage's test recipient (lib/otp/test-outbox.ts).
  *
  * Rotating the master secret therefore changes every `sub` and resets every counter and code:
  * see docs/operations/key-rotation.md.
@@ -35,6 +36,8 @@ export interface HmacKeys {
   readonly refreshSuccessor: Buffer;
   /** The keyed hash a session's cookie reference is stored under (lib/sessions/sessions.ts). */
   readonly session: Buffer;
+  /** Encrypts the message kept for a test recipient instead of delivering it (lib/otp/test-outbox.ts). */
+  readonly testMessage: Buffer;
 }
 
 /** The master secret must carry at least 256 bits. */
@@ -59,6 +62,7 @@ export function deriveHmacKeys(secret: Buffer): HmacKeys {
     refreshToken: derive('refresh-token'),
     refreshSuccessor: derive('refresh-successor'),
     session: derive('sso-session'),
+    testMessage: derive('test-message'),
   });
 }
 

@@ -120,10 +120,10 @@ export const FUNCTIONS = {
   },
   admin: {
     name: 'admin',
-    description: 'POST /idp/v1/admin/users/*: the operator controls (block, unblock, end sessions), IAM-authorised',
+    description: 'POST /idp/v1/admin/*: the operator controls (block, unblock, end sessions) and test messages, IAM-authorised',
     // The block set on and lifted from a user's attempt counters, a refresh family revoked
-    // (UpdateItem), a session ended (DeleteItem), the user's sessions and families found (Query,
-    // on the user index).
+    // (UpdateItem), a session ended and a test recipient's kept message taken (DeleteItem), the
+    // user's sessions and families found (Query, on the user index).
     table: ['UpdateItem', 'DeleteItem', 'Query'],
     secrets: ['hmac'],
     delivery: [],
@@ -174,6 +174,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/idp/v1/admin/users/block', methods: ['POST'], functionName: 'admin', authorization: 'iam' },
   { path: '/idp/v1/admin/users/unblock', methods: ['POST'], functionName: 'admin', authorization: 'iam' },
   { path: '/idp/v1/admin/users/end-sessions', methods: ['POST'], functionName: 'admin', authorization: 'iam' },
+  // The message kept for a stage's test recipient, taken (read once) by `npm run smoke` (lib/otp/test-outbox.ts).
+  { path: '/idp/v1/admin/test-messages/take', methods: ['POST'], functionName: 'admin', authorization: 'iam' },
 ];
 
 /** The public routes: the API's contract (docs/openapi.json), CORS and the WAF's rate limits are theirs. */

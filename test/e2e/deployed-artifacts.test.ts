@@ -21,12 +21,15 @@ import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
 import { build } from 'esbuild';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { CONFIG_FILE_IN_BUNDLE, esbuildOptionsFor } from '../../infra/bundling';
+import { LIVE_ALIAS } from '../../infra/deploy-safety';
 import { loadStageFile } from '../../infra/stage';
 import { completeKeySet, initialKeySet, publicKeySet } from '../../lib/keys/signing-keys';
 import { ENVIRONMENT_VARIABLES, variablesOf } from '../../lib/platform/env';
+import { ROUTES } from '../../lib/platform/routes';
 import { startApiServer, type ApiServer, type LocalHandler } from '../../local/api-server';
 import { startCaptureServer, type CaptureServer } from '../../local/capture';
 import { ensureTable } from '../../local/dynamodb';
+import { EventOutbox } from '../../local/events';
 import { readOutbox } from '../../local/outbox';
 import { lambdaEnvironment, type LocalServices } from '../../local/stack';
 import { apiEvent } from '../support/api-event';
@@ -45,8 +48,8 @@ const INTROSPECT = '/idp/v1/account/introspect';
 const USERINFO = '/idp/v1/account/userinfo';
 const BASIC_BACKEND = `Basic ${Buffer.from(`local-backend:${LOCAL_API_KEY}`).toString('base64')}`;
 
-/** What the template sets that is not the service's own (lib/platform/env.ts): Node's, and Powertools' own variables. */
-const RUNTIME_VARIABLE = /^(NODE_OPTIONS|POWERTOOLS_[A-Z_]+)$/;
+/** What the template sets that is not the service's own (lib/platform/env.ts): Node's, Powertools' own variables, and the X-Ray SDK's of a traced stage (infra/functions.ts). */
+const RUNTIME_VARIABLE = /^(NODE_OPTIONS|POWERTOOLS_[A-Z_]+|AWS_XRAY_CONTEXT_MISSING)$/;
 /** Variables only the local runtime sets (a folder of config or secrets): never in a deployed function's environment. */
 const LOCAL_ONLY: readonly string[] = ['IDP_CONFIG_FILE', 'LOCAL_SECRETS_DIR'];
 
@@ -117,6 +120,20 @@ function container(fn: DeployedFunction, environment: Record<string, string>): P
   });
 }
 
+/** The paths of each function the routes name (lib/platform/routes.ts): the template's API must route exactly these. */
+const ROUTED: Record<string, string[]> = {};
+for (const route of ROUTES) ROUTED[route.functionName] = [...(ROUTED[route.functionName] ?? []), route.path].sort();
+
+/**
+ * The functions found in the template, once checked to be every function the routes name: a loop
+ * over the functions found must not pass by finding none (as when the integrations started to
+ * invoke aliases, which the finding did not yet follow).
+ */
+function apiFunctions(): DeployedFunction[] {
+  expect(functions.map((fn) => fn.spec?.name).sort()).toEqual(Object.keys(ROUTED).sort());
+  return functions;
+}
+
 const named = (name: string) => {
   const fn = functions.find((candidate) => candidate.spec?.name === name);
   if (fn === undefined) throw new Error(`The template has no function ${name}`);
@@ -139,6 +156,8 @@ beforeAll(async () => {
     tableName,
     secretsDir: '',
     configFile: '',
+    // The local runtime's audit event outbox: the functions run in processes of their own, so it stays empty.
+    events: new EventOutbox(),
     stop: () => Promise.resolve(),
   };
 
@@ -214,16 +233,19 @@ const newEmail = () => {
 
 describe('the assembly', () => {
   it('routes every API path to a function declared in lib/platform/routes.ts, whose asset holds the bundle, its source map and the stage file', () => {
-    expect(functions.length).toBeGreaterThan(0);
-    for (const fn of functions) {
+    expect(Object.fromEntries(functions.map((fn) => [fn.spec?.name ?? fn.logicalId, fn.paths]))).toEqual(ROUTED);
+    for (const fn of apiFunctions()) {
       expect({
         fn: fn.logicalId,
         declared: fn.spec !== undefined,
+        // What runs here is what the API invokes: the function's version behind its alias (infra/deploy-safety.ts).
+        invokedAs: fn.alias?.name,
         handler: fn.handler,
         files: ['index.mjs', 'index.mjs.map', CONFIG_FILE_IN_BUNDLE].filter((file) => existsSync(join(fn.assetDir, file))),
       }).toEqual({
         fn: fn.logicalId,
         declared: true,
+        invokedAs: LIVE_ALIAS,
         handler: 'index.handler',
         files: ['index.mjs', 'index.mjs.map', CONFIG_FILE_IN_BUNDLE],
       });
@@ -232,8 +254,10 @@ describe('the assembly', () => {
   });
 
   it('deploys, byte for byte, the bundle `npm run build` writes and the benchmark measures', async () => {
-    for (const fn of functions) {
-      const built = await build({ ...esbuildOptionsFor(fn.spec?.name ?? '', join(fn.assetDir, 'rebuilt')), write: false });
+    for (const fn of apiFunctions()) {
+      // Traced as the stage says (deployment.tracing, lib/platform/tracing.ts), as `npm run build -- --stage` builds it.
+      const tracing = loadStageFile(STAGE).config.deployment.tracing;
+      const built = await build({ ...esbuildOptionsFor(fn.spec?.name ?? '', join(fn.assetDir, 'rebuilt'), tracing), write: false });
       const code = built.outputFiles.find((file) => file.path.endsWith('.mjs'))?.text;
       expect({ fn: fn.logicalId, identical: code === readFileSync(join(fn.assetDir, 'index.mjs'), 'utf8') }).toEqual({
         fn: fn.logicalId,
@@ -243,7 +267,7 @@ describe('the assembly', () => {
   }, 120_000);
 
   it('gives each function every variable its code requires (lib/platform/env.ts), only variables the schema knows, and nothing local-only', () => {
-    for (const fn of functions) {
+    for (const fn of apiFunctions()) {
       const variables = Object.keys(fn.variables);
       const required = variablesOf(fn.spec ?? { table: [], secrets: [] });
       expect({
@@ -419,8 +443,10 @@ describe('the bundles, run as Lambda runs them with their template environment',
   });
 
   it('every function (found in the template) refuses a method it does not take with 405 and the JSON error', async () => {
-    for (const fn of functions) {
+    const asked: string[] = [];
+    for (const fn of apiFunctions()) {
       for (const path of fn.paths) {
+        asked.push(path);
         const response = await toTestResponse(await fetch(`${api.url}${path}`, { method: 'DELETE' }));
         expect({ path, status: response.status, error: response.body.error, allow: response.headers.get('allow') !== null }).toEqual({
           path,
@@ -430,10 +456,11 @@ describe('the bundles, run as Lambda runs them with their template environment',
         });
       }
     }
+    expect(asked.sort()).toEqual(ROUTES.map((route) => route.path).sort());
   });
 
   it('logged JSON lines only (stderr also has Node’s warnings), with no environment error and nothing personal (addresses, codes, tokens)', () => {
-    for (const fn of functions) {
+    for (const fn of apiFunctions()) {
       const started = containers.get(fn.logicalId);
       const [logs, stderr] = [started?.logLines() ?? [], started?.stderrLines() ?? []];
       const notJson = logs.filter((line) => {

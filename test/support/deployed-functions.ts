@@ -4,6 +4,13 @@
  * `Code.S3Key` names in the assets manifest, its `Handler`, its environment as the template gives
  * it, its memory, timeout and logging settings, and the API paths routed to it. Read generically,
  * so a function added to lib/platform/routes.ts (and so to the stack) is picked up without a change here.
+ *
+ * An integration invokes either the function itself (`Fn::GetAtt [function, Arn]`) or, as every
+ * stage does since deploy safety (infra/deploy-safety.ts), its `live` alias (`Ref` to an
+ * AWS::Lambda::Alias, whose `Ref` is the alias ARN): the alias is followed through its
+ * `FunctionName` and `FunctionVersion` to the version and from there to the function, whose
+ * properties are the version's (a version is a snapshot of its function's code and configuration).
+ * A Lambda integration whose target is neither fails, rather than leaving the function out.
  */
 import { join } from 'node:path';
 import { FUNCTIONS, type FunctionSpec } from '../../lib/platform/routes';
@@ -25,6 +32,8 @@ export interface DeployedFunction {
   readonly logging: { readonly LogFormat?: string; readonly ApplicationLogLevel?: string };
   /** The API Gateway resource paths whose methods invoke it. */
   readonly paths: readonly string[];
+  /** The alias the API invokes it through (infra/deploy-safety.ts); undefined when the API invokes the function itself. */
+  readonly alias: { readonly logicalId: string; readonly name: string; readonly versionLogicalId: string } | undefined;
 }
 
 type Resource = TemplateJson['Resources'][string];
@@ -35,13 +44,26 @@ export function apiFunctionsOf(assembly: CloudAssembly): DeployedFunction[] {
   const { template } = assembly;
   const paths = resourcePaths(template);
   const pathsByFunction = new Map<string, string[]>();
-  for (const [, method] of Object.entries(template.Resources).filter(([, resource]) => resource.Type === 'AWS::ApiGateway::Method')) {
+  const aliasByFunction = new Map<string, DeployedFunction['alias']>();
+  for (const [methodId, method] of Object.entries(template.Resources).filter(
+    ([, resource]) => resource.Type === 'AWS::ApiGateway::Method',
+  )) {
     const properties = propertiesOf(method);
-    const integration = JSON.stringify(properties.Integration ?? {});
-    const target = /"Fn::GetAtt":\["([^"]+)","Arn"\]/.exec(integration)?.[1];
+    const integration = properties.Integration as { Type?: string; Uri?: unknown } | undefined;
+    // The CORS preflights are MOCK integrations: no function behind them.
+    if (integration?.Type !== 'AWS_PROXY' && integration?.Type !== 'AWS') continue;
     const path = paths.get((properties.ResourceId as { Ref?: string } | undefined)?.Ref ?? '');
-    if (target === undefined || path === undefined) continue;
-    pathsByFunction.set(target, [...(pathsByFunction.get(target) ?? []), path]);
+    if (path === undefined) throw new Error(`${methodId}: its ResourceId is no API Gateway resource of the template`);
+    const { logicalId, alias } = invokedFunction(template, methodId, JSON.stringify(integration.Uri ?? null));
+    // One function, one way in: its alias from every path (or the function itself from every path).
+    const known = aliasByFunction.get(logicalId);
+    if (aliasByFunction.has(logicalId) && known?.logicalId !== alias?.logicalId) {
+      throw new Error(
+        `${methodId}: ${logicalId} is invoked through ${alias?.logicalId ?? 'no alias'} here, ${known?.logicalId ?? 'no alias'} elsewhere`,
+      );
+    }
+    aliasByFunction.set(logicalId, alias);
+    pathsByFunction.set(logicalId, [...(pathsByFunction.get(logicalId) ?? []), path]);
   }
   const directoryByKey = new Map(
     Object.values(assembly.assets.files).flatMap((file) =>
@@ -67,9 +89,41 @@ export function apiFunctionsOf(assembly: CloudAssembly): DeployedFunction[] {
       timeoutSeconds: Number(properties.Timeout),
       logging: (properties.LoggingConfig as DeployedFunction['logging'] | undefined) ?? {},
       paths: routed.sort(),
+      alias: aliasByFunction.get(logicalId),
     };
   });
 }
+
+/**
+ * The function a Lambda integration's `Uri` invokes: `…/functions/<target>/invocations`, the
+ * target a function's `Fn::GetAtt [id, Arn]` or an alias's `Ref` (its ARN).
+ */
+function invokedFunction(template: TemplateJson, methodId: string, uri: string): Pick<DeployedFunction, 'logicalId' | 'alias'> {
+  const direct = /"Fn::GetAtt":\["([^"]+)","Arn"\]/.exec(uri)?.[1];
+  if (direct !== undefined && template.Resources[direct]?.Type === 'AWS::Lambda::Function') return { logicalId: direct, alias: undefined };
+  const aliasId = [...uri.matchAll(/\{"Ref":"([^"]+)"\}/g)]
+    .map((match) => match[1] as string)
+    .find((id) => template.Resources[id]?.Type === 'AWS::Lambda::Alias');
+  if (aliasId === undefined)
+    throw new Error(`${methodId}: its integration invokes neither a function nor an alias of the template: ${uri}`);
+  const alias = propertiesOf(template.Resources[aliasId]);
+  const functionId = refOf(alias.FunctionName);
+  const versionId = (alias.FunctionVersion as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
+  const version = template.Resources[versionId ?? ''];
+  if (functionId === undefined || template.Resources[functionId]?.Type !== 'AWS::Lambda::Function') {
+    throw new Error(`${aliasId}: its FunctionName is no function of the template: ${JSON.stringify(alias.FunctionName)}`);
+  }
+  if (versionId === undefined || version?.Type !== 'AWS::Lambda::Version') {
+    throw new Error(`${aliasId}: its FunctionVersion is no version of the template: ${JSON.stringify(alias.FunctionVersion)}`);
+  }
+  // The version must be one of the alias's own function: Lambda refuses an alias to another function's version.
+  if (refOf(propertiesOf(version).FunctionName) !== functionId) {
+    throw new Error(`${aliasId}: its version ${versionId} is not one of its function ${functionId}`);
+  }
+  return { logicalId: functionId, alias: { logicalId: aliasId, name: String(alias.Name), versionLogicalId: versionId } };
+}
+
+const refOf = (value: unknown): string | undefined => (value as { Ref?: string } | undefined)?.Ref;
 
 /** API Gateway resource paths by logical id, rebuilt from PathPart and ParentId. */
 function resourcePaths(template: TemplateJson): Map<string, string> {

@@ -8,6 +8,7 @@
 import type { KnownNumberKey, SendWindowKey } from '../../guards/ports';
 import type { AttemptKey } from '../../limits/ports';
 import type { CodeSlot } from '../../otp/ports';
+import type { TestMessageKey } from '../../otp/test-outbox';
 
 /** An attempt counter of an operation (`send`, `token`) for a user (attempt-limiter.ts). */
 export function attemptItemKey(key: AttemptKey): string {
@@ -62,6 +63,11 @@ export function clientAssertionItemKey(clientId: string, jtiHash: string): strin
 /** A single sign-on session, by the keyed hash of its cookie's reference (session-store.ts). */
 export function sessionItemKey(sessionKey: string): string {
   return `session#${sessionKey}`;
+}
+
+/** The message kept for a test recipient of an environment instead of delivered (test-outbox.ts). */
+export function testMessageItemKey(key: TestMessageKey): string {
+  return `testmsg#${key.environmentId}#${key.userKey}`;
 }
 
 /** The user index's partition (table.ts `userIndex`): one user in one environment. */

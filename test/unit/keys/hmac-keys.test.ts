@@ -23,6 +23,7 @@ describe('deriveHmacKeys', () => {
     ['guard', 'guard-key'],
     ['refreshToken', 'refresh-token'],
     ['refreshSuccessor', 'refresh-successor'],
+    ['testMessage', 'test-message'],
   ] as const)('derives %s with HKDF-SHA256, info identity/%s/v1, no salt, 32 bytes (RFC 5869)', (name, purpose) => {
     const expected = Buffer.from(hkdfSync('sha256', SECRET, Buffer.alloc(0), `identity/${purpose}/v1`, 32));
     expect(KEYS[name].equals(expected)).toBe(true);
