@@ -278,6 +278,19 @@ describe('npm start', () => {
     expect(introspected.data).toMatchObject({ active: true, client_id: 'local-backend', token_type: 'Bearer' });
   });
 
+  it('passes `npm run smoke -- <its URL>`: a whole login to its test recipient, every step ok, exit 0, no code or token shown', async () => {
+    const run = await new Promise<{ code: number | null; output: string }>((resolveRun, reject) => {
+      const child = spawn(process.execPath, [TSX, 'infra/smoke.ts', api], { cwd: ROOT, env: { ...process.env, NODE_NO_WARNINGS: '1' } });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.once('error', reject);
+      child.once('exit', (code) => resolveRun({ code, output }));
+    });
+    expect({ code: run.code, output: run.output }).toEqual({ code: 0, output: expect.stringContaining('revoked token refused') });
+    expect(run.output).not.toMatch(/\b\d{6}\b|eyJ[\w-]+\./);
+  }, 60_000);
+
   it('serves the API description it answers by (docs/openapi.json) at /idp/v1/openapi.json', async () => {
     const response = await fetch(`${api}/idp/v1/openapi.json`);
     expect(response.status).toBe(200);
