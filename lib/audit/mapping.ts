@@ -40,9 +40,9 @@ export function parseLogLine(text: string): LogLine | undefined {
   const trimmed = text.trim();
   if (!trimmed.startsWith('{')) return undefined;
   try {
-    const parsed: unknown = JSON.parse(trimmed);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-    return typeof (parsed as LogLine).message === 'string' ? (parsed as LogLine) : undefined;
+    // Text that starts with `{` and parses is an object: only its message is left to check.
+    const parsed = JSON.parse(trimmed) as LogLine;
+    return typeof parsed.message === 'string' ? parsed : undefined;
   } catch {
     return undefined;
   }

@@ -242,6 +242,25 @@ describe('the envelope', () => {
       ...ids,
       channel: 'email',
     });
+    // A time or a request id of another type is not the logger's: CloudWatch's time, and no request.
+    const odd = { ...line(LOG_EVENTS.codeSent, { ...ids, channel: 'email' }), timestamp: 12345, correlation_id: 42 };
+    const [event] = auditEventsOf(odd, ORIGIN).events;
+    expect(event?.detail).toEqual(expect.objectContaining({ time: '2026-11-26T10:00:05.000Z' }));
+    expect(Object.keys(event?.detail ?? {})).not.toContain('request');
+  });
+
+  it('copies only the fields a line has: an optional field it lacks is absent from the detail, not undefined', () => {
+    const [event] = auditEventsOf(line(LOG_EVENTS.codeSent, { ...ids, channel: 'email' }), ORIGIN).events;
+    expect(Object.keys(event?.detail ?? {}).sort()).toEqual([
+      'channel',
+      'client',
+      'environment',
+      'id',
+      'request',
+      'time',
+      'user',
+      'version',
+    ]);
   });
 });
 
