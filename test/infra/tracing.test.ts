@@ -27,7 +27,11 @@ beforeAll(async () => {
   await Promise.all(
     lambdaNames().flatMap((name) =>
       [false, true].map(async (tracing) => {
-        const result = await build({ ...esbuildOptionsFor(name, `/tmp/tracing-bundles/${name}`, tracing), write: false, metafile: true });
+        const result = await build({
+          ...esbuildOptionsFor(name, join(tmpdir(), 'tracing-bundles', name), tracing),
+          write: false,
+          metafile: true,
+        });
         inputs.set(`${name} ${tracing}`, inputsWithCode(result.metafile));
       }),
     ),

@@ -153,9 +153,11 @@ it('records an SMS without its recipient or its text (personal data and a code n
   expect(packets.join('\n')).not.toContain('204816');
 });
 
-it('leaves a client untouched outside Lambda, even in a bundle that traces (npm start, the tests)', async () => {
-  const { AWS_EXECUTION_ENV: _notOnLambda, ...elsewhere } = onLambda();
-  const { traced } = loadTracing(elsewhere);
+it.each([
+  ['outside Lambda, even in a bundle that traces (npm start, the tests)', () => withoutLambda(onLambda())],
+  ['when the bundle does not trace, even on Lambda', () => ({ ...onLambda(), IDENTITY_TRACING: 'off' })],
+])('leaves a client untouched %s', async (_, environment) => {
+  const { traced } = loadTracing(environment());
   const client = new DynamoDBClient({ region: 'eu-west-1', credentials: CREDENTIALS, requestHandler: answering(200, '{}') });
   const before = middlewareNames(client);
   expect(traced(client)).toBe(client);
@@ -165,16 +167,10 @@ it('leaves a client untouched outside Lambda, even in a bundle that traces (npm 
   expect(documents).toEqual([]);
 });
 
-it('leaves a client untouched when the bundle does not trace, even on Lambda', async () => {
-  const { traced } = loadTracing({ ...onLambda(), IDENTITY_TRACING: 'off' });
-  const client = new DynamoDBClient({ region: 'eu-west-1', credentials: CREDENTIALS, requestHandler: answering(200, '{}') });
-  const before = middlewareNames(client);
-  expect(traced(client)).toBe(client);
-  expect(middlewareNames(client)).toBe(before);
-  await client.send(new GetItemCommand({ TableName: 'identity-test', Key: { pk: { S: 'k' } } }));
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  expect(documents).toEqual([]);
-});
+function withoutLambda(environment: Record<string, string>): Record<string, string> {
+  const { AWS_EXECUTION_ENV: _notOnLambda, ...elsewhere } = environment;
+  return elsewhere;
+}
 
 it('adds the X-Ray middleware when it traces (the subsegments above come from it)', () => {
   const { traced } = loadTracing(onLambda());
