@@ -1,7 +1,8 @@
 /**
  * Synthesizes a stage in-process, once per test file, as `cdk synth` would (cdk.json's feature
  * flags, cdk-nag as a validation plugin, the local esbuild), with a `docker` on the PATH that
- * fails and leaves a mark, so any attempt to bundle with Docker is seen.
+ * fails and leaves a mark, so any attempt to bundle with Docker is seen, and NodejsFunction's
+ * `npx --no-install esbuild` going straight to the project's esbuild (`withProjectEsbuild`).
  *
  * `synthesizedAssembly` is the cloud assembly alone (template, assets manifest, bundles), shared
  * by every test file, worker and run with the same inputs: see there.
@@ -20,7 +21,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, delimiter, join, relative } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
@@ -53,6 +54,47 @@ export function failingDocker(): { dir: string; called: () => boolean } {
   return { dir, called: () => existsSync(mark) };
 }
 
+const NPX_DIR_PREFIX = 'identity-npx-';
+const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * NodejsFunction runs the project's esbuild as npm's `npx --no-install esbuild …` (aws-cdk-lib's
+ * PackageManager.runBinCommand), once per function: npm's own start-up is 0.7 s of CPU a function,
+ * half of what each bundled stage costs beyond esbuild. While `build` runs (construction is when
+ * NodejsFunction bundles), an `npx` first on the PATH runs exactly that command itself: the same
+ * `node_modules/.bin/esbuild`, the same arguments, the same working directory, so the bundles are
+ * the ones npx would produce; any other `npx` call goes to the real one. cdk-synth.test.ts runs
+ * the real `cdk synth`, npx included.
+ */
+export function withProjectEsbuild<T>(build: () => T): T {
+  const path = process.env.PATH ?? '';
+  const npx = path
+    .split(delimiter)
+    .filter((dir) => !basename(dir).startsWith(NPX_DIR_PREFIX))
+    .map((dir) => join(dir, 'npx'))
+    .find((candidate) => existsSync(candidate));
+  if (npx === undefined) return build();
+  const dir = join(tmpdir(), `${NPX_DIR_PREFIX}${createHash('sha256').update(`${npx}\0${PROJECT_ROOT}`).digest('hex').slice(0, 16)}`);
+  const script = [
+    '#!/bin/sh',
+    `if [ "$1" = "--no-install" ] && [ "$2" = "esbuild" ]; then shift 2; exec ${shellQuote(join(PROJECT_ROOT, 'node_modules/.bin/esbuild'))} "$@"; fi`,
+    `exec ${shellQuote(npx)} "$@"`,
+    '',
+  ].join('\n');
+  if (!existsSync(join(dir, 'npx')) || readFileSync(join(dir, 'npx'), 'utf8') !== script) {
+    mkdirSync(dir, { recursive: true });
+    const partial = join(dir, `npx.${process.pid}.partial`);
+    writeFileSync(partial, script, { mode: 0o755 });
+    renameSync(partial, join(dir, 'npx'));
+  }
+  process.env.PATH = `${dir}${delimiter}${path}`;
+  try {
+    return build();
+  } finally {
+    process.env.PATH = path;
+  }
+}
+
 /**
  * Synthesizes `stage` (its file from `configDir`, default config/: test/infra/production-stage.ts
  * gives the filled-in production copy). cdk-nag runs first on its own, so that a finding (which
@@ -60,7 +102,9 @@ export function failingDocker(): { dir: string; called: () => boolean } {
  */
 export function synthesize(stage: string, configDir?: string): SynthesizedStage {
   const outdir = mkdtempSync(join(tmpdir(), `cdk-${stage}-`));
-  const identity = createApp(stage, { context: { ...cdkJsonContext(), ...(configDir === undefined ? {} : { configDir }) }, outdir });
+  const identity = withProjectEsbuild(() =>
+    createApp(stage, { context: { ...cdkJsonContext(), ...(configDir === undefined ? {} : { configDir }) }, outdir }),
+  );
   // The packs infra/app.ts `addNagChecks` registers.
   const findings = [new AwsSolutionsChecks(), new ServerlessChecks()].flatMap((pack) =>
     pack
@@ -121,7 +165,7 @@ export function synthesizedAssembly(stage: string, configDir?: string): CloudAss
       if (!existsSync(join(dir, 'manifest.json'))) {
         const partial = mkdtempSync(`${dir}.partial-`);
         const app = new App({ context: { ...cdkJsonContext(), ...(configDir === undefined ? {} : { configDir }) }, outdir: partial });
-        addStage(app, stage);
+        withProjectEsbuild(() => addStage(app, stage));
         app.synth();
         renameSync(partial, dir);
       }

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Stack } from 'aws-cdk-lib';
 import { ServerlessChecks } from 'cdk-nag';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { addStage } from '../../infra/app';
-import { esbuildOptionsFor, lambdaNames, nodejsBundling, PROJECT_ROOT, tracingDefine } from '../../infra/bundling';
+import { lambdaNames, nodejsBundling, PROJECT_ROOT, tracingDefine } from '../../infra/bundling';
 import { TRACING_OFF_REASON, XRAY_WRITE_ACTIONS } from '../../infra/functions';
 import { TRACING_ENVIRONMENT } from '../../lib/platform/tracing';
+import { functionBundles } from './function-bundles';
 import { newApp, ofType, only, templateOf, type Json, type TemplateJson } from './offline-synthesis';
 import { productionConfigDir } from './production-stage';
 
@@ -24,18 +25,9 @@ const TRACING_MODULE = 'lib/platform/tracing-xray.ts';
 /** Each function's bundle inputs that hold code in its output, traced and not. */
 const inputs = new Map<string, string[]>();
 beforeAll(async () => {
-  await Promise.all(
-    lambdaNames().flatMap((name) =>
-      [false, true].map(async (tracing) => {
-        const result = await build({
-          ...esbuildOptionsFor(name, join(tmpdir(), 'tracing-bundles', name), tracing),
-          write: false,
-          metafile: true,
-        });
-        inputs.set(`${name} ${tracing}`, inputsWithCode(result.metafile));
-      }),
-    ),
-  );
+  // Built with esbuildOptionsFor, traced and not (shared with bundle-contents.test.ts and deployed-artifacts.test.ts: see function-bundles.ts).
+  for (const tracing of [false, true])
+    for (const [name, bundle] of await functionBundles(tracing)) inputs.set(`${name} ${tracing}`, inputsWithCode(bundle.metafile));
 }, 180_000);
 
 function inputsWithCode(metafile: Metafile): string[] {
