@@ -6,13 +6,13 @@
  * the local demo.
  *
  * @example
- * const idp = createIdentityClient('http://127.0.0.1:3000');
+ * const idp = createIdentityClient('http://localhost:3000');
  * const sent = await idp.POST('/idp/v1/otp/send', {
- *   body: { auth_type: 'email', client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: 'alice@example.com' },
+ *   body: { auth_type: 'email', client_id: 'local-web', redirect_uri: 'http://127.0.0.1:3000/callback', user_id: 'alice@example.com' },
  * });
  * if (sent.error !== undefined) throw new Error(`${sent.response.status} ${sent.error.error}: ${sent.error.error_description}`);
  * const token = await idp.POST('/idp/v1/account/token', {
- *   body: { grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: 'alice@example.com' },
+ *   body: { grant_type: 'authorization_code', code, client_id: 'local-web', redirect_uri: 'http://127.0.0.1:3000/callback', user_id: 'alice@example.com' },
  * });
  * console.log(token.data?.access_token);
  */
@@ -25,7 +25,7 @@ export type { components, operations, paths };
 export type IdentityClient = Client<paths>;
 
 /**
- * A client of the service at `baseUrl` (the issuer: `http://127.0.0.1:3000` for `npm start`, a
+ * A client of the service at `baseUrl` (the issuer: `http://localhost:3000` for `npm start`, a
  * stage's API URL or custom domain on AWS). `options` are openapi-fetch's (a `fetch` of your own,
  * default headers, middleware).
  */

@@ -274,7 +274,7 @@ export interface components {
             user_id: string;
             /** @description A BCP 47 language-REGION tag: en-US, de-DE, fr-FR, es-ES, pt-BR, en-GB, fr-CA, es-MX, es-US, pt-PT, it-IT, nl-NL, pl-PL, sv-SE, da-DK, nb-NO, ro-RO, tr-TR, ru-RU, ja-JP, ko-KR, zh-CN. Case and `_` do not matter; another region of a language gets its first locale, another language the environment's default. */
             locale?: string;
-            /** @description The client's own text, for clients allowed to set one; every `%code%` becomes the code. SMS: at most 3 segments; email: 2000 characters; voice: 300. */
+            /** @description The client's own text, for clients allowed to set one; every `%code%` becomes the code. SMS: at most 3 segments with the last line every SMS gets (`@<host> #<code>`, origin-bound); email: 2000 characters; voice: 300. */
             message?: string;
             /**
              * @description Omit to deliver by `auth_type`; `voice_with_otp` (with `auth_type: sms`) calls the number and speaks the code twice.
@@ -421,8 +421,10 @@ export interface components {
             jti: string;
             /** @description Seconds since the epoch: when the user proved possession of the code. */
             auth_time?: number;
-            /** @description Authentication methods (RFC 8176, registered values only): 'otp', plus 'sms' or 'tel' for a code by text message or phone call. */
+            /** @description Authentication methods (RFC 8176, registered values only): 'otp', plus 'sms' or 'tel' for a code by text message or phone call; for a passkey 'hwk' (device-bound) or 'swk' (synced), with 'user' and 'mfa'. */
             amr?: string[];
+            /** @description The authentication context class: 'phr' (phishing-resistant) for a passkey login; absent for a code login. */
+            acr?: string;
             scope?: string;
         };
         /** @description RFC 7009 section 2.1. */
@@ -561,7 +563,10 @@ export interface components {
             ];
             id_token_signing_alg_values_supported: ("ES256" | "RS256")[];
             access_token_signing_alg_values_supported: ("ES256" | "RS256")[];
-            claims_supported: ("iss" | "sub" | "aud" | "exp" | "iat" | "auth_time" | "nonce" | "amr" | "at_hash" | "email" | "email_verified" | "phone_number" | "phone_number_verified")[];
+            claims_supported: ("iss" | "sub" | "aud" | "exp" | "iat" | "auth_time" | "nonce" | "amr" | "acr" | "at_hash" | "email" | "email_verified" | "phone_number" | "phone_number_verified")[];
+            acr_values_supported: [
+                "phr"
+            ];
             ui_locales_supported: ("en-US" | "de-DE" | "fr-FR" | "es-ES" | "pt-BR" | "en-GB" | "fr-CA" | "es-MX" | "es-US" | "pt-PT" | "it-IT" | "nl-NL" | "pl-PL" | "sv-SE" | "da-DK" | "nb-NO" | "ro-RO" | "tr-TR" | "ru-RU" | "ja-JP" | "ko-KR" | "zh-CN")[];
             /** @constant */
             request_parameter_supported: false;
@@ -1408,6 +1413,8 @@ export interface operations {
                 max_age?: string;
                 /** @description An ID token this service issued (expired ones included) naming the user the client expects: a session of another user asks for a code instead (with `prompt=none`, `login_required`). */
                 id_token_hint?: string;
+                /** @description Space-separated (OpenID Connect Core section 3.1.2.1). `phr` asks for a phishing-resistant login, a passkey: the page offers no code, only a session a passkey started serves, `prompt=none` without one answers `login_required`, and the ID token carries `acr: phr`. Other values are ignored; so is `phr` for a client with passkeys `off`. */
+                acr_values?: string;
             };
             header?: never;
             path?: never;

@@ -1,5 +1,5 @@
 /**
- * Lambda: the admin API, `POST /idp/v1/admin/users/{block,unblock,end-sessions}` and
+ * Lambda: the admin API, `POST /idp/v1/admin/users/{block,unblock,end-sessions,remove-passkeys}` and
  * `POST /idp/v1/admin/test-messages/take`. Wiring only; the use cases are lib/admin/operator.ts and
  * lib/admin/test-messages.ts. API Gateway lets only SigV4-signed requests of the account's
  * authorised IAM principals through (AWS_IAM, infra/api.ts), and names the principal in

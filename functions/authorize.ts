@@ -14,13 +14,16 @@ import { formPostResponse, htmlResponse, redirectResponse, transactionCookie } f
 import { renderFormPost } from '../lib/login/form-post';
 import { issuerOf } from '../lib/platform/http/issuer';
 import { header } from '../lib/platform/http/request';
-import { sessionReferenceOf, sessionSetCookie } from '../lib/sessions/session-cookie';
+import { cookieValue, isHttps, sessionReferenceOf, sessionSetCookie } from '../lib/sessions/session-cookie';
+import { passkeyLaterCookieName, passkeyLaterSetCookie } from '../lib/login/passkey-login';
 import type { ServiceConfig } from '../lib/platform/config';
 
 export function createHandler(deps: () => AuthorizeDeps & IssuerDeps) {
   return apiHandler({ methods: ['GET', 'POST'], body: ['form'], cors: () => undefined }, async (event, context) => {
-    const resolved = deps();
-    const issuer = issuerOf(resolved.issuer, event);
+    const configured = deps();
+    const issuer = issuerOf(configured.issuer, event);
+    // The request's issuer in the deps too: a code sent by SMS names its host (lib/otp/issue.ts).
+    const resolved = { ...configured, issuer };
     const sessionReference = (environmentId: string) => sessionReferenceOf(event, environmentId);
     const outcome =
       event.httpMethod === 'GET'
@@ -38,14 +41,17 @@ export function createHandler(deps: () => AuthorizeDeps & IssuerDeps) {
             // The page sends codes as otp/send does: the same source IP, the same deadline.
             sourceIp: event.requestContext?.identity?.sourceIp,
             timeLeft: { remainingMs: () => context.getRemainingTimeInMillis(), neededMs: FINISH_SEND_BUDGET_MS + TIMEOUT_MARGIN_MS },
+            passkeyLater: (environmentId) => cookieValue(event, passkeyLaterCookieName(environmentId)) === '1',
           });
     return withSessionCookie(event, resolved.config, outcome, respond(event, outcome));
   });
 }
 
 /**
- * The response with the session cookie an outcome sets, beside the transaction's: both in
- * `multiValueHeaders`, since API Gateway keeps only those of a header named in both maps.
+ * The response with the session cookie an outcome sets (a login's redirect, or the passkeys page
+ * that follows a login by code) and the passkey offer's "Not now" cookie, beside the
+ * transaction's: all in `multiValueHeaders`, since API Gateway keeps only those of a header named
+ * in both maps.
  */
 function withSessionCookie(
   event: APIGatewayProxyEvent,
@@ -53,11 +59,19 @@ function withSessionCookie(
   outcome: AuthorizeOutcome,
   response: APIGatewayProxyResult,
 ): APIGatewayProxyResult {
-  const change = outcome.kind === 'page' ? undefined : outcome.session;
+  const change = outcome.session;
   const environment = change === undefined ? undefined : config.environment(change.environmentId);
-  if (change === undefined || environment === undefined) return response;
+  const later = outcome.kind === 'page' ? undefined : outcome.passkeyLater;
+  const added = [
+    ...(change === undefined || environment === undefined ? [] : [sessionSetCookie(event, environment, change)]),
+    // On the transaction cookie's path: only the authorization endpoint reads it.
+    ...(later === undefined
+      ? []
+      : [passkeyLaterSetCookie(later.environmentId, later.days, event.requestContext?.path ?? event.path, isHttps(event))]),
+  ];
+  if (added.length === 0) return response;
   const { 'Set-Cookie': transaction, ...headers } = response.headers ?? {};
-  const cookies = [...(transaction === undefined ? [] : [String(transaction)]), sessionSetCookie(event, environment, change)];
+  const cookies = [...(transaction === undefined ? [] : [String(transaction)]), ...added];
   return { ...response, headers, multiValueHeaders: { ...response.multiValueHeaders, 'Set-Cookie': cookies } };
 }
 

@@ -4,6 +4,7 @@
  *   npm run admin -- block --env prod --user alice@example.com --url https://abc123.execute-api.eu-west-1.amazonaws.com/prod
  *   npm run admin -- unblock --env local --user +14155550100
  *   npm run admin -- end-sessions --env local --user alice@example.com
+ *   npm run admin -- remove-passkeys --env local --user alice@example.com
  *
  * Against a stage the admin routes take only SigV4-signed requests of the account's IAM principals
  * (API Gateway AWS_IAM, service `execute-api`): the request is signed with the default credential
@@ -27,6 +28,7 @@ export const USAGE = `Usage: npm run admin -- <${OPERATOR_ACTIONS.join('|')}> --
   block          refuse the user's sends and code checks (answered as for a user with no code), and end their sessions
   unblock        lift the block
   end-sessions   end every session and refresh token family of the user (back-channel logout to their clients)
+  remove-passkeys  remove every passkey of the user in the environment (their next login is by code)
 
   --url          the API's base URL, stage included (default http://127.0.0.1:\${PORT:-3000}, the local runtime)
   --region       the stage's region, when the URL does not name it (a custom domain); else AWS_REGION

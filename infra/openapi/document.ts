@@ -116,7 +116,7 @@ const FIELD_DESCRIPTIONS: Readonly<Partial<Record<SchemaName, Readonly<Record<st
     user_id: 'An email address (`email`) or a phone number in international format (`sms`). Case and format variants are one user.',
     locale: `A BCP 47 language-REGION tag: ${SUPPORTED_LOCALES.join(', ')}. Case and \`_\` do not matter; another region of a language gets its first locale, another language the environment's default.`,
     message:
-      "The client's own text, for clients allowed to set one; every `%code%` becomes the code. SMS: at most 3 segments; email: 2000 characters; voice: 300.",
+      "The client's own text, for clients allowed to set one; every `%code%` becomes the code. SMS: at most 3 segments with the last line every SMS gets (`@<host> #<code>`, origin-bound); email: 2000 characters; voice: 300.",
     method: 'Omit to deliver by `auth_type`; `voice_with_otp` (with `auth_type: sms`) calls the number and speaks the code twice.',
     code_challenge: 'PKCE (RFC 7636): the base64url SHA-256 of a `code_verifier`, 43 characters.',
     code_challenge_method: '`S256`, with `code_challenge`.',
@@ -599,7 +599,7 @@ export function openApiDocument(version: string): Json {
       ].join('\n\n'),
     },
     servers: [
-      { url: 'http://127.0.0.1:3000', description: '`npm start` (the local runtime)' },
+      { url: 'http://localhost:3000', description: '`npm start` (the local runtime)' },
       {
         url: 'https://{apiId}.execute-api.{region}.amazonaws.com/{stage}',
         description: "A deployed stage's API Gateway URL (or its custom domain, without the stage)",

@@ -116,6 +116,8 @@ const AUTHORIZATION_PARAMETER_DESCRIPTIONS: Readonly<Record<(typeof AUTHORIZATIO
   request_uri: 'Not supported: answered `request_uri_not_supported`.',
   response_mode:
     '`query` (the default: a 302 with the parameters in the query) or `form_post` (OAuth 2.0 Form Post Response Mode: a page that posts them to the redirect URI).',
+  acr_values:
+    'Space-separated (OpenID Connect Core section 3.1.2.1). `phr` asks for a phishing-resistant login, a passkey: the page offers no code, only a session a passkey started serves, `prompt=none` without one answers `login_required`, and the ID token carries `acr: phr`. Other values are ignored; so is `phr` for a client with passkeys `off`.',
 };
 
 const AUTHORIZE_QUERY: Readonly<Record<string, ParameterSpec>> = Object.fromEntries(

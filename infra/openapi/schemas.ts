@@ -163,10 +163,11 @@ export const introspectionResponse = z.union([
         .array(z.string())
         .check(
           z.describe(
-            "Authentication methods (RFC 8176, registered values only): 'otp', plus 'sms' or 'tel' for a code by text message or phone call.",
+            "Authentication methods (RFC 8176, registered values only): 'otp', plus 'sms' or 'tel' for a code by text message or phone call; for a passkey 'hwk' (device-bound) or 'swk' (synced), with 'user' and 'mfa'.",
           ),
         ),
     ),
+    acr: z.optional(text("The authentication context class: 'phr' (phishing-resistant) for a passkey login; absent for a code login.")),
     scope: z.optional(z.string()),
   }),
 ]);
@@ -211,6 +212,7 @@ export const serverMetadata = z.strictObject({
   id_token_signing_alg_values_supported: z.array(z.enum(SIGNING_ALGORITHMS)),
   access_token_signing_alg_values_supported: z.array(z.enum(SIGNING_ALGORITHMS)),
   claims_supported: z.array(z.enum(CLAIMS_SUPPORTED)),
+  acr_values_supported: z.tuple([z.literal('phr')]),
   ui_locales_supported: z.array(z.enum(SUPPORTED_LOCALES)),
   request_parameter_supported: z.literal(false),
   request_uri_parameter_supported: z.literal(false),

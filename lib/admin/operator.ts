@@ -13,7 +13,10 @@
  *   - `unblock`: lifts it (sessions stay ended);
  *   - `end-sessions`: every session and refresh family of the user in the environment ends, and
  *     the clients those sessions served are told by back-channel logout
- *     (lib/sessions/end-sessions.ts `endUserSessions`).
+ *     (lib/sessions/end-sessions.ts `endUserSessions`);
+ *   - `remove-passkeys`: every passkey of the user in the environment is removed (a lost or
+ *     compromised device, an account recovery): their next login is by code. Their sessions stay:
+ *     end them too (`end-sessions`) when the passkey may have been used by someone else.
  *
  * A user is named as everywhere else (lib/identity/identity.ts): `auth_type` inferred from
  * `user_id` when absent, the address normalised. An email's sends are counted, and so blocked,
@@ -31,13 +34,15 @@ import { logHandleOf, userKeyOf, type HmacKeys } from '../keys/hmac-keys';
 import { inferAuthType, mailboxOf, normaliseUser } from '../identity/identity';
 import { canonicalisePhone } from '../phone/phone-canonical';
 import { enumField, parseFields, textField } from '../platform/request-fields';
+import type { PasskeyStore } from '../passkeys/ports';
 
 export interface OperatorDeps extends EndSessionsDeps {
   readonly limiter: AttemptLimiter;
+  readonly passkeys: PasskeyStore;
 }
 
 /** The actions, each the last segment of its route (`/idp/v1/admin/users/<action>`). */
-export const OPERATOR_ACTIONS = ['block', 'unblock', 'end-sessions'] as const;
+export const OPERATOR_ACTIONS = ['block', 'unblock', 'end-sessions', 'remove-passkeys'] as const;
 export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 
 /** The body every action takes: which user of which environment. No default environment: an operator names it. */
@@ -63,7 +68,8 @@ export interface OperatorRequest {
 export type OperatorResponse =
   | { readonly user: string; readonly blocked: true; readonly sessions_ended: number; readonly refresh_families_revoked: number }
   | { readonly user: string; readonly blocked: false; readonly was_blocked: boolean }
-  | { readonly user: string; readonly sessions_ended: number; readonly refresh_families_revoked: number };
+  | { readonly user: string; readonly sessions_ended: number; readonly refresh_families_revoked: number }
+  | { readonly user: string; readonly passkeys_removed: number };
 
 /**
  * Runs an operator's action on a user.
@@ -119,6 +125,12 @@ async function act(
     case 'end-sessions': {
       const ended = await endUserSessions(deps, environment, userKey, request.issuer);
       return { user: handle, sessions_ended: ended.sessions, refresh_families_revoked: ended.families };
+    }
+    case 'remove-passkeys': {
+      const removed = await deps.passkeys.removeAll(environment.id, userKey);
+      // Beside the operator's audit line: the passkeys' own history (passkey.removed) has every removal.
+      deps.log.info(LOG_EVENTS.passkeyRemoved, { by: 'operator', count: removed, environment: environment.id, user: handle });
+      return { user: handle, passkeys_removed: removed };
     }
   }
 }

@@ -23,6 +23,7 @@
 import '../platform/zod';
 import * as z from 'zod/mini';
 import { LOG_EVENTS } from '../platform/log-events';
+import { CHANNELS, LOGIN_METHODS } from '../platform/vocabulary';
 
 /** A message the functions log (lib/platform/log-events.ts). */
 export type LogMessage = (typeof LOG_EVENTS)[keyof typeof LOG_EVENTS];
@@ -70,10 +71,36 @@ const environment = configId('The environment (`env_id`) the decision was taken 
 const client = configId('The client id');
 const user = handle('The user');
 const channel = oneOf(['email', 'sms', 'voice'], 'How the code went, or was to go');
+/** Whether a line's `method` (a login's, lib/platform/vocabulary.ts `LoginMethod`) is a passkey's. */
+const byPasskey = (line: LogLine) => line.method === 'passkey' || line.method === 'synced_passkey';
+/** Whether a line's `channel` is a code's (v1 of login.completed can say no other). */
+const byCode = (line: LogLine) => (CHANNELS as readonly unknown[]).includes(line.channel);
+const passkey = handle('The passkey: 12 characters of the SHA-256 of its credential id, never the id');
+/**
+ * The authentication methods of a login (RFC 8176 §2, lib/oauth/access-tokens.ts `amrOf`): `otp`
+ * with `sms` or `tel` for a code, `hwk` or `swk` with `user` and `mfa` for a passkey.
+ */
+const amr = z
+  .array(z.enum(['otp', 'sms', 'tel', 'hwk', 'swk', 'user', 'mfa']))
+  .check(z.minLength(1), z.describe('The login’s authentication methods, as its tokens’ `amr` (RFC 8176 §2)'));
 const operation = oneOf(
   ['send', 'token'],
   'Which counter: sends (otp/send, the hosted page’s sends) or code checks (token endpoint, hosted page)',
 );
+
+/** The fields of every version of operator.action, with its versions' `action`. */
+const operatorActionFields = <const T extends readonly [string, ...string[]]>(actions: T) => ({
+  environment,
+  user,
+  action: oneOf(actions, 'What the operator did'),
+  caller: operatorCaller,
+  completed: z.boolean().check(z.describe('Whether the action finished')),
+  blocked: z.optional(z.boolean().check(z.describe('Whether the user is blocked now (block; a failed action: whether its block was set)'))),
+  was_blocked: z.optional(z.boolean().check(z.describe('Unblock: whether the user was blocked'))),
+  sessions_ended: z.optional(count('Sessions ended')),
+  refresh_families_revoked: z.optional(count('Refresh token families revoked')),
+  error: z.optional(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/), z.describe('A failed action: the error’s name'))),
+});
 
 /** The reasons a code check fails (lib/otp/verify.ts `RejectionReason`). */
 const REJECTIONS = [
@@ -114,7 +141,8 @@ export const AUDIT_EVENT_TYPES = [
       // The code check's refusal is the only `grant refused` without a grant: the other grants name theirs.
       { message: LOG_EVENTS.grantRefused, when: (line) => line.grant === undefined, set: { outcome: 'wrong' } },
       { message: LOG_EVENTS.tokenIssued, when: (line) => line.grant === 'one_time_code', set: { outcome: 'right' } },
-      { message: LOG_EVENTS.authorizationGranted, set: { outcome: 'right' } },
+      // A passkey sign-in on the page grants an authorization code too, but checked no code.
+      { message: LOG_EVENTS.authorizationGranted, when: (line) => !byPasskey(line), set: { outcome: 'right' } },
     ],
   },
   {
@@ -164,13 +192,34 @@ export const AUDIT_EVENT_TYPES = [
     type: 'login.completed',
     version: 1,
     description:
-      'Tokens were issued for a login: a one-time code exchanged at the token endpoint, or an authorization code of the hosted login page (a code checked there, or a single sign-on session).',
+      'Tokens were issued for a login by a code: a one-time code exchanged at the token endpoint, or an authorization code of the hosted login page (a code checked there, or a single sign-on session a code started). Its `channel` cannot say a passkey: a passkey login is in version 2 only.',
     fields: {
       environment,
       client,
       user,
       grant: oneOf(['one_time_code', 'authorization_code'], 'What was exchanged'),
       channel,
+      family: z.optional(handle('The refresh token family the login started')),
+    },
+    sources: [
+      {
+        message: LOG_EVENTS.tokenIssued,
+        when: (line) => (line.grant === 'one_time_code' || line.grant === 'authorization_code') && byCode(line),
+      },
+    ],
+  },
+  {
+    type: 'login.completed',
+    version: 2,
+    description:
+      'Tokens were issued for a login: a one-time code exchanged at the token endpoint, or an authorization code of the hosted login page (a code checked there, a passkey, or a single sign-on session). Version 2 says how the user logged in (`method`, a code’s channel or a passkey) and the tokens’ `amr`; published beside version 1, which says code logins only.',
+    fields: {
+      environment,
+      client,
+      user,
+      grant: oneOf(['one_time_code', 'authorization_code'], 'What was exchanged'),
+      method: oneOf(LOGIN_METHODS, 'How the user logged in: a code by email, sms or voice, or a device-bound or synced passkey'),
+      amr,
       family: z.optional(handle('The refresh token family the login started')),
     },
     sources: [
@@ -224,23 +273,50 @@ export const AUDIT_EVENT_TYPES = [
     sources: [{ message: LOG_EVENTS.sessionEnded }],
   },
   {
+    type: 'passkey.registered',
+    version: 1,
+    description:
+      'A user created a passkey on the hosted login page (after a code login): a device-bound one (`passkey`) or one its provider syncs between devices (`synced_passkey`).',
+    fields: {
+      environment,
+      client,
+      user,
+      passkey,
+      method: oneOf(['passkey', 'synced_passkey'], 'Whether the passkey is device-bound or synced (its backup eligibility)'),
+    },
+    sources: [{ message: LOG_EVENTS.passkeyRegistered }],
+  },
+  {
+    type: 'passkey.removed',
+    version: 1,
+    description:
+      'Passkeys were removed: one by its user on the hosted login page (`user`), or every passkey of the user in the environment by an operator (`operator`, the admin API’s remove-passkeys: operator.action has the caller).',
+    fields: {
+      environment,
+      client: z.optional(client),
+      user,
+      by: oneOf(['user', 'operator'], 'Who removed them'),
+      count: count('How many passkeys were removed'),
+      passkey: z.optional(passkey),
+    },
+    sources: [{ message: LOG_EVENTS.passkeyRemoved }],
+  },
+  {
     type: 'operator.action',
     version: 1,
     description:
-      'An operator’s call on the admin API (docs/operations/operator-controls.md): block, unblock or end-sessions, completed or failed halfway (then with what had taken effect).',
+      'An operator’s call on the admin API (docs/operations/operator-controls.md): block, unblock or end-sessions, completed or failed halfway (then with what had taken effect). The actions added since (remove-passkeys) are in version 2 only.',
+    fields: operatorActionFields(['block', 'unblock', 'end-sessions']),
+    sources: [{ message: LOG_EVENTS.operatorAction, when: (line) => line.action !== 'remove-passkeys' }],
+  },
+  {
+    type: 'operator.action',
+    version: 2,
+    description:
+      'An operator’s call on the admin API (docs/operations/operator-controls.md): block, unblock, end-sessions or remove-passkeys, completed or failed halfway (then with what had taken effect). Published beside version 1, which cannot name remove-passkeys.',
     fields: {
-      environment,
-      user,
-      action: oneOf(['block', 'unblock', 'end-sessions'], 'What the operator did'),
-      caller: operatorCaller,
-      completed: z.boolean().check(z.describe('Whether the action finished')),
-      blocked: z.optional(
-        z.boolean().check(z.describe('Whether the user is blocked now (block; a failed action: whether its block was set)')),
-      ),
-      was_blocked: z.optional(z.boolean().check(z.describe('Unblock: whether the user was blocked'))),
-      sessions_ended: z.optional(count('Sessions ended')),
-      refresh_families_revoked: z.optional(count('Refresh token families revoked')),
-      error: z.optional(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/), z.describe('A failed action: the error’s name'))),
+      ...operatorActionFields(['block', 'unblock', 'end-sessions', 'remove-passkeys']),
+      passkeys_removed: z.optional(count('Remove-passkeys: how many passkeys were removed')),
     },
     sources: [{ message: LOG_EVENTS.operatorAction }],
   },

@@ -3,9 +3,11 @@
  * (a user's counters and index entries are keyed by it), and in the table the attempt counters
  * that hold a block, the user index, the sessions and refresh token families it ends, and where
  * the logout notices of those sessions go (lib/deps/logout-notifier.ts), and the messages kept
- * for test recipients (lib/otp/test-outbox.ts). No delivery client: an operator's action sends no code.
+ * for test recipients (lib/otp/test-outbox.ts), and the user's passkeys (remove-passkeys). No
+ * delivery client: an operator's action sends no code.
  */
 import { DynamoDbAttemptLimiter } from '../adapters/dynamodb/attempt-limiter';
+import { DynamoDbPasskeyStore } from '../adapters/dynamodb/passkey-store';
 import { DynamoDbTestOutbox } from '../adapters/dynamodb/test-outbox';
 import type { OperatorDeps } from '../admin/operator';
 import type { TestMessageDeps } from '../admin/test-messages';
@@ -25,6 +27,8 @@ export const adminDeps: () => OperatorDeps & TestMessageDeps & IssuerDeps = /* @
     limiter: new DynamoDbAttemptLimiter(table.documents, table.name),
     // A test recipient's kept message, taken by the smoke command (lib/otp/test-outbox.ts).
     testOutbox: new DynamoDbTestOutbox(table.documents, table.name),
+    // The passkeys an operator removes (remove-passkeys): a Query on the user index, a DeleteItem each.
+    passkeys: new DynamoDbPasskeyStore(table.documents, table.name),
     ...sessionEndingAdapters(whole, table),
     hmacKeys: hmacKeysFrom(base.secrets, cache),
   };

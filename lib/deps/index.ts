@@ -36,6 +36,7 @@ import { DynamoDbAuthorizationCodeStore } from '../adapters/dynamodb/authorizati
 import { DynamoDbClientAssertionStore } from '../adapters/dynamodb/client-assertion-store';
 import { DynamoDbCodeStore } from '../adapters/dynamodb/code-store';
 import { DynamoDbKnownNumbers } from '../adapters/dynamodb/known-numbers';
+import { DynamoDbPasskeyStore } from '../adapters/dynamodb/passkey-store';
 import { DynamoDbRefreshTokenStore } from '../adapters/dynamodb/refresh-token-store';
 import { DynamoDbRevocationStore } from '../adapters/dynamodb/revocation-store';
 import { DynamoDbSendGuards } from '../adapters/dynamodb/send-guards';
@@ -130,6 +131,7 @@ export function tableAdapters({ documents, name }: Table) {
     sessions: new DynamoDbSessionStore(documents, name),
     testOutbox: new DynamoDbTestOutbox(documents, name),
     userIndex: new DynamoDbUserIndex(documents, name),
+    passkeys: new DynamoDbPasskeyStore(documents, name),
   };
 }
 

@@ -60,6 +60,8 @@ export type IntrospectionResponse =
       readonly jti: string;
       readonly auth_time?: number;
       readonly amr?: readonly string[];
+      /** The login's authentication context class (a passkey login's `phr`), only when it has one. */
+      readonly acr?: string;
       readonly scope?: string;
     };
 
@@ -156,6 +158,7 @@ async function introspectOpaque(deps: IntrospectDeps, token: string, issuer: str
     jti: record.jti,
     auth_time: record.authTime,
     amr: record.amr,
+    ...(record.acr === undefined ? {} : { acr: record.acr }),
     ...(record.scope === undefined ? {} : { scope: record.scope }),
   };
   return { response, environmentId: record.environmentId, claims: record.claims, familyKey: record.familyKey };
@@ -189,6 +192,7 @@ export async function verifyJwtAccessToken(
     client_id?: string;
     auth_time?: number;
     amr?: string[];
+    acr?: unknown;
     scope?: string;
     [ENVIRONMENT_CLAIM]?: unknown;
     [FAMILY_CLAIM]?: unknown;
@@ -218,6 +222,7 @@ export async function verifyJwtAccessToken(
     jti: claims.jti,
     ...(claims.auth_time === undefined ? {} : { auth_time: claims.auth_time }),
     ...(claims.amr === undefined ? {} : { amr: claims.amr }),
+    ...(typeof claims.acr === 'string' ? { acr: claims.acr } : {}),
     ...(claims.scope === undefined ? {} : { scope: claims.scope }),
   };
   const userClaims: Record<string, string | boolean> = {};

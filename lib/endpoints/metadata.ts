@@ -4,7 +4,7 @@
  * - `/.well-known/oauth-authorization-server`: authorization server metadata (RFC 8414 §2);
  * - `/.well-known/openid-configuration`: OpenID Provider metadata (OpenID Connect Discovery 1.0
  *   §3), where OpenID Connect libraries and API Gateway's JWT authorizers look.
- * URLs are built from the issuer, so they are right wherever the issuer is (127.0.0.1:3000
+ * URLs are built from the issuer, so they are right wherever the issuer is (localhost:3000
  * locally, the API Gateway stage URL or a custom domain on AWS).
  *
  * Nothing is advertised that the service does not do, and what it does is advertised in both.
@@ -22,6 +22,7 @@ import {
   type SigningAlgorithm,
 } from '../platform/vocabulary';
 import { scopesOf, STANDARD_SCOPES } from '../oauth/scopes';
+import { PHISHING_RESISTANT_ACR } from '../oauth/access-tokens';
 
 /** Seconds a verifier may cache the JWKS: part of the key rotation arithmetic (docs/operations/key-rotation.md). */
 export const JWKS_MAX_AGE_SECONDS = 300;
@@ -51,6 +52,7 @@ export const CLAIMS_SUPPORTED = [
   'auth_time',
   'nonce',
   'amr',
+  'acr',
   'at_hash',
   'email',
   'email_verified',
@@ -79,6 +81,7 @@ export interface ServerMetadata {
   readonly id_token_signing_alg_values_supported: readonly SigningAlgorithm[];
   readonly access_token_signing_alg_values_supported: readonly SigningAlgorithm[];
   readonly claims_supported: readonly (typeof CLAIMS_SUPPORTED)[number][];
+  readonly acr_values_supported: readonly [typeof PHISHING_RESISTANT_ACR];
   readonly ui_locales_supported: readonly Locale[];
   readonly request_parameter_supported: false;
   readonly request_uri_parameter_supported: false;
@@ -123,6 +126,11 @@ function metadata(issuer: string, config: ServiceConfig): ServerMetadata {
     // No registered field names the access tokens' algorithms (RFC 9068 leaves it to the JWKS).
     access_token_signing_alg_values_supported: [...SIGNING_ALGORITHMS],
     claims_supported: [...CLAIMS_SUPPORTED],
+    // OIDC Discovery §3: the `acr` values the service can satisfy: `phr` (phishing-resistant,
+    // OpenID Connect EAP ACR Values §2), which a passkey login carries and `acr_values=phr`
+    // requires (lib/oauth/access-tokens.ts `acrOf`). A code login carries no `acr`. A client
+    // whose `passkeys` is off never gets one: `acr_values` is a voluntary request (OIDC Core §3.1.2.1).
+    acr_values_supported: [PHISHING_RESISTANT_ACR],
     ui_locales_supported: [...SUPPORTED_LOCALES],
     // OIDC Discovery §3 defaults request_uri_parameter_supported to true: say it is not.
     request_parameter_supported: false,

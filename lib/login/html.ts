@@ -5,14 +5,17 @@
  * - `Content-Security-Policy`: nothing by default; the one inline stylesheet by its hash; forms
  *   only to this endpoint (and, after a code is checked, the client's redirect origin, since
  *   browsers apply `form-action` to the redirect a form post ends in); no framing; no `<base>`.
- *   No script at all (the form post page has one, allowed by its hash: `formPostResponse`).
+ *   No script, except on a page that includes the passkey script, which may run exactly that
+ *   script, by its hash (the form post page has its own, likewise: `formPostResponse`). The
+ *   policy follows the page's body, so the two cannot disagree.
  * - `Cache-Control: no-store` (and `Pragma`): a page holding a CSRF token must not be cached.
  * - `Referrer-Policy: no-referrer`: the authorization request's query stays out of other sites' logs.
  * - `X-Frame-Options: DENY` for browsers that predate `frame-ancestors`.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { SUBMIT_SCRIPT_HASH } from './form-post';
-import { STYLE_HASH } from './login-page';
+import { PAGE_SCRIPT_ELEMENT, STYLE_HASH } from './login-page';
+import { PASSKEY_SCRIPT_HASH } from './passkey-script';
 import { LOGIN_COOKIE, LOGIN_TRANSACTION_TTL_SECONDS } from './login-transaction';
 
 const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -24,10 +27,14 @@ const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'X-Frame-Options': 'DENY',
 });
 
-/** The page's Content-Security-Policy, with the origins its forms may end up at. */
-export function pagePolicy(formTargets: readonly string[]): string {
+/**
+ * The page's Content-Security-Policy, with the origins its forms may end up at; `script`: the page
+ * includes the passkey script (login-page.ts `PAGE_SCRIPT_ELEMENT`), the one script it may run.
+ */
+export function pagePolicy(formTargets: readonly string[], options: { readonly script?: boolean } = {}): string {
   return [
     "default-src 'none'",
+    ...(options.script === true ? [`script-src ${PASSKEY_SCRIPT_HASH}`] : []),
     `style-src ${STYLE_HASH}`,
     `form-action 'self'${formTargets.map((origin) => ` ${origin}`).join('')}`,
     "frame-ancestors 'none'",
@@ -49,7 +56,7 @@ export function htmlResponse(
     statusCode: status,
     headers: {
       ...PAGE_HEADERS,
-      'Content-Security-Policy': pagePolicy(options.formTargets),
+      'Content-Security-Policy': pagePolicy(options.formTargets, { script: html.includes(PAGE_SCRIPT_ELEMENT) }),
       ...(options.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(options.retryAfterSeconds) }),
       ...cookieHeader(event, options.cookie),
     },

@@ -1,7 +1,8 @@
 /**
  * The hosted login page's transaction: which client is asking, where to send the user back, the
  * client's PKCE challenge, nonce, state and scope, the locale, and after step 1 the user and the
- * channel. It lives in a cookie, encrypted and integrity-protected (JWE, `dir` with A256GCM, RFC
+ * channel; a page with passkey parts adds its WebAuthn challenge, and the passkeys page the session
+ * the code login started. It lives in a cookie, encrypted and integrity-protected (JWE, `dir` with A256GCM, RFC
  * 7516, under a key of its own derived from the service's secret), so the page keeps no server
  * state and costs no DynamoDB request of its own: docs/decisions/007-hosted-login.md says why.
  *
@@ -33,11 +34,21 @@ export const LOGIN_COOKIE = 'idp_login';
 export const MAX_SEALED_TRANSACTION_LENGTH = 3900;
 
 /**
- * The largest a transaction can grow in its flow: step 1 adds the user (an address of up to 320
- * characters, the page's cap) and the channel, and every send its count.
+ * The largest a transaction can grow in its flow, of its two largest states: step 2 (the user, an
+ * address of up to 320 characters, the page's cap; the channel; every send's count) and the
+ * passkeys page (the user and the channel, the code login's time, and the page's challenge).
  */
 export function largestFormOf(transaction: LoginTransaction): LoginTransaction {
-  return { ...transaction, user: { authType: 'email', value: 'x'.repeat(320) }, channel: 'voice', sends: 99 };
+  const user = { authType: 'email', value: 'x'.repeat(320) } as const;
+  const codeStep: LoginTransaction = { ...transaction, user, channel: 'voice', sends: 99 };
+  const passkeysPage: LoginTransaction = {
+    ...transaction,
+    user,
+    channel: 'voice',
+    passkeyChallenge: 'x'.repeat(43),
+    signedIn: { authTime: 9_999_999_999, renew: true },
+  };
+  return JSON.stringify(passkeysPage).length > JSON.stringify(codeStep).length ? passkeysPage : codeStep;
 }
 
 const transactionSchema = z.strictObject({
@@ -61,6 +72,25 @@ const transactionSchema = z.strictObject({
   sessionSid: z.optional(z.string()),
   /** Codes this transaction has sent (its own cap: `limits.sendsPerTransaction`). */
   sends: z.optional(z.int().check(z.gte(1))),
+  /**
+   * The WebAuthn challenge of the page last shown, when it had a passkey sign-in or a
+   * registration: a fresh one for every such page, so it lives exactly as long as the one cookie
+   * that carries it (a passkey sign-in also spends it in the table: lib/login/passkey-login.ts).
+   */
+  passkeyChallenge: z.optional(z.string()),
+  /**
+   * The user logged in by a code and the page shows their passkeys (lib/login/passkey-login.ts):
+   * the code's check (`authTime`, epoch s: a passkey may be created only shortly after it), and
+   * `renew`: the browser's session of this user is yet to be re-authenticated by the code (by
+   * `channel`), which "continue" does in the transaction that writes the authorization code.
+   * "Continue" logs in with the browser's session if it is still this user's. Every field here
+   * costs cookie space (MAX_SEALED_TRANSACTION_LENGTH: a nonce of 2,048 characters must still
+   * fit), so neither the session's `sid` nor the WebAuthn user handle is kept: the user stands for
+   * the one, the page's challenge derives the other.
+   */
+  signedIn: z.optional(z.strictObject({ authTime: z.int(), renew: z.optional(z.literal(true)) })),
+  /** `acr_values` asked for `phr`: only a passkey logs the user in (no code form, no code session). */
+  requirePasskey: z.optional(z.literal(true)),
 });
 
 export type LoginTransaction = z.infer<typeof transactionSchema>;
@@ -82,6 +112,18 @@ export async function sealTransaction(keys: HmacKeys, transaction: LoginTransact
 
 /** The transaction sealed in `cookie`, or undefined when it is missing, tampered with, expired or malformed. */
 export async function openTransaction(keys: HmacKeys, cookie: string | undefined, now: number): Promise<LoginTransaction | undefined> {
+  return (await openSealedTransaction(keys, cookie, now))?.transaction;
+}
+
+/**
+ * The transaction sealed in `cookie` and when that sealing expires (epoch s): a passkey sign-in's
+ * challenge, sealed with it, lives no longer, and the record of its use in the table not either.
+ */
+export async function openSealedTransaction(
+  keys: HmacKeys,
+  cookie: string | undefined,
+  now: number,
+): Promise<{ readonly transaction: LoginTransaction; readonly expiresAt: number } | undefined> {
   if (cookie === undefined || cookie === '') return undefined;
   try {
     const { payload } = await jwtDecrypt(cookie, keys.loginTransaction, {
@@ -91,7 +133,8 @@ export async function openTransaction(keys: HmacKeys, cookie: string | undefined
       clockTolerance: 0,
     });
     const parsed = transactionSchema.safeParse(payload.tx);
-    return parsed.success ? parsed.data : undefined;
+    if (!parsed.success || typeof payload.exp !== 'number') return undefined;
+    return { transaction: parsed.data, expiresAt: payload.exp };
   } catch {
     return undefined;
   }

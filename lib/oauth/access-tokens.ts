@@ -12,7 +12,7 @@ import { sectorOf, type ClientConfig } from '../platform/config';
 import { subjectOf, type HmacKeys } from '../keys/hmac-keys';
 import { TemporarilyUnavailableError } from '../platform/errors';
 import type { OpaqueTokenRecord, UserClaims } from './ports';
-import type { Channel, SigningAlgorithm } from '../platform/vocabulary';
+import { isPasskeyMethod, type LoginMethod, type SigningAlgorithm } from '../platform/vocabulary';
 import type { UserIdentity } from '../identity/identity';
 import { hasScope } from './scopes';
 import type { SigningKey, SigningKeys } from '../keys/signing-keys';
@@ -21,14 +21,46 @@ import type { SigningKey, SigningKeys } from '../keys/signing-keys';
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
 
 /**
- * RFC 8176 authentication method references (§2), registered values only: `otp` for every code
- * (a one-time password), plus `sms` (a code by text message to the user's number) or `tel` (by a
- * phone call). RFC 8176 registers no value for email, so an email code is `otp` alone
- * (docs/api.md, "amr").
+ * RFC 8176 authentication method references (§2), registered values only (docs/api.md, "amr"):
+ * - a code: `otp` (a one-time password), plus `sms` (by text message to the user's number) or
+ *   `tel` (by a phone call). RFC 8176 registers no value for email, so an email code is `otp` alone;
+ * - a passkey: `hwk` (proof of possession of a hardware-secured key: a device-bound passkey) or
+ *   `swk` (of a software-secured key: a synced passkey, whose private key a provider copies
+ *   between devices), with `user` (the authenticator's user verification, a biometric or PIN:
+ *   required by every ceremony) and `mfa`: a key held plus a user verified is two factors, NIST
+ *   SP 800-63B's multi-factor cryptographic authenticator.
+ * A relying party tells a passkey login from a code login by `hwk`/`swk` (or by `acr`: `acrOf`).
  */
-export function amrOf(channel: Channel): string[] {
-  if (channel === 'email') return ['otp'];
-  return ['otp', channel === 'voice' ? 'tel' : 'sms'];
+export function amrOf(method: LoginMethod): string[] {
+  switch (method) {
+    case 'email':
+      return ['otp'];
+    case 'sms':
+      return ['otp', 'sms'];
+    case 'voice':
+      return ['otp', 'tel'];
+    case 'passkey':
+      return ['hwk', 'user', 'mfa'];
+    case 'synced_passkey':
+      return ['swk', 'user', 'mfa'];
+  }
+}
+
+/**
+ * The `acr` of a login by a passkey: `phr`, "phishing-resistant" (OpenID Connect Extended
+ * Authentication Profile (EAP) ACR Values 1.0 §2): the browser binds every assertion to the
+ * relying party's domain, so a look-alike site cannot relay it. A client asks for it with
+ * `acr_values=phr`; discovery advertises it (`acr_values_supported`).
+ */
+export const PHISHING_RESISTANT_ACR = 'phr';
+
+/**
+ * The `acr` claim of a login by `method` (OIDC Core §2): `phr` for a passkey, and none for a code,
+ * which no registered ACR value describes better than its absence (a code can be phished). Tokens
+ * carry `acr` only when this is defined.
+ */
+export function acrOf(method: LoginMethod): string | undefined {
+  return isPasskeyMethod(method) ? PHISHING_RESISTANT_ACR : undefined;
 }
 
 /** The `sub` of `user` for `client` (its `subjectType`: the same for every client, or per sector, OIDC Core §8). */
@@ -90,8 +122,8 @@ export interface Grant {
   readonly client: ClientConfig;
   readonly environmentId: string;
   readonly subject: string;
-  /** How the code travelled (for `amr`). */
-  readonly channel: Channel;
+  /** How the user logged in: a code's channel or a passkey (for `amr` and `acr`). */
+  readonly channel: LoginMethod;
   /** The user's address claims the grant carries (`userClaimsOf`). */
   readonly claims: UserClaims;
   /** The granted scope, space-separated (RFC 6749 §3.3), if any. */
@@ -115,7 +147,7 @@ export interface IssuedToken {
 
 /**
  * Signs an RFC 9068 access token. Claims: iss, sub, aud, client_id, iat, exp, jti (§2.2), and
- * auth_time, amr, scope, the environment (`env_id`), the refresh token family (`sid`) when there
+ * auth_time, amr, acr (§2.2.1, a passkey login's only), scope, the environment (`env_id`), the refresh token family (`sid`) when there
  * is one, and the user's address where the grant carries it (`userClaimsOf`), under the OpenID
  * Connect claim names.
  */
@@ -127,6 +159,7 @@ export async function signAccessToken(keys: SigningKeys, grant: Grant): Promise<
     [ENVIRONMENT_CLAIM]: grant.environmentId,
     auth_time: grant.authTime,
     amr: amrOf(grant.channel),
+    ...acrClaimOf(grant.channel),
     ...(grant.scope === undefined ? {} : { scope: grant.scope }),
     ...(grant.familyKey === undefined ? {} : { [FAMILY_CLAIM]: grant.familyKey }),
     ...grant.claims,
@@ -141,6 +174,12 @@ export async function signAccessToken(keys: SigningKeys, grant: Grant): Promise<
     .setJti(randomUUID())
     .sign(signer.key);
   return { accessToken, expiresIn: settings.ttlSeconds };
+}
+
+/** `{ acr }` for a login by a passkey, `{}` otherwise: a token carries `acr` only when it is defined. */
+export function acrClaimOf(method: LoginMethod): { acr?: string } {
+  const acr = acrOf(method);
+  return acr === undefined ? {} : { acr };
 }
 
 /** The hash an opaque token is stored and looked up by. */
@@ -163,6 +202,7 @@ export function mintOpaqueToken(grant: Grant): { token: string; record: OpaqueTo
       scope: grant.scope,
       jti: randomUUID(),
       amr: amrOf(grant.channel),
+      acr: acrOf(grant.channel),
       issuedAt: grant.issuedAt,
       authTime: grant.authTime,
       expiresAt: grant.issuedAt + settings.ttlSeconds,

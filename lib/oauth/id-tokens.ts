@@ -6,14 +6,14 @@
  *
  * Claims: iss, sub (the same subject as the access token: public or pairwise per the client),
  * aud (the client id), exp, iat, auth_time, nonce (when the authorization request had one), amr,
- * sid (the login's session id, OIDC Front-Channel Logout §3, when known), at_hash (§3.1.3.6: the
+ * acr (§2: a passkey login's `phr`, none for a code: lib/oauth/access-tokens.ts `acrOf`), sid (the login's session id, OIDC Front-Channel Logout §3, when known), at_hash (§3.1.3.6: the
  * left half of the hash of the access token, with the hash of the signing algorithm), and the
  * user's address claims where the scope asks for them (§5.4).
  */
 import { createHash } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { SigningAlgorithm } from '../platform/vocabulary';
-import { amrOf, signingKeyFor, type Grant } from './access-tokens';
+import { acrClaimOf, amrOf, signingKeyFor, type Grant } from './access-tokens';
 import type { SigningKeys } from '../keys/signing-keys';
 
 /** The hash each signing algorithm's `at_hash` is made with (OIDC Core §3.1.3.6: "the hash algorithm used in the alg"). */
@@ -35,6 +35,7 @@ export async function signIdToken(keys: SigningKeys, grant: Grant, accessToken: 
   return new SignJWT({
     auth_time: grant.authTime,
     amr: amrOf(grant.channel),
+    ...acrClaimOf(grant.channel),
     at_hash: atHash(accessToken, alg),
     ...(grant.nonce === undefined ? {} : { nonce: grant.nonce }),
     ...(grant.sessionId === undefined ? {} : { sid: grant.sessionId }),

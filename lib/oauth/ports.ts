@@ -2,7 +2,7 @@
  * OAuth's ports: authorization codes, opaque access tokens, refresh token families and revoked
  * access tokens (lib/adapters/dynamodb/).
  */
-import type { Channel } from '../platform/vocabulary';
+import type { LoginMethod } from '../platform/vocabulary';
 
 // ---------------------------------------------------------------------------------------------
 // Authorization codes (the hosted login page)
@@ -26,7 +26,8 @@ export interface AuthorizationCodeRecord {
   /** The user's key (for the token endpoint's per-user limit) and subject (per environment). */
   readonly userKey: string;
   readonly subject: string;
-  readonly channel: Channel;
+  /** How the user logged in: a code's channel or a passkey (`amr` and `acr`: lib/oauth/access-tokens.ts). */
+  readonly channel: LoginMethod;
   /** The user's address claims, only where the scope asked for them. */
   readonly claims: UserClaims;
   /** Seconds since the epoch: when the user proved possession of the one-time code. */
@@ -62,6 +63,8 @@ export interface OpaqueTokenRecord {
   readonly scope?: string | undefined;
   readonly jti: string;
   readonly amr: readonly string[];
+  /** The login's `acr` (a passkey's `phr`, lib/oauth/access-tokens.ts `acrOf`); undefined for a code, or a token stored before it was kept. */
+  readonly acr?: string | undefined;
   /** Seconds since the epoch. */
   readonly issuedAt: number;
   readonly authTime: number;
@@ -98,8 +101,8 @@ export interface RefreshFamily {
   /** The user's key, for the token endpoint's per-user attempt limit. */
   readonly userKey: string;
   readonly subject: string;
-  /** How the code of the original login travelled (for `amr`). */
-  readonly channel: Channel;
+  /** How the user logged in to the original login: a code's channel or a passkey (for `amr` and `acr`). */
+  readonly channel: LoginMethod;
   /** The user's address claims the login granted. */
   readonly claims: UserClaims;
   /** The scope the login granted; a refresh may narrow it, never widen it (RFC 6749 §6). */

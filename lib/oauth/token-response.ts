@@ -6,7 +6,7 @@
 import type { Log } from '../platform/ports';
 import type { OpaqueTokenRecord, RefreshFamily, RefreshTokenStore, TokenStore } from './ports';
 import { LOG_EVENTS } from '../platform/log-events';
-import { mintOpaqueToken, signAccessToken, type Grant } from './access-tokens';
+import { amrOf, mintOpaqueToken, signAccessToken, type Grant } from './access-tokens';
 import type { HmacKeys } from '../keys/hmac-keys';
 import { signIdToken } from './id-tokens';
 import {
@@ -142,7 +142,10 @@ export async function respond(
   deps.log.info(LOG_EVENTS.tokenIssued, {
     ...logFields,
     format: grant.client.accessToken.format,
+    // `channel` for login.completed v1 (a code's), `method` and `amr` for v2 (lib/audit/events.ts).
     channel: grant.channel,
+    method: grant.channel,
+    amr: amrOf(grant.channel),
     idToken: idToken !== undefined,
     refreshToken: refreshToken !== undefined,
   });

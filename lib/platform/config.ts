@@ -21,8 +21,10 @@ import {
   SUBJECT_TYPES,
   SUPPORTED_LOCALES,
   TOKEN_ENDPOINT_AUTH_METHODS,
+  isPasskeyMethod,
   type Channel,
   type GrantType,
+  type LoginMethod,
   type TokenEndpointAuthMethod,
 } from './vocabulary';
 
@@ -137,6 +139,13 @@ export const MAX_KNOWN_NUMBER_SENDS = 10;
 const KNOWN_NUMBERS = Object.freeze({ rememberDays: 30, maxSendsPerDay: 5 });
 
 /**
+ * An environment's passkey settings: "Not now" on the hosted page's passkey offer holds for 30
+ * days in that browser, long enough not to nag, short enough that a user who once declined is
+ * asked again (docs/decisions/016-passkeys.md).
+ */
+const PASSKEY_DEFAULTS = Object.freeze({ askAgainDays: 30 });
+
+/**
  * The kinds of number an environment may refuse for SMS and voice codes even in a country it
  * allows, by libphonenumber's `PhoneNumberType`: `PERSONAL_NUMBER` (personal numbering, "follow
  * me" numbers that forward wherever their holder says: UK +44 70, ES +34 70x, DE +49 700) and
@@ -247,6 +256,17 @@ const environmentSchema = z.strictObject({
       absoluteSeconds: z._default(int(60, 90 * 86_400), SESSION_DEFAULTS.absoluteSeconds),
     }),
     () => ({ ...SESSION_DEFAULTS }),
+  ),
+  /** Passkeys on the hosted login page (docs/decisions/016-passkeys.md); which clients offer them is the client's `passkeys`. */
+  passkeys: z._default(
+    z.strictObject({
+      /**
+       * How long "Not now" on the page's passkey offer holds in that browser, in days (default
+       * 30): a cookie of this environment that lasts this long stops the offer after a code login.
+       */
+      askAgainDays: z._default(int(1, 365), PASSKEY_DEFAULTS.askAgainDays),
+    }),
+    () => ({ ...PASSKEY_DEFAULTS }),
   ),
   limits: z._default(
     z.strictObject({
@@ -416,6 +436,15 @@ const clientSchema = z.strictObject({
    */
   hostedLogin: z.optional(z.boolean()),
   /**
+   * Passkeys on the hosted login page for this client (docs/decisions/016-passkeys.md):
+   * `offered` (the default): after a code login the page offers to create one, and a user who has
+   * one may sign in with it; `required` ("required after enrolment"): as `offered`, and a user who
+   * has a passkey in the environment is sent no code by the page (by any channel) and signs in
+   * with it: no SMS to pay for once enrolled; `off`: the page neither offers nor accepts passkeys
+   * for this client, and a session started by a passkey does not log the user in to it.
+   */
+  passkeys: z._default(z.enum(['off', 'offered', 'required']), 'offered'),
+  /**
    * SHA-256 (hex) of the client's secret: what makes it confidential. The same secret
    * authenticates it at the token, revocation and introspection endpoints and is otp/send's
    * Bearer API key (the name is the seed's). Several, so a secret can be rotated without downtime.
@@ -574,6 +603,25 @@ export const stageFields = {
    * CDK stack or the local runtime through the ISSUER environment variable).
    */
   issuer: z.optional(z.httpUrl()),
+  /** Passkeys (WebAuthn) on the hosted login page: the settings the whole stage shares. */
+  passkeys: z.optional(
+    z.strictObject({
+      /**
+       * The relying party id (WebAuthn L3 §5.1.2 `rp.id`): a host name, the issuer's or a parent
+       * domain of it. Absent: the issuer's host name at run time (the custom domain on a stage
+       * that has one). Every passkey is bound to it: changing it strands every passkey of the stage.
+       */
+      rpId: z.optional(
+        z.string().check(
+          z.regex(
+            /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
+            'a lower-case host name (no scheme, port or path; WebAuthn refuses an IP address)',
+          ),
+          z.refine((host) => !/^[0-9.]+$/.test(host), 'a host name, not an IP address (WebAuthn refuses one as rp.id)'),
+        ),
+      ),
+    }),
+  ),
   /** Environment used when a request has no `env_id`. */
   defaultEnvironment: id(),
   environments: z.array(environmentSchema).check(z.minLength(1)),
@@ -581,6 +629,8 @@ export const stageFields = {
 };
 
 interface StageReferences {
+  readonly issuer?: string | undefined;
+  readonly passkeys?: { readonly rpId?: string | undefined } | undefined;
   readonly defaultEnvironment: string;
   readonly environments: ReadonlyArray<Pick<z.infer<typeof environmentSchema>, 'id' | 'sessions'>>;
   readonly clients: ReadonlyArray<z.infer<typeof clientSchema>>;
@@ -604,6 +654,14 @@ export function checkStageReferences(
         message: 'the idle lifetime cannot be longer than the absolute one',
       });
     }
+  }
+  const rpId = config.passkeys?.rpId;
+  if (rpId !== undefined && config.issuer !== undefined && !isRegistrableSuffixOf(rpId, hostOf(config.issuer))) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['passkeys', 'rpId'],
+      message: `the relying party id must be the issuer's host name (${hostOf(config.issuer)}) or a parent domain of it (WebAuthn L3 §5.1.2)`,
+    });
   }
   if (!environmentIds.has(config.defaultEnvironment)) {
     ctx.addIssue({ code: 'custom', path: ['defaultEnvironment'], message: `no environment "${config.defaultEnvironment}"` });
@@ -748,6 +806,16 @@ export type PrefixWindowConfig = EnvironmentConfig['limits']['sendPerPrefix'];
 export type DailyBudgetConfig = EnvironmentConfig['limits']['dailyPhoneBudget'];
 export type KnownNumbersConfig = EnvironmentConfig['limits']['knownNumbers'];
 
+/**
+ * Whether `rpId` may be the relying party id of pages on `host` (WebAuthn L3 §5.1.2: equal to the
+ * origin's effective domain or a registrable domain suffix of it): the host itself or a parent
+ * domain of it (a label boundary, so `example.com` serves `login.example.com` but not
+ * `badexample.com`). A public suffix (`com`) passes here and fails in the browser.
+ */
+function isRegistrableSuffixOf(rpId: string, host: string): boolean {
+  return host === rpId || host.endsWith(`.${rpId}`);
+}
+
 /** The host of a URL (its sector, for pairwise subjects: OIDC Core §8.1). */
 export function hostOf(url: string): string {
   return new URL(url).hostname;
@@ -784,6 +852,14 @@ export function usesHostedLogin(client: ClientConfig): boolean {
   return client.hostedLogin ?? !client.sendRequiresApiKey;
 }
 
+/**
+ * Whether `client` accepts a login by `method`: a code by a channel it allows (`channels`), or a
+ * passkey unless its `passkeys` is `off`. The one test of whether a session serves a client.
+ */
+export function acceptsMethod(client: Pick<ClientConfig, 'channels' | 'passkeys'>, method: LoginMethod): boolean {
+  return isPasskeyMethod(method) ? client.passkeys !== 'off' : client.channels.includes(method);
+}
+
 /** Parses and validates a stage configuration, throwing one readable message listing every problem. */
 export function parseStageConfig(raw: unknown, source = 'configuration'): StageConfig {
   const result = stageConfigSchema.safeParse(raw);
@@ -798,6 +874,12 @@ export interface ServiceConfig {
   readonly stage: StageConfig;
   environment(id: string | undefined): EnvironmentConfig | undefined;
   client(id: string): ClientConfig | undefined;
+  /**
+   * The passkey relying party id the stage file configures (`passkeys.rpId`); undefined: the
+   * issuer's host name, which only the running function knows (lib/passkeys/ceremonies.ts
+   * `relyingPartyOf`).
+   */
+  readonly passkeyRpId: string | undefined;
 }
 
 /** Wraps a validated stage configuration with its lookups. */
@@ -809,6 +891,7 @@ export function buildServiceConfig(stage: StageConfig): ServiceConfig {
     stage: frozen,
     environment: (id: string | undefined) => environments.get(id ?? frozen.defaultEnvironment),
     client: (id: string) => clients.get(id),
+    passkeyRpId: frozen.passkeys?.rpId,
   });
 }
 

@@ -22,9 +22,9 @@ export const LOG_EVENTS = {
   blockedUserAttempt: 'blocked user attempt',
   /**
    * An operator's call on the admin API (lib/admin/operator.ts), after it took effect: the audit
-   * trail. Fields: action (block | unblock | end-sessions), environment, user (log handle), caller
-   * (the IAM principal's ARN API Gateway authenticated; `anonymous` on the local runtime, which has
-   * no IAM), and what was done: blocked, or sessions and families.
+   * trail. Fields: action (block | unblock | end-sessions | remove-passkeys), environment, user
+   * (log handle), caller (the IAM principal's ARN API Gateway authenticated; `anonymous` on the
+   * local runtime, which has no IAM), and what was done: blocked, sessions and families, or passkeys.
    */
   operatorAction: 'operator action',
   /**
@@ -109,11 +109,34 @@ export const LOG_EVENTS = {
   loggedOut: 'logged out',
   logoutDeclined: 'logout declined',
   logoutExpired: 'logout expired',
+  /**
+   * A user created a passkey on the hosted page (docs/decisions/016-passkeys.md). Fields: environment, client, user
+   * (log handle), passkey (a short hash prefix of the credential id, never the id), method
+   * (passkey | synced_passkey: whether the authenticator syncs it).
+   */
+  passkeyRegistered: 'passkey registered',
+  /**
+   * Passkeys were removed: by the user on the hosted page (`by: user`, count 1) or by an operator
+   * (`by: operator`, the admin API's remove-passkeys: every passkey of the user in the
+   * environment). Fields: environment, user (log handle), by, count, client (by user), passkey (by
+   * user: a short hash prefix of the credential id).
+   */
+  passkeyRemoved: 'passkey removed',
+  /**
+   * A passkey sign-in or registration was refused. Fields: reason (malformed | unknown_credential |
+   * signature | counter | user_verification | rp_id | origin | challenge | user_handle | blocked |
+   * not_allowed | …), environment, client, user (log handle, when a stored credential named one),
+   * passkey (a short hash prefix of the credential id, when one was presented). A sign-count
+   * regression (`counter`, a possibly cloned authenticator: WebAuthn L3 §6.1.1) is logged at warn.
+   */
+  passkeyRefused: 'passkey refused',
   /** UserInfo answered for a token. Fields: client, environment. */
   userInfoServed: 'userinfo served',
   /**
    * Tokens were issued (a code exchanged, a refresh). Fields: environment, client, grant
-   * (one_time_code | authorization_code | refresh_token), format, user, family (with refresh tokens).
+   * (one_time_code | authorization_code | refresh_token), format, user, family (with refresh tokens),
+   * channel and method (both the login's `LoginMethod`: `channel` is what login.completed v1 reads),
+   * amr (the tokens' RFC 8176 values).
    */
   tokenIssued: 'token issued',
   /** A token request was refused with invalid_grant. Fields: reason (private), client, user. */

@@ -18,7 +18,7 @@ export const API_TIMEOUT_SECONDS = 20;
  * is on the table's secondary index only (lib/adapters/dynamodb/table.ts `userIndex`): every
  * item is reached by its key, and only the index has more than one item per key.
  */
-export type TableAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query';
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem' | 'Query';
 /**
  * The service's secrets: the HMAC master key, the signing key set (private keys: the token
  * function only), and its public half (what the verifying functions read).
@@ -91,8 +91,12 @@ export const FUNCTIONS = {
     // failure count, a session's use or renewal (UpdateItem), the authorization code and a new
     // session (PutItem), the browser's session (GetItem); a login in another account ends the
     // previous session as a logout does: the session (DeleteItem), its families (Query on the user
-    // index, UpdateItem). The public keys check an id_token_hint.
-    table: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'Query'],
+    // index, UpdateItem). The public keys check an id_token_hint. Passkeys: a credential read
+    // (GetItem), the user's list (Query on the user index, then BatchGetItem), one created
+    // (PutItem), one removed (DeleteItem); a sign-in's transaction with its authorization code
+    // holds the sign count (UpdateItem), the spent challenge (PutItem) and the check that no
+    // operator blocked the user (ConditionCheckItem).
+    table: ['GetItem', 'BatchGetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'Query'],
     secrets: ['hmac', 'verificationKeys'],
     delivery: ['email', 'sms', 'voice'],
     // Ending a session queues its relying parties' logout tokens (Back-Channel Logout 1.0).
@@ -120,10 +124,11 @@ export const FUNCTIONS = {
   },
   admin: {
     name: 'admin',
-    description: 'POST /idp/v1/admin/*: the operator controls (block, unblock, end sessions) and test messages, IAM-authorised',
+    description:
+      'POST /idp/v1/admin/*: the operator controls (block, unblock, end sessions, remove passkeys) and test messages, IAM-authorised',
     // The block set on and lifted from a user's attempt counters, a refresh family revoked
-    // (UpdateItem), a session ended and a test recipient's kept message taken (DeleteItem), the
-    // user's sessions and families found (Query, on the user index).
+    // (UpdateItem), a session ended, a passkey removed and a test recipient's kept message taken
+    // (DeleteItem), the user's sessions, families and passkeys found (Query, on the user index).
     table: ['UpdateItem', 'DeleteItem', 'Query'],
     secrets: ['hmac'],
     delivery: [],
@@ -174,6 +179,7 @@ export const ROUTES: readonly Route[] = [
   { path: '/idp/v1/admin/users/block', methods: ['POST'], functionName: 'admin', authorization: 'iam' },
   { path: '/idp/v1/admin/users/unblock', methods: ['POST'], functionName: 'admin', authorization: 'iam' },
   { path: '/idp/v1/admin/users/end-sessions', methods: ['POST'], functionName: 'admin', authorization: 'iam' },
+  { path: '/idp/v1/admin/users/remove-passkeys', methods: ['POST'], functionName: 'admin', authorization: 'iam' },
   // The message kept for a stage's test recipient, taken (read once) by `npm run smoke` (lib/otp/test-outbox.ts).
   { path: '/idp/v1/admin/test-messages/take', methods: ['POST'], functionName: 'admin', authorization: 'iam' },
 ];

@@ -1,6 +1,6 @@
 /**
- * Words every layer shares: how a user is identified and how a code travels. A leaf module (it
- * imports nothing), so the configuration and the domain can both use it and every dependency
+ * Words every layer shares: how a user is identified, how a code travels and how a user logged in.
+ * A leaf module (it imports nothing), so the configuration and the domain can both use it and every dependency
  * arrow points one way.
  */
 
@@ -11,6 +11,22 @@ export const AUTH_TYPES: readonly AuthType[] = ['email', 'sms'];
 /** How a code travels. `voice` is a call to the phone number of an `sms` user. */
 export type Channel = 'email' | 'sms' | 'voice';
 export const CHANNELS: readonly [Channel, ...Channel[]] = ['email', 'sms', 'voice'];
+
+/**
+ * How a user logged in: a code by one of the {@link CHANNELS}, or a passkey (WebAuthn). `passkey`
+ * is a device-bound credential (its authenticator says it is not backup eligible: the key never
+ * leaves that device); `synced_passkey` is one that is backup eligible (a passkey a provider such
+ * as iCloud Keychain or Google Password Manager syncs between devices). Carried by sessions,
+ * authorization codes and refresh families (in a field still named `channel`), and the source of a
+ * token's `amr` and `acr` (lib/oauth/access-tokens.ts `amrOf`, `acrOf`).
+ */
+export type LoginMethod = Channel | 'passkey' | 'synced_passkey';
+export const LOGIN_METHODS: readonly [LoginMethod, ...LoginMethod[]] = [...CHANNELS, 'passkey', 'synced_passkey'];
+
+/** Whether `method` is a passkey login (device-bound or synced), as opposed to a code by a channel. */
+export function isPasskeyMethod(method: LoginMethod): method is 'passkey' | 'synced_passkey' {
+  return method === 'passkey' || method === 'synced_passkey';
+}
 
 /**
  * The locales the service has texts and a voice for, as BCP 47 language-REGION tags. Their texts

@@ -4,7 +4,8 @@
  * lib/adapters/dynamodb/session-store.ts).
  */
 import type { AuthorizationCodeRecord } from '../oauth/ports';
-import type { Channel } from '../platform/vocabulary';
+import type { PasskeySignIn } from '../passkeys/ports';
+import type { LoginMethod } from '../platform/vocabulary';
 
 /**
  * A session at the service: one browser's login to one environment, which later authorization
@@ -28,8 +29,8 @@ export interface SessionRecord {
    * address claims are derived from it, as from a code. A value of the item, never its key.
    */
   readonly user: { readonly authType: 'email' | 'sms'; readonly value: string };
-  /** How the code travelled (the ID token's `amr`). */
-  readonly channel: Channel;
+  /** How the user logged in: a code's channel or a passkey (the ID token's `amr` and `acr`). */
+  readonly channel: LoginMethod;
   /** Seconds since the epoch: when the code was checked (`auth_time`, OIDC Core §2). */
   readonly authTime: number;
   /** Ms: when the session started (the absolute lifetime runs from it) and was last used (the idle lifetime). */
@@ -57,7 +58,7 @@ export interface SessionUse {
 export interface SessionRenewal extends SessionUse {
   /** The session must still be this user's. */
   readonly userKey: string;
-  readonly channel: Channel;
+  readonly channel: LoginMethod;
   /** Epoch seconds: the new code's check. */
   readonly authTime: number;
 }
@@ -65,8 +66,12 @@ export interface SessionRenewal extends SessionUse {
 export interface SessionStore {
   /** The session under `sessionKey` (a strongly consistent read), or undefined. Expiry is the caller's to judge. */
   find(sessionKey: string): Promise<SessionRecord | undefined>;
-  /** Stores a new session and, in the same transaction, the authorization code its login issued. */
-  start(session: SessionRecord, keepUntil: number, code: AuthorizationCodeRecord): Promise<void>;
+  /**
+   * Stores a new session and, in the same transaction, the authorization code its login issued
+   * (none when the login goes on to the passkeys page first) and a passkey sign-in's writes.
+   * @throws PasskeySignInRefusedError when the passkey sign-in's conditions refuse it: nothing is written.
+   */
+  start(session: SessionRecord, keepUntil: number, code?: AuthorizationCodeRecord, passkey?: PasskeySignIn): Promise<void>;
   /**
    * Uses a live session: touches it (idle lifetime), adds the client, and stores the
    * authorization code, in one transaction; false (and nothing written) when the session ended,
@@ -74,10 +79,12 @@ export interface SessionStore {
    */
   use(use: SessionUse, code: AuthorizationCodeRecord): Promise<boolean>;
   /**
-   * Re-authenticates a live session and stores the authorization code, in one transaction; false
-   * (and nothing written) when it ended, lapsed or is no longer that user's since it was read.
+   * Re-authenticates a live session and stores the authorization code (and a passkey sign-in's
+   * writes), in one transaction; false (and nothing written) when it ended, lapsed or is no longer
+   * that user's since it was read.
+   * @throws PasskeySignInRefusedError when the passkey sign-in's conditions refuse it: nothing is written.
    */
-  renew(renewal: SessionRenewal, code: AuthorizationCodeRecord): Promise<boolean>;
+  renew(renewal: SessionRenewal, code: AuthorizationCodeRecord, passkey?: PasskeySignIn): Promise<boolean>;
   /** Deletes the session; returns it as it was, or undefined when there was none. */
   end(sessionKey: string): Promise<SessionRecord | undefined>;
 }

@@ -148,7 +148,7 @@ describe('the demo client and the hosted login page', () => {
     expect(await shown('access-token-claims')).toMatchObject({
       iss: demo.issuer,
       sub: idToken.sub,
-      aud: 'http://localhost:3000/api',
+      aud: 'http://127.0.0.1:3000/api',
       client_id: 'local-web',
       scope: 'openid email phone',
       email: user,

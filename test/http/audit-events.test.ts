@@ -11,6 +11,8 @@ import { logHandleOf, userKeyOf } from '../../lib/keys/hmac-keys';
 import type { OutboxEvent } from '../../local/events';
 import { auditEventProblems } from '../support/audit-schemas';
 import { LoginSession } from '../support/login-flow';
+import { storedPasskey } from '../support/passkey-records';
+import { SoftAuthenticator } from '../support/soft-authenticator';
 import { rememberSecret } from '../support/log-capture';
 import {
   exchangeBody,
@@ -62,6 +64,8 @@ const handleOf = async (user: string, authType: 'email' | 'sms' = 'email') =>
 
 /** The envelope every detail has: its version, its id, its time and the request's id. */
 const envelope = { version: 1, id: expect.stringMatching(/^[0-9a-f-]{36}$/), time: expect.any(String), request: expect.any(String) };
+/** The envelope of a type's version 2, published beside its version 1. */
+const envelopeV2 = { ...envelope, version: 2 };
 
 async function sendCode(user: string, target: TestService = service): Promise<string> {
   expect((await target.post(SEND_PATH, sendBody(user))).status).toBe(200);
@@ -92,6 +96,17 @@ describe('a login by code at the token endpoint', () => {
         type: 'login.completed',
         detail: { ...envelope, ...ids, grant: 'one_time_code', channel: 'email', family: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/) },
       },
+      {
+        type: 'login.completed',
+        detail: {
+          ...envelopeV2,
+          ...ids,
+          grant: 'one_time_code',
+          method: 'email',
+          amr: ['otp'],
+          family: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/),
+        },
+      },
     ]);
     const events = await allEvents();
     expect(JSON.stringify(events)).not.toContain(user);
@@ -102,7 +117,7 @@ describe('a login by code at the token endpoint', () => {
         .flatMap((event) => Object.keys(event.detail))
         .filter((key) => /^(_aws|level|service|cold_start|CodeSent|TokenIssued)$/.test(key)),
     ).toEqual([]);
-    expect(events.flatMap((event) => auditEventProblems(event['detail-type'], 1, event.detail))).toEqual([]);
+    expect(events.flatMap((event) => auditEventProblems(event['detail-type'], event.detail.version as number, event.detail))).toEqual([]);
   });
 });
 
@@ -176,6 +191,10 @@ describe('the hosted login page and logout', () => {
         detail: { ...envelope, ...ids, grant: 'authorization_code', channel: 'email', family: expect.any(String) },
       },
       {
+        type: 'login.completed',
+        detail: { ...envelopeV2, ...ids, grant: 'authorization_code', method: 'email', amr: ['otp'], family: expect.any(String) },
+      },
+      {
         type: 'logout',
         detail: {
           ...envelope,
@@ -186,6 +205,56 @@ describe('the hosted login page and logout', () => {
           clients: 1,
           families: 1,
           notices: 0,
+        },
+      },
+    ]);
+  });
+});
+
+describe('passkeys', () => {
+  it('passkey.registered when a user creates one after a code login; then, signing in with it, login.completed v2 (method, amr) and no code.checked', async () => {
+    const user = uniqueEmail('passkey-audit');
+    const handle = await handleOf(user);
+    // The issuer's host name (WebAuthn refuses an IP address as RP ID): the page at localhost.
+    const site = { url: service.url.replace('127.0.0.1', 'localhost'), latestCode: (userId: string) => service.latestCode(userId) };
+    const device = new SoftAuthenticator({ origin: site.url });
+    const enrolling = new LoginSession(site, 'local-web');
+    const sent = await enrolling.post(await enrolling.start(), 'send', { user_id: user });
+    const offer = await enrolling.post(sent, 'verify', { code: await service.latestCode(user), webauthn: '1' });
+    expect((await enrolling.createPasskey(offer, device)).status).toBe(200);
+    rememberSecret(device.credentials[0]?.id);
+    const before = (await eventsOf(handle)).length;
+
+    const signingIn = new LoginSession(site, 'local-web');
+    const redirect = await signingIn.signInWithPasskey(await signingIn.start(), device);
+    const tokens = await service.postForm(TOKEN_PATH, {
+      grant_type: 'authorization_code',
+      code: redirect.location?.searchParams.get('code') ?? '',
+      client_id: 'local-web',
+      redirect_uri: REDIRECT_URI,
+      code_verifier: signingIn.verifier,
+    });
+    expect(tokens.status).toBe(200);
+    for (const name of ['access_token', 'id_token', 'refresh_token']) rememberSecret(tokens.body[name]);
+
+    const events = await eventsOf(handle);
+    const ids = { environment: 'local', client: 'local-web', user: handle };
+    expect(events.filter((event) => event.type === 'passkey.registered')).toEqual([
+      {
+        type: 'passkey.registered',
+        detail: { ...envelope, ...ids, passkey: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/), method: 'synced_passkey' },
+      },
+    ]);
+    expect(events.slice(before)).toEqual([
+      {
+        type: 'login.completed',
+        detail: {
+          ...envelopeV2,
+          ...ids,
+          grant: 'authorization_code',
+          method: 'synced_passkey',
+          amr: ['swk', 'user', 'mfa'],
+          family: expect.any(String),
         },
       },
     ]);
@@ -250,10 +319,10 @@ describe('operators', () => {
           notices: 0,
         },
       },
-      {
+      ...[envelope, envelopeV2].map((version) => ({
         type: 'operator.action',
         detail: {
-          ...envelope,
+          ...version,
           environment: 'local',
           user: handle,
           action: 'block',
@@ -263,8 +332,35 @@ describe('operators', () => {
           sessions_ended: 1,
           refresh_families_revoked: 0,
         },
-      },
+      })),
       { type: 'blocked_user.attempted', detail: { ...envelope, environment: 'local', user: handle, operation: 'send' } },
+    ]);
+  });
+
+  it('passkey.removed (by operator) and operator.action v2 for remove-passkeys, with how many it removed', async () => {
+    const user = uniqueEmail('passkeys-removed');
+    const handle = await handleOf(user);
+    const userKey = userKeyOf(await service.deps.hmacKeys(), { authType: 'email', value: user });
+    for (const credentialId of ['Y3JlZGVudGlhbC1vbmU', 'Y3JlZGVudGlhbC10d28']) {
+      await service.deps.passkeys.add(storedPasskey(credentialId, userKey, user, service.clock.now()));
+    }
+
+    expect((await service.post(`${ADMIN}/remove-passkeys`, { env_id: 'local', user_id: user })).status).toBe(200);
+
+    expect(await eventsOf(handle)).toEqual([
+      { type: 'passkey.removed', detail: { ...envelope, environment: 'local', user: handle, by: 'operator', count: 2 } },
+      {
+        type: 'operator.action',
+        detail: {
+          ...envelopeV2,
+          environment: 'local',
+          user: handle,
+          action: 'remove-passkeys',
+          caller: 'anonymous',
+          completed: true,
+          passkeys_removed: 2,
+        },
+      },
     ]);
   });
 });

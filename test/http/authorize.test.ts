@@ -25,6 +25,7 @@ import { AUTHORIZE_PATH, csrfOf, LoginSession, type PageResponse } from '../supp
 import { closedPort } from '../support/fault-servers';
 import { escapeHtml } from '../../lib/messages/markup';
 import { pagePolicy } from '../../lib/login/html';
+import { PASSKEY_SCRIPT_HASH } from '../../lib/login/passkey-script';
 import { LOGIN_PAGES } from '../../lib/messages/locales';
 
 const TOKEN = '/idp/v1/account/token';
@@ -77,8 +78,9 @@ describe('the authorization request', () => {
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'(;|$)/);
-    expect(csp).not.toContain('script-src');
-    expect(page.html).not.toContain('<script');
+    // One script, by its hash: the passkey sign-in's (docs/decisions/016-passkeys.md), nothing inline unhashed.
+    expect(csp).toContain(`script-src ${PASSKEY_SCRIPT_HASH}`);
+    expect(page.html.match(/<script/g)).toEqual(['<script']);
     expect(page.html).toContain('name="user_id"');
     expect(page.html).toMatch(/<label for="user_id">/);
     expect(session.transactionCookie).toBeDefined();
@@ -170,6 +172,19 @@ describe('the authorization request', () => {
     const location = new URL(response.headers.get('location') ?? '');
     expect(location.searchParams.get('error')).toBe('invalid_request');
     expect(location.searchParams.get('error_description')).toBe('A parameter is repeated (RFC 6749 section 3.1 allows each once).');
+  });
+
+  it('takes acr_values (OIDC Core §3.1.2.1): an unknown value is ignored (voluntary), one given twice or too long is refused', async () => {
+    const ignored = await new LoginSession(service).start({ acr_values: 'urn:example:gold silver' });
+    expect(ignored.status).toBe(200);
+    expect(ignored.html).toContain('name="user_id"');
+    const long = await new LoginSession(service).start({ acr_values: 'p'.repeat(2049) });
+    expect(long.location?.searchParams.get('error_description')).toBe('A parameter is too long.');
+    const session = new LoginSession(service);
+    const repeated = await fetch(`${session.authorizationUrl({ acr_values: 'phr' })}&acr_values=phr`, { redirect: 'manual' });
+    expect(new URL(repeated.headers.get('location') ?? '').searchParams.get('error_description')).toBe(
+      'A parameter is repeated (RFC 6749 section 3.1 allows each once).',
+    );
   });
 
   it('is localised by ui_locales, then Accept-Language, and prefills login_hint', async () => {
@@ -298,7 +313,7 @@ describe('the authorization code', () => {
 
   it.each<[string, Record<string, string>]>([
     ['a wrong verifier (RFC 7636 §4.6)', { code_verifier: 'x'.repeat(43) }],
-    ['another redirect URI', { redirect_uri: 'http://localhost:3000/other' }],
+    ['another redirect URI', { redirect_uri: 'http://127.0.0.1:3000/other' }],
     ['another client', { client_id: 'local-opaque' }],
   ])('is refused with %s, and spent', async (_name, extra) => {
     const session = new LoginSession(service);
@@ -695,19 +710,20 @@ describe('the page’s headers: where its forms may post, and the cookie', () =>
   const formAction = (page: PageResponse) =>
     (page.headers.get('content-security-policy') ?? '').split('; ').filter((directive) => directive.startsWith('form-action'));
 
-  it('lets step 1 (shown first or again), the error page and the expired page post only to the endpoint, and step 2 also end at the client’s origin (CSP form-action)', async () => {
+  it('lets the error page and the expired page post only to the endpoint, and step 1 (its passkey sign-in) and step 2 also end at the client’s origin (CSP form-action)', async () => {
     const session = new LoginSession(service);
     const first = await session.start();
-    expect(formAction(first)).toEqual(["form-action 'self'"]);
+    // A passkey sign-in on step 1 ends in the redirect to the client, as step 2's code form does.
+    expect(formAction(first)).toEqual(["form-action 'self' http://127.0.0.1:3000"]);
     expect(formAction(await new LoginSession(service).start({ client_id: 'nobody' }))).toEqual(["form-action 'self'"]);
     const again = await session.post(first, 'send', { user_id: 'not an address' });
     expect(again.status).toBe(400);
-    expect(formAction(again)).toEqual(["form-action 'self'"]);
+    expect(formAction(again)).toEqual(["form-action 'self' http://127.0.0.1:3000"]);
     const second = await session.post(again, 'send', { user_id: uniqueEmail('csp') });
     // The code form's success is a redirect to the client, and browsers apply form-action to it.
-    expect(formAction(second)).toEqual(["form-action 'self' http://localhost:3000"]);
+    expect(formAction(second)).toEqual(["form-action 'self' http://127.0.0.1:3000"]);
     const retried = await session.post(second, 'verify', { code: 'abc' });
-    expect(formAction(retried)).toEqual(["form-action 'self' http://localhost:3000"]);
+    expect(formAction(retried)).toEqual(["form-action 'self' http://127.0.0.1:3000"]);
     const expired = await new LoginSession(service).post(first, 'send', { user_id: uniqueEmail('csp') });
     expect(expired.status).toBe(400);
     expect(formAction(expired)).toEqual(["form-action 'self'"]);
@@ -789,7 +805,7 @@ describe('the page’s channels, failures and configuration changes', () => {
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'x-frame-options': 'DENY',
-      'content-security-policy': pagePolicy([]),
+      'content-security-policy': pagePolicy([new URL(REDIRECT_URI).origin], { script: true }),
       'retry-after': '15',
       'set-cookie': expect.stringMatching(/^idp_login=[\w.-]+; Max-Age=600; Path=\/idp\/v1\/account\/authorize; HttpOnly; SameSite=Lax$/),
     });

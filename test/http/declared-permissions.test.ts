@@ -7,6 +7,7 @@ import { FUNCTIONS, type FunctionName } from '../../lib/platform/routes';
 import { LOCAL_API_KEY, REDIRECT_URI, startTestService, uniqueEmail, type TestService } from '../support/harness';
 import { rememberSecret } from '../support/log-capture';
 import { LoginSession } from '../support/login-flow';
+import { SoftAuthenticator } from '../support/soft-authenticator';
 
 const FAILING = '+14155550199';
 let service: TestService;
@@ -137,6 +138,39 @@ it('every operation uses exactly the table actions its function declares', async
   const sameBrowser = () => new LoginSession(service, 'local-web', { sessionCookies: session.sessionCookies });
   await as('authorize', () => sameBrowser().start());
   await as('authorize', () => sameBrowser().signIn(uniqueEmail('permissions'), { prompt: 'login' }));
+  // authorize, passkeys (at the issuer's origin, localhost: an RP ID is a host name): the passkeys
+  // page after a code (the user's passkeys: the user index, then their items), a passkey created
+  // (its item, with the session in one transaction), one removed, a sign-in (the credential read;
+  // its sign count, the session and the authorization code in one transaction), and a refused
+  // assertion (the failure counted).
+  const site = { url: service.url.replace('127.0.0.1', 'localhost'), latestCode: (userId: string) => service.latestCode(userId) };
+  const device = new SoftAuthenticator({ origin: site.url });
+  const enrolling = new LoginSession(site, 'local-web');
+  const holder = uniqueEmail('permissions');
+  const sentToHolder = await enrolling.post(await enrolling.start(), 'send', { user_id: holder });
+  let passkeysPage: Awaited<ReturnType<typeof session.post>> | undefined;
+  await as('authorize', async () => {
+    passkeysPage = await enrolling.post(sentToHolder, 'verify', { code: await service.latestCode(holder), webauthn: '1' });
+  });
+  let created: Awaited<ReturnType<typeof session.post>> | undefined;
+  await as('authorize', async () => {
+    created = await enrolling.createPasskey(passkeysPage!, device);
+  });
+  expect(created?.status).toBe(200);
+  const spare = new SoftAuthenticator({ origin: site.url });
+  const second = await enrolling.createPasskey(created!, spare);
+  await as('authorize', () => enrolling.removePasskey(second, spare.credentials[0]!.id));
+  const signingIn = new LoginSession(site, 'local-web');
+  await as('authorize', async () => {
+    const signedIn = await signingIn.signInWithPasskey(await signingIn.start(), device);
+    expect(signedIn.status).toBe(302);
+  });
+  const forging = new LoginSession(site, 'local-web');
+  await as('authorize', async () => {
+    const refused = await forging.signInWithPasskey(await forging.start(), device, { forgeSignature: true });
+    expect(refused.status).toBe(400);
+  });
+
   // token: the authorization code, consumed.
   let viaPage = '';
   await as('token', async () => {
@@ -174,6 +208,8 @@ it('every operation uses exactly the table actions its function declares', async
   const signedOut = uniqueEmail('permissions');
   await new LoginSession(service, 'local-web').signIn(signedOut);
   await as('admin', () => admin('end-sessions', signedOut));
+  // remove-passkeys: the user's passkeys found on the user index (Query), each removed (DeleteItem).
+  await as('admin', () => admin('remove-passkeys', signedOut));
 
   // logout: a request that asks first (the browser's session read), and one an ID token hint of
   // that session proves (the read, the session's delete, its families found and revoked).

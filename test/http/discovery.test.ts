@@ -197,7 +197,7 @@ describe('client libraries', () => {
     const config = await client.discovery(new URL(service.url), 'local-web', undefined, client.None(), {
       execute: [client.allowInsecureRequests],
     });
-    const url = client.buildEndSessionUrl(config, { post_logout_redirect_uri: 'http://localhost:3000/', state: 's' });
+    const url = client.buildEndSessionUrl(config, { post_logout_redirect_uri: 'http://127.0.0.1:3000/', state: 's' });
     expect(`${url.origin}${url.pathname}`).toBe(`${service.url}/idp/v1/account/logout`);
   });
 

@@ -62,7 +62,7 @@ describe('introspecting an opaque token', () => {
       token_type: 'Bearer',
       iss: service.url,
       sub: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      aud: 'http://localhost:3000/api',
+      aud: 'http://127.0.0.1:3000/api',
       client_id: 'local-opaque',
       iat: now,
       exp: now + 3600,

@@ -32,8 +32,8 @@ const registered = (config: StageConfig): StageConfig => {
       { ...web, id: 'es256-short', idTokenSignedResponseAlg: 'ES256' as const, idTokenTtlSeconds: 600 },
       { ...pairwise, id: 'pairwise-a' },
       // Same host as pairwise-a on another port: the same sector (the host, §8.1).
-      { ...pairwise, id: 'pairwise-a-port', redirectUris: ['http://localhost:4000/callback'] },
-      { ...pairwise, id: 'pairwise-b', redirectUris: ['http://127.0.0.1:3000/callback'] },
+      { ...pairwise, id: 'pairwise-a-port', redirectUris: ['http://127.0.0.1:4000/callback'] },
+      { ...pairwise, id: 'pairwise-b', redirectUris: ['http://localhost:3000/callback'] },
       { ...web, id: 'native-app', redirectUris: [NATIVE_REDIRECT] },
       {
         ...web,
@@ -139,8 +139,8 @@ describe('pairwise subjects (OIDC Core §8.1)', () => {
 
     const a = await subOf('pairwise-a');
     expect(await subOf('pairwise-a')).toBe(a);
-    expect(await subOf('pairwise-a-port', 'http://localhost:4000/callback')).toBe(a);
-    const b = await subOf('pairwise-b', 'http://127.0.0.1:3000/callback');
+    expect(await subOf('pairwise-a-port', 'http://127.0.0.1:4000/callback')).toBe(a);
+    const b = await subOf('pairwise-b', 'http://localhost:3000/callback');
     expect(b).not.toBe(a);
     // Five logins: the user's send limit (5 a minute) allows no sixth.
     const publicSub = await subOf('local-web');
@@ -149,7 +149,7 @@ describe('pairwise subjects (OIDC Core §8.1)', () => {
   });
 
   it('is the sub of the access token and of UserInfo too (OIDC Core §5.3.2: UserInfo’s sub MUST be the ID token’s)', async () => {
-    const response = await login('pairwise-b', uniqueEmail('pairwise-userinfo'), 'http://127.0.0.1:3000/callback');
+    const response = await login('pairwise-b', uniqueEmail('pairwise-userinfo'), 'http://localhost:3000/callback');
     const sub = (await verifiedIdToken(response, 'pairwise-b')).sub;
 
     expect(decodeJwt(response.body.access_token as string).sub).toBe(sub);
@@ -183,7 +183,7 @@ describe('response_mode=form_post (OAuth 2.0 Form Post Response Mode)', () => {
     expect(page.html).toMatch(/<noscript><button type="submit">Sign in<\/button><\/noscript>/);
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.headers.get('content-security-policy')).toBe(
-      `default-src 'none'; script-src ${SUBMIT_SCRIPT_HASH}; form-action http://localhost:3000; frame-ancestors 'none'; base-uri 'none'`,
+      `default-src 'none'; script-src ${SUBMIT_SCRIPT_HASH}; form-action http://127.0.0.1:3000; frame-ancestors 'none'; base-uri 'none'`,
     );
     expect(session.transactionCookie).toBeUndefined();
     const exchanged = remember(

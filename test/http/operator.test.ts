@@ -29,6 +29,7 @@ import {
   type TestService,
 } from '../support/harness';
 import { LoginSession } from '../support/login-flow';
+import { storedPasskey } from '../support/passkey-records';
 
 const ADMIN = '/idp/v1/admin/users';
 let service: TestService;
@@ -176,6 +177,76 @@ describe('ending a user’s sessions', () => {
   });
 });
 
+describe('removing a user’s passkeys', () => {
+  /** Stores passkeys of `user` (email) in the environment `local`; their credential ids. */
+  const enrol = async (user: string, count: number): Promise<string[]> => {
+    const userKey = userKeyOf(await service.deps.hmacKeys(), { authType: 'email', value: user });
+    const ids = Array.from({ length: count }, (_, index) => Buffer.from(`${user}#${index}`).toString('base64url'));
+    for (const id of ids) expect(await service.deps.passkeys.add(storedPasskey(id, userKey, user, service.clock.now()))).toBe(true);
+    return ids;
+  };
+  const listOf = async (user: string) =>
+    service.deps.passkeys.listOf('local', userKeyOf(await service.deps.hmacKeys(), { authType: 'email', value: user }));
+
+  it('removes every passkey of the user in the environment, and no one else’s: says how many, and audits it', async () => {
+    const [user, other] = [uniqueEmail('passkeys'), uniqueEmail('passkeys-other')];
+    await enrol(user, 2);
+    await enrol(other, 1);
+    const before = capturedLogs().length;
+
+    const removed = await admin('remove-passkeys', { env_id: 'local', user_id: user.toUpperCase() });
+
+    expect(answer(removed)).toEqual({
+      status: 200,
+      headers: expect.objectContaining({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }),
+      body: { user: await handleOf(user), passkeys_removed: 2 },
+    });
+    expect(await listOf(user)).toEqual([]);
+    expect(await listOf(other)).toHaveLength(1);
+    const handle = await handleOf(user);
+    const logs = capturedLogs().slice(before);
+    expect(logEntries(logs, LOG_EVENTS.passkeyRemoved)).toEqual([
+      expect.objectContaining({ by: 'operator', count: 2, environment: 'local', user: handle }),
+    ]);
+    expect(logEntries(logs, LOG_EVENTS.operatorAction)).toEqual([
+      expect.objectContaining({ action: 'remove-passkeys', environment: 'local', user: handle, caller: 'anonymous', completed: true }),
+    ]);
+    // Never the address, nor a credential id.
+    expect(logs.join('\n')).not.toContain(user);
+  });
+
+  it('answers 0 for a user who has none, and removes nothing when asked again', async () => {
+    const user = uniqueEmail('no-passkeys');
+    expect((await admin('remove-passkeys', { env_id: 'local', user_id: user })).body).toEqual({
+      user: await handleOf(user),
+      passkeys_removed: 0,
+    });
+    await enrol(user, 1);
+    expect((await admin('remove-passkeys', { env_id: 'local', user_id: user })).body).toMatchObject({ passkeys_removed: 1 });
+    expect((await admin('remove-passkeys', { env_id: 'local', user_id: user })).body).toMatchObject({ passkeys_removed: 0 });
+  });
+
+  it('leaves the user’s sessions and block alone: a separate action each', async () => {
+    const user = uniqueEmail('passkeys-session');
+    const tokens = await service.signIn(user);
+    await enrol(user, 1);
+    await admin('remove-passkeys', { env_id: 'local', user_id: user });
+    const refreshed = await service.postForm(TOKEN_PATH, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token as string,
+      client_id: 'local-web',
+    });
+    expect(refreshed.status).toBe(200);
+    rememberSecret(refreshed.body.access_token);
+    rememberSecret(refreshed.body.refresh_token);
+  });
+
+  it('refuses bad input as the other actions do (400, nothing removed)', async () => {
+    const refused = await admin('remove-passkeys', { env_id: 'nowhere', user_id: 'a@example.com' });
+    expect([refused.status, refused.body.error]).toEqual([400, 'invalid_request']);
+  });
+});
+
 describe('bad input', () => {
   it.each([
     ['no user', { env_id: 'local' }, 'user_id'],
@@ -200,11 +271,11 @@ describe('bad input', () => {
     expect([form.status, form.body.error]).toEqual([415, 'invalid_request']);
     const broken = await service.post(`${ADMIN}/block`, '{"env_id":', { raw: true });
     expect([broken.status, broken.body.error]).toEqual([400, 'invalid_request']);
-    const get = await service.get(`${ADMIN}/unblock`, { Origin: 'http://localhost:3000' });
+    const get = await service.get(`${ADMIN}/unblock`, { Origin: 'http://127.0.0.1:3000' });
     expect([get.status, get.body.error, get.headers.get('allow')]).toEqual([405, 'method_not_allowed', 'POST']);
     expect(get.headers.get('access-control-allow-origin')).toBeNull();
     // No preflight either (API Gateway has none for them): the handler answers OPTIONS with 405.
-    const preflight = await fetch(`${service.url}${ADMIN}/block`, { method: 'OPTIONS', headers: { Origin: 'http://localhost:3000' } });
+    const preflight = await fetch(`${service.url}${ADMIN}/block`, { method: 'OPTIONS', headers: { Origin: 'http://127.0.0.1:3000' } });
     expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([405, null]);
   });
 });

@@ -96,7 +96,7 @@ describe('introspecting JWTs signed with our key but missing a claim', () => {
       .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: keys.current.get('ES256')!.kid })
       .setIssuer(service.url)
       .setSubject('subject')
-      .setAudience('http://localhost:3000/api')
+      .setAudience('http://127.0.0.1:3000/api')
       .setIssuedAt(now)
       .setExpirationTime(now + 60)
       .sign(keys.current.get('ES256')!.key);

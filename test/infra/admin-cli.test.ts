@@ -11,7 +11,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { endpointOf, parseCommand } from '../../infra/admin-cli';
+import { endpointOf, parseCommand, USAGE } from '../../infra/admin-cli';
 import { listen, readBody, type Listening } from '../../local/http-server';
 
 const ACCESS_KEY = 'AKIDEXAMPLEOPERATOR';
@@ -175,6 +175,14 @@ describe('the command line', () => {
     expect(
       parseCommand(['block', '--env', 'prod', '--user', 'a@example.com', '--url', 'https://id.example.com', '--no-sign'], {}),
     ).toMatchObject({ signingRegion: undefined });
+  });
+
+  it('knows remove-passkeys: its route, and a line of the usage', () => {
+    expect(parseCommand(['remove-passkeys', '--env', 'local', '--user', 'a@example.com'], {})).toMatchObject({ action: 'remove-passkeys' });
+    expect(endpointOf({ url: 'https://id.example.com', action: 'remove-passkeys' }).href).toBe(
+      'https://id.example.com/idp/v1/admin/users/remove-passkeys',
+    );
+    expect(USAGE).toMatch(/\n {2}remove-passkeys +remove every passkey of the user/);
   });
 
   it('refuses an unknown action, a missing --env or --user, an auth type that is neither', () => {

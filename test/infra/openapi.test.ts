@@ -93,6 +93,7 @@ it('describes every public route of lib/platform/routes.ts with exactly its meth
     '/idp/v1/admin/users/block',
     '/idp/v1/admin/users/unblock',
     '/idp/v1/admin/users/end-sessions',
+    '/idp/v1/admin/users/remove-passkeys',
     '/idp/v1/admin/test-messages/take',
   ]);
   for (const route of PUBLIC_ROUTES) {

@@ -413,14 +413,22 @@ describe.each(STAGES)('stage %s', (stageName) => {
       expect(SPECS.filter((spec) => spec.secrets.includes('signingKeys')).map((spec) => spec.name)).toEqual(['token']);
     });
 
-    it('has no wildcard action, no dynamodb Scan anywhere in the template, and Query only on the user index, for the functions that declare it', () => {
+    it('has no wildcard action, no dynamodb Scan anywhere in the template, Query only on the user index and BatchGetItem only on the table, for the functions that declare them', () => {
       const actions = allStatements(stage().json).flatMap(({ owner, statement }) =>
         asArray(statement.Action).map((action) => ({ owner, action, resource: statement.Resource, effect: statement.Effect })),
       );
       expect(actions.length).toBeGreaterThan(0);
       // A Deny may name every action: the queues' enforceSSL refuses any of them over plain HTTP.
       expect(actions.filter(({ action, effect }) => action.includes('*') && effect !== 'Deny')).toEqual([]);
-      expect(actions.filter(({ action }) => /^dynamodb:(Scan|BatchGetItem|BatchWriteItem|PartiQL)/i.test(action))).toEqual([]);
+      expect(actions.filter(({ action }) => /^dynamodb:(Scan|BatchWriteItem|PartiQL)/i.test(action))).toEqual([]);
+      // BatchGetItem reads items by their keys, as GetItem does (the passkeys the user index lists).
+      const batchGets = actions.filter(({ action }) => /^dynamodb:BatchGetItem$/i.test(action));
+      expect(batchGets.map(({ owner }) => owner).sort()).toEqual(
+        SPECS.filter((spec) => spec.table.includes('BatchGetItem'))
+          .map((spec) => roleId(spec.name as FunctionName))
+          .sort(),
+      );
+      for (const { resource } of batchGets) expect(JSON.stringify(resource)).not.toContain('/index/');
       const queries = actions.filter(({ action }) => /^dynamodb:Query$/i.test(action));
       expect(queries.map(({ owner }) => owner).sort()).toEqual(
         SPECS.filter((spec) => spec.table.includes('Query'))
@@ -541,6 +549,7 @@ describe.each(STAGES)('stage %s', (stageName) => {
         '/idp/v1/admin/test-messages/take',
         '/idp/v1/admin/users/block',
         '/idp/v1/admin/users/end-sessions',
+        '/idp/v1/admin/users/remove-passkeys',
         '/idp/v1/admin/users/unblock',
       ]);
       // No preflight on them, whatever the stage's CORS says: no browser calls them.

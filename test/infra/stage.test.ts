@@ -128,7 +128,7 @@ describe('the deployment section of the schema', () => {
 
   it('defaults every field, so a stage file may give only what it needs (config/local.json gives only CORS)', () => {
     expect(loadStageFile('local').config.deployment).toEqual({
-      cors: { allowOrigins: ['http://localhost:3000', 'http://127.0.0.1:3000'] },
+      cors: { allowOrigins: ['http://127.0.0.1:3000', 'http://localhost:3000'] },
       removalPolicy: 'destroy',
       logRetentionDays: 30,
       logLevel: 'INFO',

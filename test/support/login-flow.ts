@@ -7,6 +7,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { fetchFrom, REDIRECT_URI, type TestService } from './harness';
 import { rememberSecret } from './log-capture';
+import type { SoftAuthenticator, SoftAuthenticatorKnobs } from './soft-authenticator';
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 
 export const AUTHORIZE_PATH = '/idp/v1/account/authorize';
 
@@ -107,6 +109,59 @@ export class LoginSession {
   }
 
   /**
+   * Signs in with a passkey from a page with a passkey sign-in (`#passkey-form`), as the page's
+   * script does: the authenticator answers the form's request options, and the form is posted
+   * with the assertion in `credential`. `credential` replaces the assertion (a replayed one).
+   */
+  async signInWithPasskey(
+    page: PageResponse,
+    authenticator: SoftAuthenticator,
+    knobs: SoftAuthenticatorKnobs & { readonly credential?: string } = {},
+  ): Promise<PageResponse> {
+    const { credential, ...rest } = knobs;
+    const options = formOptionsOf(page.html, 'passkey-form') as PublicKeyCredentialRequestOptionsJSON;
+    return this.submit(page, 'passkey-form', { credential: credential ?? JSON.stringify(authenticator.authenticate(options, rest)) });
+  }
+
+  /** Creates a passkey on the passkeys page (`#passkey-register-form`), as the page's script does. */
+  async createPasskey(page: PageResponse, authenticator: SoftAuthenticator, knobs: SoftAuthenticatorKnobs = {}): Promise<PageResponse> {
+    const options = formOptionsOf(page.html, 'passkey-register-form') as PublicKeyCredentialCreationOptionsJSON;
+    return this.submit(page, 'passkey-register-form', { credential: JSON.stringify(authenticator.register(options, knobs)) });
+  }
+
+  /** Removes a passkey on the passkeys page: the remove form whose `passkey` is `credentialId`. */
+  async removePasskey(page: PageResponse, credentialId: string): Promise<PageResponse> {
+    const form = formsOf(page.html).find((candidate) => candidate.values.passkey === credentialId);
+    if (form === undefined) throw new Error(`the page offers no remove form for ${credentialId}`);
+    return this.send(form, {});
+  }
+
+  /**
+   * Posts the form `id` of `page` with its own fields' values (hidden ones included, and the
+   * action its submit button or hidden field names) and `fields` over them; `added`: fields the
+   * page's script adds to the form (the registration's `failure`).
+   */
+  async submit(page: PageResponse, id: string, fields: Record<string, string>, added: Record<string, string> = {}): Promise<PageResponse> {
+    const form = formsOf(page.html).find((candidate) => candidate.id === id);
+    if (form === undefined) throw new Error(`the page has no form #${id}`);
+    const missing = Object.keys(fields).filter((field) => !(field in form.values));
+    if (missing.length > 0) throw new Error(`the form #${id} has no input for ${missing.join(', ')}`);
+    return this.send(form, { ...fields, ...added });
+  }
+
+  private async send(form: PageForm, fields: Record<string, string>): Promise<PageResponse> {
+    if (form.method?.toLowerCase() !== 'post' || new URL(form.target ?? '', `http://page${AUTHORIZE_PATH}`).pathname !== AUTHORIZE_PATH) {
+      throw new Error(`the form #${form.id} does not post to the endpoint`);
+    }
+    const body = new URLSearchParams({ ...form.values, ...fields });
+    return this.request(`${this.service.url}${AUTHORIZE_PATH}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: body.toString(),
+    });
+  }
+
+  /**
    * The same browser going on against another service (another deployment of the stack over the
    * same table and secrets): a session there whose jar holds this one's transaction cookie.
    */
@@ -155,10 +210,67 @@ export class LoginSession {
   }
 }
 
-/** The form of `html` with a submit button for `action`: its method, where it posts and the names of its inputs. */
+/** A form of a page: its id, method, target, `data-options`, and the value each of its fields posts. */
+export interface PageForm {
+  readonly id: string | undefined;
+  readonly method: string | undefined;
+  readonly target: string | undefined;
+  /** The unescaped `data-options` attribute (the WebAuthn options JSON the page script uses). */
+  readonly options: string | undefined;
+  /** Every named input's value, and the action of its submit button or hidden `action` field. */
+  readonly values: Record<string, string>;
+}
+
+/** The forms of a page. */
+export function formsOf(html: string): PageForm[] {
+  return Array.from(html.matchAll(/<form ([^>]*)>([\s\S]*?)<\/form>/g), ([, attributes = '', inner = '']) => {
+    const values: Record<string, string> = {};
+    for (const [input = ''] of inner.matchAll(/<input [^>]*>/g)) {
+      const name = attributeOf(input, 'name');
+      if (name !== undefined) values[name] = attributeOf(input, 'value') ?? '';
+    }
+    const button = /<button [^>]*\btype="submit"[^>]*\bname="action"[^>]*\bvalue="([^"]*)"/.exec(inner)?.[1];
+    if (button !== undefined && values.action === undefined) values.action = unescapeHtml(button);
+    return {
+      id: attributeOf(attributes, 'id'),
+      method: attributeOf(attributes, 'method'),
+      target: attributeOf(attributes, 'action'),
+      options: attributeOf(attributes, 'data-options'),
+      values,
+    };
+  });
+}
+
+/** Whether a form of the page has a submit button (or a hidden field) for `action`. */
+export function offersAction(html: string, action: string): boolean {
+  return formFor(html, action) !== undefined;
+}
+
+/** The parsed `data-options` of the form `id` (the WebAuthn options the page's script passes to the browser). */
+export function formOptionsOf(html: string, id: string): unknown {
+  const options = formsOf(html).find((form) => form.id === id)?.options;
+  if (options === undefined) throw new Error(`the page has no form #${id} with options`);
+  return JSON.parse(options) as unknown;
+}
+
+function attributeOf(tag: string, name: string): string | undefined {
+  const value = new RegExp(`(?:^|\\s)${name}="([^"]*)"`).exec(tag)?.[1];
+  return value === undefined ? undefined : unescapeHtml(value);
+}
+
+function unescapeHtml(text: string): string {
+  return text.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_entity, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '',
+  );
+}
+
+/** The form of `html` with a submit button (or a hidden field) for `action`: its method, where it posts and the names of its inputs. */
 function formFor(html: string, action: string): { method?: string; target?: string; inputs: string[] } | undefined {
   for (const [, attributes = '', inner = ''] of html.matchAll(/<form ([^>]*)>([\s\S]*?)<\/form>/g)) {
-    if (!inner.includes(`<button type="submit" name="action" value="${action}">`)) continue;
+    // A submit button for the action (its other attributes after these), or the action as a hidden field.
+    const button = new RegExp(`<button type="submit" name="action" value="${action}"[ >]`);
+    if (!button.test(inner) && !inner.includes(`<input type="hidden" name="action" value="${action}">`)) continue;
     return {
       method: /\bmethod="([^"]*)"/.exec(attributes)?.[1],
       target: /\baction="([^"]*)"/.exec(attributes)?.[1],

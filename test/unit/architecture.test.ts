@@ -65,6 +65,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'lib/oauth',
     'lib/logout',
     'lib/sessions',
+    'lib/passkeys',
     'lib/guards',
     'lib/limits',
     'lib/messages',
@@ -76,27 +77,53 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // Audit events: derived from the log lines (platform/log-events.ts) by their catalogue; the forwarder's bus is an adapter's.
   'lib/audit': ['lib/platform'],
   // The operator controls (the IAM-only admin API): a block in the attempt counters, the sessions
-  // ended, a test recipient's kept message taken (otp/test-outbox.ts).
-  'lib/admin': ['lib/sessions', 'lib/limits', 'lib/otp', 'lib/oauth', 'lib/keys', 'lib/identity', 'lib/phone', 'lib/platform'],
+  // ended, a user's passkeys removed, a test recipient's kept message taken (otp/test-outbox.ts).
+  'lib/admin': [
+    'lib/sessions',
+    'lib/passkeys',
+    'lib/limits',
+    'lib/otp',
+    'lib/oauth',
+    'lib/keys',
+    'lib/identity',
+    'lib/phone',
+    'lib/platform',
+  ],
   // One use case per route: otp/send, the token endpoint's grants, introspection, revocation,
   // UserInfo, discovery.
   'lib/endpoints': ['lib/oauth/grants', 'lib/otp', 'lib/oauth', 'lib/messages', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
-  // The hosted login page: issues and verifies codes through otp/, as otp/send and the OTP grant do.
-  'lib/login': ['lib/sessions', 'lib/otp', 'lib/oauth', 'lib/messages', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
+  // The hosted login page: issues and verifies codes through otp/, as otp/send and the OTP grant do;
+  // passkeys through passkeys/, a failed assertion counted into the user's cap by limits/.
+  'lib/login': [
+    'lib/sessions',
+    'lib/otp',
+    'lib/passkeys',
+    'lib/limits',
+    'lib/oauth',
+    'lib/messages',
+    'lib/phone',
+    'lib/keys',
+    'lib/identity',
+    'lib/platform',
+  ],
   // The OTP grant verifies a code through otp/ (oauth/ itself knows nothing of one-time codes but
   // their PKCE helpers, otp/codes.ts).
   'lib/oauth/grants': ['lib/otp', 'lib/oauth', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
   // Issuing a code and verifying it: the one place for each; it knows no token and no request.
   // phone/: an SMS leaves from its destination country's origination number (issue.ts).
-  'lib/otp': ['lib/guards', 'lib/limits', 'lib/messages', 'lib/phone', 'lib/keys', 'lib/identity', 'lib/platform'],
+  // passkeys/: an SMS's origin-bound line names the passkeys' RP ID (passkeys/rp-id.ts).
+  'lib/otp': ['lib/guards', 'lib/limits', 'lib/messages', 'lib/phone', 'lib/passkeys', 'lib/keys', 'lib/identity', 'lib/platform'],
   'lib/guards': ['lib/limits', 'lib/phone', 'lib/keys', 'lib/platform'],
   'lib/oauth': ['lib/limits', 'lib/keys', 'lib/identity', 'lib/platform'],
   // Single sign-on sessions: what one is worth to a login, its cookie, and ending them (the
   // families they revoke through oauth/'s port, the logout notices they queue through logout/'s).
-  'lib/sessions': ['lib/oauth', 'lib/logout', 'lib/keys', 'lib/identity', 'lib/platform'],
+  // A passkey sign-in's writes (passkeys/ports.ts) share the transaction that starts its session.
+  'lib/sessions': ['lib/oauth', 'lib/logout', 'lib/passkeys', 'lib/keys', 'lib/identity', 'lib/platform'],
   // Back-channel logout: signs logout tokens as oauth/ signs ID tokens, and delivers them.
   'lib/logout': ['lib/oauth', 'lib/keys', 'lib/platform'],
   'lib/messages': ['lib/platform'],
+  // Passkeys: the WebAuthn ceremonies, their records' port, the RP ID (rp-id.ts, which otp/ reads too).
+  'lib/passkeys': ['lib/platform'],
   'lib/limits': ['lib/keys', 'lib/platform'],
   'lib/keys': ['lib/identity', 'lib/platform'],
   'lib/identity': ['lib/platform'],

@@ -8,7 +8,7 @@ import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import '../../platform/zod';
 import * as z from 'zod/mini';
 import type { AuthorizationCodeRecord, AuthorizationCodeStore } from '../../oauth/ports';
-import { CHANNELS } from '../../platform/vocabulary';
+import { LOGIN_METHODS } from '../../platform/vocabulary';
 import { storageFailure } from './client';
 import { authorizationCodeItemKey } from './item-keys';
 import { TABLE_DEFINITION, ttlSeconds } from './table';
@@ -23,7 +23,7 @@ const authorizationCodeItemSchema = z.object({
   scope: z.optional(z.string()),
   user_key: z.string().check(z.minLength(1)),
   sub: z.string().check(z.minLength(1)),
-  channel: z.enum(CHANNELS),
+  channel: z.enum(LOGIN_METHODS),
   claims: z.optional(z.record(z.string(), z.union([z.string(), z.boolean()]))),
   auth_time: z.int(),
   // Optional: a code saved by the version before sessions (issue 27) is exchanged within its 60 s.

@@ -65,6 +65,20 @@ export function sessionItemKey(sessionKey: string): string {
   return `session#${sessionKey}`;
 }
 
+/**
+ * A passkey of an environment, by the SHA-256 (base64url) of its credential id (passkey-store.ts
+ * `credentialHashOf`): the id is chosen by the authenticator (up to 1023 bytes), the hash is short
+ * and of one shape.
+ */
+export function passkeyItemKey(environmentId: string, credentialHash: string): string {
+  return `passkey#${environmentId}#${credentialHash}`;
+}
+
+/** A passkey challenge spent by a sign-in, by its SHA-256, until its login transaction expires (passkey-store.ts). */
+export function passkeyChallengeItemKey(challengeHash: string): string {
+  return `pkchallenge#${challengeHash}`;
+}
+
 /** The message kept for a test recipient of an environment instead of delivered (test-outbox.ts). */
 export function testMessageItemKey(key: TestMessageKey): string {
   return `testmsg#${key.environmentId}#${key.userKey}`;
@@ -78,6 +92,11 @@ export function userIndexKey(environmentId: string, userKey: string): string {
 /** The user index's sort key of a session (`session#<sid>`). */
 export function sessionSortKey(sid: string): string {
   return `session#${sid}`;
+}
+
+/** The user index's sort key of a passkey (`passkey#<credential hash>`). */
+export function passkeySortKey(credentialHash: string): string {
+  return `passkey#${credentialHash}`;
 }
 
 /** The user index's sort key of a refresh token family: `family#<sid>`, or `offline#<sid>` for one that outlives its session. */

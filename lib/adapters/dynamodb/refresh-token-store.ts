@@ -22,7 +22,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import '../../platform/zod';
 import * as z from 'zod/mini';
 import type { OpaqueTokenRecord, RefreshFamily, RefreshTokenStore, Rotation, RotationResult, RevocationReason } from '../../oauth/ports';
-import { CHANNELS } from '../../platform/vocabulary';
+import { LOGIN_METHODS } from '../../platform/vocabulary';
 import { MAX_REFRESH_WINDOW } from '../../platform/config';
 import { itemOfFailure, storageFailure } from './client';
 import { slotShifts } from './sliding-window';
@@ -44,7 +44,7 @@ const familyItemSchema = z.object({
   client_id: z.string().check(z.minLength(1)),
   user_key: z.string().check(z.minLength(1)),
   sub: z.string().check(z.minLength(1)),
-  channel: z.enum(CHANNELS),
+  channel: z.enum(LOGIN_METHODS),
   claims: z.optional(z.record(z.string(), z.union([z.string(), z.boolean()]))),
   scope: z.optional(z.string()),
   auth_time: z.int(),

@@ -9,16 +9,29 @@
  * (the idle lifetime, the client it served) and writes the code, on condition that it is still
  * live: so such a login is two requests, and a session ended or lapsed between the two serves no
  * code. Ending a session is one DeleteItem that returns it.
+ *
+ * A passkey sign-in (lib/passkeys/) adds its three writes (passkey-store.ts `passkeySignInItems`:
+ * the credential's count, the spent challenge, the operator-block check) at the head of the same
+ * transaction, so a refused one writes no session and no code, and it costs no request of its own.
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import '../../platform/zod';
 import * as z from 'zod/mini';
 import type { AuthorizationCodeRecord } from '../../oauth/ports';
 import type { SessionRecord, SessionRenewal, SessionStore, SessionUse, UserIndex, UserItems } from '../../sessions/ports';
-import { CHANNELS } from '../../platform/vocabulary';
+import { PasskeySignInRefusedError, type PasskeySignIn } from '../../passkeys/ports';
+import { LOGIN_METHODS } from '../../platform/vocabulary';
 import { storageFailure } from './client';
 import { authorizationCodePut } from './authorization-code-store';
+import { PASSKEY_SIGN_IN_REFUSALS, passkeySignInItems } from './passkey-sign-in';
 import { familyItemKey, sessionItemKey, sessionSortKey, userIndexKey } from './item-keys';
 import { TABLE_DEFINITION } from './table';
 
@@ -33,7 +46,7 @@ const sessionItemSchema = z.object({
   user_key: z.string().check(z.minLength(1)),
   auth_type: z.enum(['email', 'sms']),
   user_id: z.string().check(z.minLength(1)),
-  channel: z.enum(CHANNELS),
+  channel: z.enum(LOGIN_METHODS),
   auth_time: z.int(),
   created_at: z.number(),
   last_seen: z.number(),
@@ -58,7 +71,7 @@ export class DynamoDbSessionStore implements SessionStore {
     return item === undefined ? undefined : sessionOf(item);
   }
 
-  async start(session: SessionRecord, keepUntil: number, code: AuthorizationCodeRecord): Promise<void> {
+  async start(session: SessionRecord, keepUntil: number, code?: AuthorizationCodeRecord, passkey?: PasskeySignIn): Promise<void> {
     const put = {
       TableName: this.tableName,
       Item: {
@@ -80,11 +93,14 @@ export class DynamoDbSessionStore implements SessionStore {
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     };
+    const head = passkey === undefined ? [] : passkeySignInItems(this.tableName, passkey);
+    const tail = code === undefined ? [] : [{ Put: authorizationCodePut(this.tableName, code) }];
     try {
-      await this.client.send(
-        new TransactWriteCommand({ TransactItems: [{ Put: put }, { Put: authorizationCodePut(this.tableName, code) }] }),
-      );
+      // A session alone (a code login that goes on to the passkeys page) is one plain Put.
+      if (head.length === 0 && tail.length === 0) await this.client.send(new PutCommand(put));
+      else await this.client.send(new TransactWriteCommand({ TransactItems: [...head, { Put: put }, ...tail] }));
     } catch (error) {
+      throwPasskeyRefusal(error, passkey);
       throw storageFailure(error, 'start session');
     }
   }
@@ -93,7 +109,7 @@ export class DynamoDbSessionStore implements SessionStore {
     return this.touch(use, code, {}, 'use session');
   }
 
-  async renew(renewal: SessionRenewal, code: AuthorizationCodeRecord): Promise<boolean> {
+  async renew(renewal: SessionRenewal, code: AuthorizationCodeRecord, passkey?: PasskeySignIn): Promise<boolean> {
     return this.touch(
       renewal,
       code,
@@ -101,6 +117,7 @@ export class DynamoDbSessionStore implements SessionStore {
         set: 'created_at = :now, auth_time = :authTime, channel = :channel',
         condition: ' AND user_key = :userKey',
         values: { ':authTime': renewal.authTime, ':channel': renewal.channel, ':userKey': renewal.userKey },
+        passkey,
       },
       'renew session',
     );
@@ -110,7 +127,7 @@ export class DynamoDbSessionStore implements SessionStore {
   private async touch(
     use: SessionUse,
     code: AuthorizationCodeRecord,
-    more: { set?: string; condition?: string; values?: Record<string, unknown> },
+    more: { set?: string; condition?: string; values?: Record<string, unknown>; passkey?: PasskeySignIn | undefined },
     operation: string,
   ): Promise<boolean> {
     const update = {
@@ -131,14 +148,18 @@ export class DynamoDbSessionStore implements SessionStore {
         ...more.values,
       },
     };
+    const head = more.passkey === undefined ? [] : passkeySignInItems(this.tableName, more.passkey);
     try {
       await this.client.send(
-        new TransactWriteCommand({ TransactItems: [{ Update: update }, { Put: authorizationCodePut(this.tableName, code) }] }),
+        new TransactWriteCommand({ TransactItems: [...head, { Update: update }, { Put: authorizationCodePut(this.tableName, code) }] }),
       );
       return true;
     } catch (error) {
+      throwPasskeyRefusal(error, more.passkey);
       // The session's condition refused (the code's own, on a fresh 256-bit hash, cannot).
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[head.length]?.Code === 'ConditionalCheckFailed') {
+        return false;
+      }
       throw storageFailure(error, operation);
     }
   }
@@ -196,6 +217,22 @@ export class DynamoDbUserIndex implements UserIndex {
     } while (start !== undefined);
     return { sessionKeys, families };
   }
+}
+
+/**
+ * A cancelled transaction whose reason is on one of a passkey sign-in's entries (its first three,
+ * passkey-store.ts `passkeySignInItems`) is that sign-in's refusal; the first such entry names it.
+ * A conflict on the credential or the challenge (another transaction writing it at that moment:
+ * the same passkey or the same assertion used twice at once) is the same refusal, not a storage
+ * failure: the other use is the one that counts.
+ */
+function throwPasskeyRefusal(error: unknown, passkey: PasskeySignIn | undefined): void {
+  if (passkey === undefined || !(error instanceof TransactionCanceledException)) return;
+  const refused = PASSKEY_SIGN_IN_REFUSALS.findIndex((_, index) => {
+    const code = error.CancellationReasons?.[index]?.Code;
+    return code === 'ConditionalCheckFailed' || (index < 2 && code === 'TransactionConflict');
+  });
+  if (refused >= 0) throw new PasskeySignInRefusedError(PASSKEY_SIGN_IN_REFUSALS[refused]!);
 }
 
 function splitSort(sort: string): [string, string] {

@@ -108,6 +108,43 @@ export interface LoginPageStrings {
   readonly logoutInvalidTitle: string;
   /** The confirmation was answered too late, or for a session that is no longer this browser's. */
   readonly logoutExpired: string;
+  /**
+   * Passkeys (WebAuthn), on the first page: the button that starts a passkey sign-in (the browser
+   * also suggests passkeys in the input), the error after an assertion the service refused, the
+   * line shown where the client requires a passkey (no code is offered or sent), and, in a
+   * `<noscript>`, why the passkey needs JavaScript. Each language's usual word for "passkey" (the
+   * one its platforms use: "clé d'accès", "llave de acceso", "パスキー", ...).
+   */
+  readonly passkeySignIn: string;
+  readonly passkeyFailed: string;
+  readonly passkeyRequired: string;
+  readonly passkeyNeedsScript: string;
+  /**
+   * The passkeys page, after a code login in a browser that can hold a passkey: its heading, the
+   * offer, who is signed in (masked, as `codeSent`'s destination), and its buttons.
+   */
+  readonly passkeysTitle: string;
+  readonly passkeyOffer: string;
+  readonly signedInAs: (destination: string) => string;
+  readonly createPasskey: string;
+  readonly notNow: string;
+  readonly continueToApp: string;
+  /**
+   * The list of the user's passkeys: its heading; each passkey's dates, already formatted by
+   * `Intl.DateTimeFormat(locale, { dateStyle: 'medium' })`; its remove button, whose text names the
+   * passkey (product name or `unnamedPasskey`) so a screen reader tells the buttons apart.
+   */
+  readonly yourPasskeys: string;
+  readonly passkeyCreatedOn: (date: string) => string;
+  readonly passkeyLastUsed: (date: string) => string;
+  readonly passkeyNotUsed: string;
+  readonly removePasskey: (name: string) => string;
+  /** Notices and the error after an action of the passkeys page. */
+  readonly passkeyCreated: string;
+  readonly passkeyRemoved: string;
+  readonly passkeyCreateFailed: string;
+  /** A passkey whose authenticator (AAGUID) we cannot name. */
+  readonly unnamedPasskey: string;
 }
 
 export interface LocaleStrings {

@@ -48,9 +48,9 @@ function eventsOf(message: string, fields: Record<string, unknown>): AuditEvent[
   produced.push(...mapped.events);
   return mapped.events;
 }
-const envelope = (type: string) => ({
-  version: 1,
-  id: eventIdOf(ORIGIN.id, { type, version: 1 }),
+const envelope = (type: string, version = 1) => ({
+  version,
+  id: eventIdOf(ORIGIN.id, { type, version }),
   time: TIME,
   request: 'f1e2d3c4-0000-4000-8000-123456789abc',
 });
@@ -73,8 +73,18 @@ describe('each log line becomes its events, with the type’s fields only (never
     );
   });
 
-  it('tokens of a one-time code → code.checked right and login.completed; of an authorization code → login.completed; of a refresh → token.refreshed', () => {
-    const issued = { ...ids, format: 'jwt', channel: 'email', idToken: false, refreshToken: true, family: FAMILY };
+  it('tokens of a one-time code → code.checked right and login.completed (v1 and v2, side by side); of an authorization code → login.completed; of a refresh → token.refreshed', () => {
+    const issued = {
+      ...ids,
+      format: 'jwt',
+      channel: 'email',
+      method: 'email',
+      amr: ['otp'],
+      idToken: false,
+      refreshToken: true,
+      family: FAMILY,
+    };
+    const v2 = { method: 'email', amr: ['otp'] };
     expect(eventsOf(LOG_EVENTS.tokenIssued, { ...issued, grant: 'one_time_code' })).toEqual([
       { type: 'code.checked', version: 1, detail: { ...envelope('code.checked'), ...ids, outcome: 'right' } },
       {
@@ -82,12 +92,22 @@ describe('each log line becomes its events, with the type’s fields only (never
         version: 1,
         detail: { ...envelope('login.completed'), ...ids, grant: 'one_time_code', channel: 'email', family: FAMILY },
       },
+      {
+        type: 'login.completed',
+        version: 2,
+        detail: { ...envelope('login.completed', 2), ...ids, grant: 'one_time_code', ...v2, family: FAMILY },
+      },
     ]);
     expect(eventsOf(LOG_EVENTS.tokenIssued, { ...issued, grant: 'authorization_code' })).toEqual([
       {
         type: 'login.completed',
         version: 1,
         detail: { ...envelope('login.completed'), ...ids, grant: 'authorization_code', channel: 'email', family: FAMILY },
+      },
+      {
+        type: 'login.completed',
+        version: 2,
+        detail: { ...envelope('login.completed', 2), ...ids, grant: 'authorization_code', ...v2, family: FAMILY },
       },
     ]);
     expect(eventsOf(LOG_EVENTS.tokenIssued, { ...issued, grant: 'refresh_token', reuseInterval: true })).toEqual([
@@ -99,6 +119,46 @@ describe('each log line becomes its events, with the type’s fields only (never
     expect(eventsOf(LOG_EVENTS.authorizationGranted, ids)).toEqual([
       { type: 'code.checked', version: 1, detail: { ...envelope('code.checked'), ...ids, outcome: 'right' } },
     ]);
+  });
+
+  it.each(['passkey', 'synced_passkey'])('a %s sign-in on the hosted page checked no code: no code.checked', (method) => {
+    expect(eventsOf(LOG_EVENTS.authorizationGranted, { ...ids, method })).toEqual([]);
+  });
+
+  it.each([
+    ['passkey', ['hwk', 'user', 'mfa']],
+    ['synced_passkey', ['swk', 'user', 'mfa']],
+  ])('tokens of a %s login → login.completed v2 only, with its method and amr (v1’s channel cannot say a passkey)', (method, amr) => {
+    const issued = { ...ids, grant: 'authorization_code', format: 'jwt', channel: method, method, amr, idToken: true, refreshToken: false };
+    expect(eventsOf(LOG_EVENTS.tokenIssued, issued)).toEqual([
+      {
+        type: 'login.completed',
+        version: 2,
+        detail: { ...envelope('login.completed', 2), ...ids, grant: 'authorization_code', method, amr },
+      },
+    ]);
+  });
+
+  it('passkey registered → passkey.registered, with the passkey’s handle and whether it is synced', () => {
+    const registered = { ...ids, passkey: 'pAsSkEy12345', method: 'synced_passkey' };
+    expect(eventsOf(LOG_EVENTS.passkeyRegistered, registered)).toEqual([
+      { type: 'passkey.registered', version: 1, detail: { ...envelope('passkey.registered'), ...registered } },
+    ]);
+  });
+
+  it('passkey removed → passkey.removed, by the user (one, on the page) or by an operator (all of them)', () => {
+    const byUser = { ...ids, by: 'user', count: 1, passkey: 'pAsSkEy12345' };
+    expect(eventsOf(LOG_EVENTS.passkeyRemoved, byUser)).toEqual([
+      { type: 'passkey.removed', version: 1, detail: { ...envelope('passkey.removed'), ...byUser } },
+    ]);
+    const byOperator = { environment: 'local', user: USER, by: 'operator', count: 3 };
+    expect(eventsOf(LOG_EVENTS.passkeyRemoved, byOperator)).toEqual([
+      { type: 'passkey.removed', version: 1, detail: { ...envelope('passkey.removed'), ...byOperator } },
+    ]);
+  });
+
+  it('a passkey refused is no audit event (the logs and their metrics have it)', () => {
+    expect(eventsOf(LOG_EVENTS.passkeyRefused, { ...ids, reason: 'counter', passkey: 'pAsSkEy12345' })).toEqual([]);
   });
 
   it('a refusal that starts a block → block.started; the block’s further refusals are none', () => {
@@ -180,15 +240,24 @@ describe('each log line becomes its events, with the type’s fields only (never
     expect(eventsOf(LOG_EVENTS.sessionEnded, ended)).toEqual([{ type: 'logout', version: 1, detail: { ...envelope('logout'), ...ended } }]);
   });
 
-  it('operator action → operator.action, completed or failed halfway', () => {
+  it('operator action → operator.action (v1 and v2, side by side), completed or failed halfway', () => {
     const audit = { action: 'block', environment: 'local', user: USER, caller: 'arn:aws:sts::210987654321:assumed-role/Operators/ops-1' };
     const done = { ...audit, completed: true, blocked: true, sessions_ended: 1, refresh_families_revoked: 2 };
     expect(eventsOf(LOG_EVENTS.operatorAction, done)).toEqual([
       { type: 'operator.action', version: 1, detail: { ...envelope('operator.action'), ...done } },
+      { type: 'operator.action', version: 2, detail: { ...envelope('operator.action', 2), ...done } },
     ]);
     const failed = { ...audit, completed: false, blocked: true, error: 'TemporarilyUnavailableError' };
     expect(eventsOf(LOG_EVENTS.operatorAction, failed)).toEqual([
       { type: 'operator.action', version: 1, detail: { ...envelope('operator.action'), ...failed } },
+      { type: 'operator.action', version: 2, detail: { ...envelope('operator.action', 2), ...failed } },
+    ]);
+  });
+
+  it('remove-passkeys → operator.action v2 only, with how many passkeys it removed (v1’s action cannot name it)', () => {
+    const done = { action: 'remove-passkeys', environment: 'local', user: USER, caller: 'anonymous', completed: true, passkeys_removed: 2 };
+    expect(eventsOf(LOG_EVENTS.operatorAction, done)).toEqual([
+      { type: 'operator.action', version: 2, detail: { ...envelope('operator.action', 2), ...done } },
     ]);
   });
 
@@ -304,6 +373,8 @@ describe('the catalogue', () => {
         'logout',
         'operator.action',
         'fraud_guard.refused',
+        'passkey.registered',
+        'passkey.removed',
       ]),
     );
   });

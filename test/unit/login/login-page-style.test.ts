@@ -76,6 +76,12 @@ describe('the login page’s stylesheet', () => {
       6.7,
     ],
     ['a secondary button (a link’s look) on the card', () => colourIn(declared('.secondary button', 'color')), card, 6.7],
+    [
+      'the passkey button’s label on its own background',
+      () => colourIn(declared('.passkey button', 'color')),
+      () => colourIn(declared('.passkey button', 'background')),
+      6.7,
+    ],
   ])('keeps text readable (SC 1.4.3, at least 4.5:1): %s', (_name, text, background, ratio) => {
     expect(contrast(text(), background())).toBe(ratio);
     expect(ratio).toBeGreaterThanOrEqual(4.5);
@@ -85,6 +91,7 @@ describe('the login page’s stylesheet', () => {
     ['a text input’s border on the card', () => colourIn(declared('input[type=text]', 'border')), card, 4.8],
     ['an invalid input’s border on the card', () => colourIn(declared('input[aria-invalid=true]', 'border')), card, 6.5],
     ['the focus ring on the page, its worst background', () => colourIn(declared(':focus-visible', 'outline')), page, 6.1],
+    ['the passkey button’s border on the card', () => colourIn(declared('.passkey button', 'border')), card, 6.7],
   ])('keeps a control’s outline visible (SC 1.4.11, at least 3:1): %s', (_name, outline, background, ratio) => {
     expect(contrast(outline(), background())).toBe(ratio);
     expect(ratio).toBeGreaterThanOrEqual(3);
@@ -109,5 +116,10 @@ describe('the login page’s stylesheet', () => {
 
   it('tells a secondary button from text by more than colour: it is underlined (SC 1.4.1)', () => {
     expect(declared('.secondary button', 'text-decoration')).toBe('underline');
+  });
+
+  it('hides what carries `hidden` even where a rule displays it (a button the page script has not shown yet)', () => {
+    expect(declared('[hidden]', 'display')).toBe('none!important');
+    expect(declared('button', 'display')).toBe('block');
   });
 });

@@ -10,14 +10,17 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildServiceConfig, parseStageConfig, type ClientConfig } from '../../../lib/platform/config';
 import {
+  acrOf,
   amrOf,
   mintOpaqueToken,
+  PHISHING_RESISTANT_ACR,
   opaqueTokenHash,
   signAccessToken,
   signingKeyFor,
   subjectFor,
   type Grant,
 } from '../../../lib/oauth/access-tokens';
+import { signIdToken } from '../../../lib/oauth/id-tokens';
 import { deriveHmacKeys, subjectOf } from '../../../lib/keys/hmac-keys';
 import { initialKeySet, loadSigningKeys, loadVerificationKeys, publicKeySet, type SigningKeys } from '../../../lib/keys/signing-keys';
 import { TemporarilyUnavailableError } from '../../../lib/platform/errors';
@@ -70,7 +73,7 @@ describe('signAccessToken (RFC 9068)', () => {
     expect(decodeJwt(accessToken)).toEqual({
       iss: 'http://127.0.0.1:3000',
       sub: 'pairwise-subject',
-      aud: 'http://localhost:3000/api',
+      aud: 'http://127.0.0.1:3000/api',
       client_id: 'local-web',
       env_id: 'local',
       iat: ISSUED_AT,
@@ -147,6 +150,53 @@ describe('amrOf (RFC 8176 §2: registered values only)', () => {
     ['voice', ['otp', 'tel']],
   ] as const)('a %s code is %j: no value is made up for email, which RFC 8176 does not register', (channel, amr) => {
     expect(amrOf(channel)).toEqual(amr);
+  });
+
+  // §2: hwk "proof-of-possession of a hardware-secured key", swk "… of a software-secured key",
+  // user "user presence test" (the authenticator's user verification), mfa "multiple-factor
+  // authentication" (a key held and a user verified: NIST's multi-factor cryptographic authenticator).
+  it.each([
+    ['passkey', ['hwk', 'user', 'mfa']],
+    ['synced_passkey', ['swk', 'user', 'mfa']],
+  ] as const)('a %s login is %j: hwk for a device-bound key, swk for a synced one, never otp', (method, amr) => {
+    expect(amrOf(method)).toEqual(amr);
+  });
+});
+
+describe('acrOf (OIDC Core §2 acr; OpenID EAP ACR Values: phr)', () => {
+  it.each([
+    ['passkey', 'phr'],
+    ['synced_passkey', 'phr'],
+    ['email', undefined],
+    ['sms', undefined],
+    ['voice', undefined],
+  ] as const)('a %s login is %j: phishing-resistant for a passkey, none for a code', (method, acr) => {
+    expect(acrOf(method)).toBe(acr);
+  });
+
+  it('names the value as the profile registers it', () => {
+    expect(PHISHING_RESISTANT_ACR).toBe('phr');
+  });
+
+  it('puts acr in a passkey login’s JWT access token and opaque record, and none in a code login’s', async () => {
+    expect(decodeJwt((await signAccessToken(keys, grant({ channel: 'passkey' }))).accessToken)).toMatchObject({
+      amr: ['hwk', 'user', 'mfa'],
+      acr: 'phr',
+    });
+    expect(decodeJwt((await signAccessToken(keys, grant({ channel: 'sms' }))).accessToken)).not.toHaveProperty('acr');
+    expect(mintOpaqueToken(grant({ client: client('local-opaque'), channel: 'synced_passkey' })).record).toMatchObject({
+      amr: ['swk', 'user', 'mfa'],
+      acr: 'phr',
+    });
+    expect(mintOpaqueToken(grant({ client: client('local-opaque') })).record.acr).toBeUndefined();
+  });
+
+  it('puts acr in a passkey login’s ID token (OIDC Core §2), and none in a code login’s', async () => {
+    expect(decodeJwt(await signIdToken(keys, grant({ channel: 'passkey' }), 'access-token'))).toMatchObject({
+      amr: ['hwk', 'user', 'mfa'],
+      acr: 'phr',
+    });
+    expect(decodeJwt(await signIdToken(keys, grant({ channel: 'email' }), 'access-token'))).not.toHaveProperty('acr');
   });
 });
 

@@ -121,7 +121,7 @@ describe('config/local.json', () => {
     expect(config.environments.map((environment) => environment.id)).toEqual(['local']);
   });
 
-  it('has the clients local-web and local-web-2 (jwt, ES256: the demo’s two applications), local-rs256 (jwt, RS256), local-opaque (opaque), local-backend and local-server, all with the redirect URI http://localhost:3000/callback', () => {
+  it('has the clients local-web and local-web-2 (jwt, ES256: the demo’s two applications), local-rs256 (jwt, RS256), local-opaque (opaque), local-backend and local-server, all with the redirect URI http://127.0.0.1:3000/callback', () => {
     // Act
     const clients = config.clients.map((client) => ({
       id: client.id,
@@ -132,7 +132,7 @@ describe('config/local.json', () => {
     }));
 
     // Assert
-    const shared = { redirectUris: ['http://localhost:3000/callback'], environments: ['local'] };
+    const shared = { redirectUris: ['http://127.0.0.1:3000/callback'], environments: ['local'] };
     expect(clients).toEqual([
       { id: 'local-web', format: 'jwt', alg: 'ES256', ...shared },
       { id: 'local-web-2', format: 'jwt', alg: 'ES256', ...shared },
@@ -373,6 +373,7 @@ describe('parseStageConfig defaults', () => {
       requirePkce: true,
       postLogoutRedirectUris: [],
       backchannelLogoutSessionRequired: false,
+      passkeys: 'offered',
     });
   });
 
