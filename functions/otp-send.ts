@@ -3,12 +3,16 @@ import { FINISH_SEND_BUDGET_MS } from '../lib/platform/aws';
 import { otpSendDeps } from '../lib/deps/otp-send';
 import { sendCode, type SendCodeDeps } from '../lib/endpoints/otp-send';
 import { apiHandler, TIMEOUT_MARGIN_MS } from '../lib/platform/http/handler';
+import { issuerOf } from '../lib/platform/http/issuer';
 import { header, queryParameter } from '../lib/platform/http/request';
 import { jsonResponse } from '../lib/platform/http/responses';
 
 export function createHandler(deps: () => SendCodeDeps) {
   return apiHandler({ methods: ['POST'], body: ['json'], cors: () => deps().config.stage.deployment.cors }, async (event, context) => {
-    const response = await sendCode(deps(), {
+    const configured = deps();
+    // The request's issuer in the deps: an SMS names its host in its origin-bound line (lib/otp/issue.ts).
+    const resolved = { ...configured, issuer: issuerOf(configured.issuer, event) };
+    const response = await sendCode(resolved, {
       environmentId: queryParameter(event, 'env_id'),
       fields: event.fields,
       authorization: header(event, 'authorization'),

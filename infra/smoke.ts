@@ -4,7 +4,7 @@
  * end to end: discovery, a code sent to a test recipient, the code read back, the code exchanged
  * for tokens, UserInfo, a refresh, a revocation and the revoked token refused.
  *
- *   npm run smoke -- http://127.0.0.1:3000
+ *   npm run smoke -- http://localhost:3000
  *   npm run smoke -- https://abc123.execute-api.eu-west-1.amazonaws.com/prod
  *   npm run smoke -- https://id.example.com --stage prod --env web --recipient smoke@id.example.com
  *

@@ -62,9 +62,16 @@ export function preflightsOf(cors: CorsSettings, routes: readonly Route[]): Reco
   return preflights;
 }
 
+/**
+ * Listens on `host` (default 127.0.0.1) and, by default, on ::1 at the same port too: the local
+ * issuer is http://localhost:PORT (WebAuthn refuses an IP address as RP ID), and where localhost
+ * resolves to ::1 first (macOS, most Linux distributions' /etc/hosts), a browser would otherwise
+ * wait on a refused connection, or reach whatever else listens on [::1]:PORT. Loopback only, both
+ * ways; a machine without IPv6 gets the IPv4 listener alone. `url` is the IPv4 one.
+ */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
-  const server: Server = createServer((request, response) => {
+  const onRequest = (request: IncomingMessage, response: ServerResponse): void => {
     const url = new URL(request.url ?? '/', 'http://local');
     const write: Write = (status, headers, body) => {
       response.writeHead(status, headers);
@@ -75,8 +82,28 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       if (!response.headersSent) writeJson(write, 500, { error: 'server_error', error_description: 'The local API failed.' });
       else response.end();
     });
+  };
+  const first = await listen(createServer(onRequest), host, options.port);
+  if (options.host !== undefined) return first;
+  const ipv6 = await listenOnIpv6Loopback(createServer(onRequest), Number(new URL(first.url).port)).catch(async (error: unknown) => {
+    await first.stop();
+    throw error;
   });
-  return listen(server, host, options.port);
+  if (ipv6 === undefined) return first;
+  return { url: first.url, stop: async () => void (await Promise.all([first.stop(), ipv6.stop()])) };
+}
+
+/** Where the kernel has no IPv6 loopback (IPv6 disabled, or no IPv6 at all). */
+const NO_IPV6 = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+
+/** `server` on [::1]:`port`, or undefined on a machine without IPv6; any other failure (EADDRINUSE) is thrown. */
+async function listenOnIpv6Loopback(server: Server, port: number): Promise<Listening | undefined> {
+  try {
+    return await listen(server, '::1', port);
+  } catch (error) {
+    if (NO_IPV6.has((error as NodeJS.ErrnoException).code ?? '')) return undefined;
+    throw error;
+  }
 }
 
 /** Writes a response (and reports it, for an API route). */

@@ -1,7 +1,7 @@
 /**
  * The demo's browser script (served as /demo.js, bundled by esbuild when first asked for; see
- * local/demo-client.ts): the page at http://localhost:3000 calls the issuer's UserInfo at
- * http://127.0.0.1:3000, another origin, through the typed client (client/), as a single-page
+ * local/demo-client.ts): the page at http://127.0.0.1:3000 calls the issuer's UserInfo at
+ * http://localhost:3000, another origin, through the typed client (client/), as a single-page
  * application would with the access token it holds. The request carries `Authorization`, so the
  * browser first sends a CORS preflight; the local runtime answers it as API Gateway does
  * (local/preflight.ts), and the response's `Access-Control-Allow-Origin` lets the page read it.

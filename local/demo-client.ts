@@ -1,5 +1,5 @@
 /**
- * The demo relying party `npm start` serves at http://localhost:3000/: a stand-in for a
+ * The demo relying party `npm start` serves at http://127.0.0.1:3000/: a stand-in for a
  * newcomer's own applications, logging in and out through the hosted page with a standard OpenID
  * Connect library (openid-client) and nothing of ours, then showing what the application received.
  * It plays two applications, two clients of the same environment (config/local.json): the first
@@ -35,10 +35,11 @@
  * the logout, and who logged in) is held the same way: a `demo_session` cookie (Lax too: the
  * return from the end-session endpoint is a top-level GET from the issuer) names it.
  *
- * The demo lives at `origin` (http://localhost:3000, the host of the registered redirect URI)
- * while the issuer is http://127.0.0.1:3000: one server, two host names. Cookies are per host, so
- * the demo sends a browser that reached it under another name to `origin` first: the cookie set
- * at /login must be there when the issuer redirects to `origin`/callback.
+ * The demo lives at `origin` (http://127.0.0.1:3000, the host of the registered redirect URI)
+ * while the issuer is http://localhost:3000 (a host name, which WebAuthn needs for its RP ID):
+ * one server, two host names. Cookies are per host, so the demo sends a browser that reached it
+ * under another name to `origin` first: the cookie set at /login must be there when the issuer
+ * redirects to `origin`/callback.
  *
  * Local tooling only: it is not bundled into any Lambda, and plain-HTTP issuers are allowed here
  * (openid-client's `allowInsecureRequests`) only because the local issuer is plain HTTP.
@@ -53,9 +54,9 @@ import { escapeHtml } from '../lib/messages/markup';
 import type { PageRoute } from './api-server';
 
 export interface DemoClientOptions {
-  /** The issuer to discover, e.g. http://127.0.0.1:3000. */
+  /** The issuer to discover, e.g. http://localhost:3000. */
   readonly issuer: string;
-  /** Where the demo is reached, e.g. http://localhost:3000; its redirect URI is `${origin}/callback`. */
+  /** Where the demo is reached, e.g. http://127.0.0.1:3000; its redirect URI is `${origin}/callback`. */
   readonly origin: string;
   /** The first application's client: public, with the redirect URI registered (config/local.json: local-web). */
   readonly clientId: string;
@@ -78,7 +79,7 @@ export interface DemoClient {
   readonly postLogoutRedirectUri: string;
 }
 
-/** The client the demo logs in as: public, JWT access tokens, http://localhost:3000/callback registered (config/local.json). */
+/** The client the demo logs in as: public, JWT access tokens, http://127.0.0.1:3000/callback registered (config/local.json). */
 export const DEMO_CLIENT_ID = 'local-web';
 /** The second application's client: as local-web, another client id (config/local.json). */
 export const SECOND_DEMO_CLIENT_ID = 'local-web-2';
@@ -171,7 +172,7 @@ export function createDemoClient(options: DemoClientOptions): DemoClient {
     return configuration;
   };
 
-  /** Sends a browser that came by another host name (127.0.0.1) to the demo's own origin. */
+  /** Sends a browser that came by another host name (localhost, the issuer's) to the demo's own origin. */
   const onOrigin = (request: IncomingMessage, response: ServerResponse, url: URL): boolean => {
     if (request.headers.host === new URL(origin).host) return true;
     redirect(response, `${origin}${url.pathname}${url.search}`);
@@ -605,7 +606,7 @@ function homeBody(options: HomeOptions, app: DemoApp, state: HomeState): string[
       ? ''
       : `<p>Nothing is really sent: read the code in ${where.join(', or ')} (add your address to the outbox link).</p>`,
     options.redirectUriRegistered === false
-      ? `<p class="error" role="alert">The client ${escapeHtml(app.clientId)} does not have this demo’s redirect URI ${escapeHtml(options.redirectUri)} registered (config/local.json registers http://localhost:3000/callback): the login page will refuse the request. Run npm start with PORT=3000.</p>`
+      ? `<p class="error" role="alert">The client ${escapeHtml(app.clientId)} does not have this demo’s redirect URI ${escapeHtml(options.redirectUri)} registered (config/local.json registers http://127.0.0.1:3000/callback): the login page will refuse the request. Run npm start with PORT=3000.</p>`
       : '',
     ...loginPart(app, state),
     '<h2>Single sign-on</h2>',

@@ -1,8 +1,9 @@
 /**
  * `npm start`: the whole service on this machine, no cloud account. Starts DynamoDB Local, SES
- * local (with its web viewer), the SMS/voice capture, and the API on 127.0.0.1:${PORT:-3000}
- * running the same handler exports Lambda runs, and on the same server the demo client
- * (local/demo-client.ts) at http://localhost:${PORT:-3000}/. Ctrl-C stops everything it started.
+ * local (with its web viewer), the SMS/voice capture, and the API at http://localhost:${PORT:-3000}
+ * (the issuer; listening on the loopback addresses only, 127.0.0.1 and ::1) running the same
+ * handler exports Lambda runs, and on the same server the demo client (local/demo-client.ts) at
+ * http://127.0.0.1:${PORT:-3000}/. Ctrl-C stops everything it started.
  *
  * Ports: PORT (API, 3000), DYNAMODB_PORT (8000), SES_PORT (8005), CAPTURE_PORT (8006).
  */
@@ -26,7 +27,10 @@ async function main(): Promise<void> {
     limitOverrides: process.env,
     progress: (line) => console.log(line),
   });
-  const issuer = process.env.ISSUER ?? `http://127.0.0.1:${apiPort}`;
+  // A host name, not an address: WebAuthn refuses an IP address as RP ID, and the passkeys' RP ID
+  // is the issuer's host name. Browsers count http://localhost as a secure context, as WebAuthn needs.
+  const service = `http://localhost:${apiPort}`;
+  const issuer = process.env.ISSUER ?? service;
   // The handlers read their configuration from the environment on first use, as on Lambda.
   Object.assign(process.env, lambdaEnvironment(services, issuer));
 
@@ -37,15 +41,16 @@ async function main(): Promise<void> {
   }
   // The stage file, read once: the demo's registered redirect and the API's CORS preflights.
   const stage = parseStageConfig(JSON.parse(readFileSync(services.configFile, 'utf8')), services.configFile);
-  // The demo is reached as localhost, the host of the registered redirect URI; the issuer as 127.0.0.1.
-  const demoOrigin = `http://localhost:${apiPort}`;
+  // The demo is reached as 127.0.0.1, the host of the registered redirect URI; the issuer as localhost:
+  // two origins on one server, so the demo's call to the API from the browser is a cross-origin one.
+  const demoOrigin = `http://127.0.0.1:${apiPort}`;
   const demoRedirectUri = `${demoOrigin}/callback`;
   const demo = createDemoClient({
     issuer,
     origin: demoOrigin,
     clientId: DEMO_CLIENT_ID,
     redirectUriRegistered: buildServiceConfig(stage).client(DEMO_CLIENT_ID)?.redirectUris.includes(demoRedirectUri),
-    outboxUrl: `http://127.0.0.1:${apiPort}/__dev/outbox?user_id=`,
+    outboxUrl: `${service}/__dev/outbox?user_id=`,
     sesViewerUrl: services.sesUrl,
   });
   const api = await startApiServer({
@@ -61,14 +66,14 @@ async function main(): Promise<void> {
       '',
       'Identity service running locally:',
       `  Demo client      ${demoOrigin}/  (log in through the browser; read the code in the outbox or the SES viewer)`,
-      `  API              ${api.url}`,
-      ...ROUTES.filter(isPublic).map((route) => `    ${route.methods.join(', ').padEnd(9)} ${api.url}${route.path}`),
+      `  API              ${service}`,
+      ...ROUTES.filter(isPublic).map((route) => `    ${route.methods.join(', ').padEnd(9)} ${service}${route.path}`),
       // On AWS these take SigV4-signed requests of the account's IAM principals only; here, anyone on this machine.
-      `  Admin (no IAM)   ${api.url}/idp/v1/admin/users/{block,unblock,end-sessions}  (npm run admin -- --help)`,
-      `                   ${api.url}/idp/v1/admin/test-messages/take  (npm run smoke -- ${api.url})`,
-      `  OpenAPI          ${api.url}${OPENAPI_PATH} (docs/openapi.json; the typed client: client/)`,
-      `  Outbox           ${api.url}/__dev/outbox?user_id=<email or phone>`,
-      `  Audit events     ${api.url}/__dev/events?type=<detail-type>  (what the stack's EventBridge bus would get)`,
+      `  Admin (no IAM)   ${service}/idp/v1/admin/users/{block,unblock,end-sessions,remove-passkeys}  (npm run admin -- --help)`,
+      `                   ${service}/idp/v1/admin/test-messages/take  (npm run smoke -- ${service})`,
+      `  OpenAPI          ${service}${OPENAPI_PATH} (docs/openapi.json; the typed client: client/)`,
+      `  Outbox           ${service}/__dev/outbox?user_id=<email or phone>`,
+      `  Audit events     ${service}/__dev/events?type=<detail-type>  (what the stack's EventBridge bus would get)`,
       `  SES email viewer ${services.sesUrl}`,
       `  SMS/voice store  ${services.captureUrl}/messages`,
       `  DynamoDB Local   ${services.dynamodbEndpoint} (table ${services.tableName})`,

@@ -22,7 +22,7 @@ import { enumField, optionalTextField, parseFields, textField } from '../platfor
 import { requireApiKey } from '../oauth/api-keys';
 import { clientIn, environmentOf } from '../oauth/tenancy';
 import { S256_CHALLENGE_PATTERN } from '../otp/codes';
-import { beginIssue, checkChannel, issueCode, type IssueCodeDeps, type TimeLeft } from '../otp/issue';
+import { beginIssue, checkChannel, issueCode, smsOriginHostOf, type IssueCodeDeps, type TimeLeft } from '../otp/issue';
 import { normaliseUser } from '../identity/identity';
 import { normalisePhone } from '../phone/phone-validation';
 import { resolveLocale } from '../messages/locale';
@@ -94,7 +94,8 @@ export async function sendCode(deps: SendCodeDeps, request: SendCodeRequest): Pr
   const locale = resolveLocale(fields.locale, environment.defaultLocale);
   if (fields.message !== undefined) {
     if (!client.allowCustomMessage) throw new UnauthorizedClientError('This client may not set the message text.');
-    validateMessage(fields.message, channel);
+    // An SMS is measured with the origin-bound line it ends with (lib/messages/origin-bound-code.ts).
+    validateMessage(fields.message, channel, channel === 'sms' ? smsOriginHostOf(deps) : undefined);
   }
   const issued = await issueCode(deps, attempt, {
     environment,

@@ -10,6 +10,7 @@
 import { InvalidRequestError } from '../platform/errors';
 import type { Channel } from '../platform/vocabulary';
 import { escapeXml } from './markup';
+import { withOriginBoundLine } from './origin-bound-code';
 import { countSmsSegments, GSM7_MULTIPART_UNITS, UCS2_MULTIPART_UNITS } from './sms-segments';
 import { spellDigits } from './spoken-code';
 
@@ -43,15 +44,18 @@ const MAX_VOICE_MESSAGE_SSML_LENGTH = 5000;
 /**
  * Rejects a caller `message` that cannot be delivered on `channel`: empty or blank, without
  * `%code%`, or too long once the code is substituted (SMS: more than {@link MAX_SMS_SEGMENTS}
- * segments; email: more than {@link MAX_EMAIL_MESSAGE_LENGTH} characters; voice: more than
- * {@link MAX_VOICE_MESSAGE_LENGTH} characters). Call it before generating a code, so a bad request
- * changes nothing; the render functions call it again. The description names the field and the
- * limit and never echoes the message (which would contain the code once one exists).
+ * segments, counted with the origin-bound last line every SMS gets, lib/messages/origin-bound-code.ts,
+ * which is why an SMS needs `originHost`; email: more than {@link MAX_EMAIL_MESSAGE_LENGTH}
+ * characters; voice: more than {@link MAX_VOICE_MESSAGE_LENGTH} characters). Call it before
+ * generating a code, so a bad request changes nothing; the render functions call it again. The
+ * description names the field and the limit and never echoes the message (which would contain the
+ * code once one exists).
  * @throws {InvalidRequestError}
- * @example validateMessage('Your code: %code%', 'sms') // returns
- * @example validateMessage('Hello', 'email')           // throws: message must contain %code%
+ * @throws {RangeError} for an SMS without `originHost` (our bug)
+ * @example validateMessage('Your code: %code%', 'sms', 'id.example.com') // returns
+ * @example validateMessage('Hello', 'email')                              // throws: message must contain %code%
  */
-export function validateMessage(message: string, channel: Channel): void {
+export function validateMessage(message: string, channel: Channel, originHost?: string): void {
   if (message.trim() === '') {
     throw new InvalidRequestError('message must not be empty.');
   }
@@ -61,10 +65,13 @@ export function validateMessage(message: string, channel: Channel): void {
   const rendered = substituteCode(message, PLACEHOLDER_CODE);
   switch (channel) {
     case 'sms': {
-      const { segments } = countSmsSegments(rendered);
+      if (originHost === undefined) throw new RangeError('an SMS message is measured with its origin-bound line: originHost is required');
+      const lastLine = withOriginBoundLine('', originHost, PLACEHOLDER_CODE).length;
+      const { segments } = countSmsSegments(withOriginBoundLine(rendered, originHost, PLACEHOLDER_CODE));
       if (segments > MAX_SMS_SEGMENTS) {
         throw new InvalidRequestError(
-          `message is too long for SMS: with ${CODE_PLACEHOLDER} replaced by the 6-digit code it must fit in ` +
+          `message is too long for SMS: with ${CODE_PLACEHOLDER} replaced by the 6-digit code, and the last line the service adds ` +
+            `(a blank line, then @${originHost} #<code>: ${lastLine} characters), it must fit in ` +
             `${MAX_SMS_SEGMENTS} SMS segments (${MAX_SMS_SEGMENTS * GSM7_MULTIPART_UNITS} GSM-7 characters, where ^{}\\[~]|€ count twice, ` +
             `or ${MAX_SMS_SEGMENTS * UCS2_MULTIPART_UNITS} characters when the text uses any other character).`,
           { detail: `sms segments=${segments}` },

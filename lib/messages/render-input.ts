@@ -27,6 +27,14 @@ export interface RenderInput {
   serviceName: string;
 }
 
+/**
+ * What the SMS renderer takes besides: the host its origin-bound last line names
+ * (lib/messages/origin-bound-code.ts), the passkeys' RP ID. Email and voice have no such line.
+ */
+export interface SmsRenderInput extends RenderInput {
+  originHost: string;
+}
+
 const CODE_PATTERN = /^[0-9]{6}$/;
 
 /**
@@ -35,10 +43,10 @@ const CODE_PATTERN = /^[0-9]{6}$/;
  * is checked again for `channel` (validateMessage: an InvalidRequestError, a 400).
  * @throws {RangeError} when the code is not six ASCII digits or the lifetime is not positive
  */
-export function checkInput(input: RenderInput, channel: Channel): void {
+export function checkInput(input: RenderInput & { readonly originHost?: string }, channel: Channel): void {
   if (!CODE_PATTERN.test(input.code)) throw new RangeError('code must be exactly six ASCII digits');
   if (!Number.isFinite(input.expiresInSeconds) || input.expiresInSeconds <= 0) {
     throw new RangeError('expiresInSeconds must be a positive number');
   }
-  if (input.message !== undefined) validateMessage(input.message, channel);
+  if (input.message !== undefined) validateMessage(input.message, channel, input.originHost);
 }

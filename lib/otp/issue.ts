@@ -45,10 +45,16 @@ import { renderEmail } from '../messages/render-email';
 import { renderSms } from '../messages/render-sms';
 import { renderVoice } from '../messages/render-voice';
 import { destinationOf } from '../phone/destinations';
+import { rpIdOf } from '../passkeys/rp-id';
 import { isTestRecipient, sealTestMessage, type TestMessageKey, type TestOutbox } from './test-outbox';
 
 export interface IssueCodeDeps {
   readonly config: ServiceConfig;
+  /**
+   * The issuer URL, as the handler resolved it for this request (lib/platform/http/issuer.ts):
+   * an SMS names its host in its origin-bound line, unless the stage configures the passkeys' RP ID.
+   */
+  readonly issuer: string | undefined;
   readonly clock: Clock;
   readonly limiter: AttemptLimiter;
   /** The send guards' counters. */
@@ -93,6 +99,16 @@ export interface CountedSend {
 export function smsOriginationOf(sms: EnvironmentConfig['sms'], to: string): string | undefined {
   const byCountry: Readonly<Record<string, string | undefined>> = sms.originationNumbers ?? {};
   return byCountry[destinationOf(to).country] ?? sms.originationNumber;
+}
+
+/**
+ * The host an SMS's origin-bound last line names (lib/messages/origin-bound-code.ts): the passkeys'
+ * RP ID, so that the code and the passkeys are bound to the same domain.
+ * @throws {Error} without an issuer (a handler that did not resolve it for the request: our bug)
+ */
+export function smsOriginHostOf(deps: Pick<IssueCodeDeps, 'config' | 'issuer'>): string {
+  if (deps.issuer === undefined) throw new Error('the issuer was not resolved for this request');
+  return rpIdOf(deps.config.passkeyRpId, deps.issuer);
 }
 
 /**
@@ -254,7 +270,7 @@ async function deliver(
       return;
     }
     case 'sms': {
-      const { text } = renderSms(input);
+      const { text } = renderSms({ ...input, originHost: smsOriginHostOf(deps) });
       await deps.sms.sendSms({
         to: user.value,
         text,

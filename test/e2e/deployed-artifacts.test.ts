@@ -18,9 +18,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateSecretCommand } from '@aws-sdk/client-secrets-manager';
-import { build } from 'esbuild';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import { CONFIG_FILE_IN_BUNDLE, esbuildOptionsFor } from '../../infra/bundling';
+import { CONFIG_FILE_IN_BUNDLE } from '../../infra/bundling';
 import { LIVE_ALIAS } from '../../infra/deploy-safety';
 import { loadStageFile } from '../../infra/stage';
 import { completeKeySet, initialKeySet, publicKeySet } from '../../lib/keys/signing-keys';
@@ -38,6 +37,7 @@ import { codeIn, LOCAL_API_KEY, REDIRECT_URI, toTestResponse, type TestResponse 
 import { startLambdaContainer, type LambdaContainer } from '../support/lambda-container';
 import { LoginSession } from '../support/login-flow';
 import { startSecretsManagerLocal, type SecretsManagerLocal } from '../support/secrets-manager-local';
+import { functionBundles } from '../infra/function-bundles';
 import { synthesizedAssembly, type CloudAssembly } from '../infra/synthesize';
 
 /** A real stage of the CDK app; its config.json has the local clients (and the API key) the flows use. */
@@ -254,11 +254,11 @@ describe('the assembly', () => {
   });
 
   it('deploys, byte for byte, the bundle `npm run build` writes and the benchmark measures', async () => {
+    // Traced as the stage says (deployment.tracing, lib/platform/tracing.ts), as `npm run build -- --stage` builds it:
+    // esbuildOptionsFor's bundles, built in-process (shared with test/infra/tracing.test.ts: see function-bundles.ts).
+    const built = await functionBundles(loadStageFile(STAGE).config.deployment.tracing);
     for (const fn of apiFunctions()) {
-      // Traced as the stage says (deployment.tracing, lib/platform/tracing.ts), as `npm run build -- --stage` builds it.
-      const tracing = loadStageFile(STAGE).config.deployment.tracing;
-      const built = await build({ ...esbuildOptionsFor(fn.spec?.name ?? '', join(fn.assetDir, 'rebuilt'), tracing), write: false });
-      const code = built.outputFiles.find((file) => file.path.endsWith('.mjs'))?.text;
+      const code = built.get(fn.spec?.name ?? '')?.outputs.find((file) => file.name.endsWith('.mjs'))?.text;
       expect({ fn: fn.logicalId, identical: code === readFileSync(join(fn.assetDir, 'index.mjs'), 'utf8') }).toEqual({
         fn: fn.logicalId,
         identical: true,
@@ -313,7 +313,7 @@ describe('the bundles, run as Lambda runs them with their template environment',
     expect(jwks.status).toBe(200);
     const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks.body as unknown as JSONWebKeySet), {
       issuer: api.url,
-      audience: 'http://localhost:3000/api',
+      audience: 'http://127.0.0.1:3000/api',
       typ: 'at+jwt',
     });
     expect(protectedHeader.alg).toBe('ES256');

@@ -17,6 +17,7 @@ import { checkedFetch, contractMiddleware } from '../support/contract-recorder';
 import { logLeaks, rememberSecret } from '../support/log-capture';
 import { codeIn } from '../support/harness';
 import { HAS_SOCKET_TABLE, listeningAddresses } from '../support/socket-table';
+import { hasIpv6Loopback } from '../support/ipv6';
 
 const ROOT = resolve(__dirname, '../..');
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -69,7 +70,8 @@ describe('npm start', () => {
   let api: string;
   beforeAll(async () => {
     started = await startNpmStart();
-    api = `http://127.0.0.1:${started.ports.PORT}`;
+    // The issuer has a host name (WebAuthn refuses an IP address as RP ID); the demo is on 127.0.0.1.
+    api = `http://localhost:${started.ports.PORT}`;
   }, 90_000);
   afterAll(async () => {
     // Stopped as Ctrl-C stops it when the Ctrl-C test did not run (jest -t): a SIGKILL reached only
@@ -105,17 +107,28 @@ describe('npm start', () => {
   // network could read and change the table with the published local credentials. Read from the
   // socket table, never by connecting from another address.
   (HAS_SOCKET_TABLE ? it : it.skip)(
-    'listens on 127.0.0.1 only: DynamoDB Local, SES, the capture and the API, none on every interface',
-    () => {
+    'listens on loopback only: DynamoDB Local, SES and the capture on 127.0.0.1, the API on 127.0.0.1 and ::1, none on every interface',
+    async () => {
       const listening = Object.fromEntries(Object.entries(started.ports).map(([name, port]) => [name, listeningAddresses(port)]));
       expect(listening).toEqual({
-        PORT: ['127.0.0.1'],
+        // ::1 too where the machine has IPv6: localhost, the issuer's host, resolves there first on many systems.
+        PORT: (await hasIpv6Loopback()) ? ['127.0.0.1', '::1'] : ['127.0.0.1'],
         DYNAMODB_PORT: ['127.0.0.1'],
         SES_PORT: ['127.0.0.1'],
         CAPTURE_PORT: ['127.0.0.1'],
       });
     },
   );
+
+  it('answers at http://localhost:PORT over IPv4 and IPv6 alike (whichever the system resolves localhost to first)', async () => {
+    const addresses = ['127.0.0.1', ...((await hasIpv6Loopback()) ? ['[::1]'] : [])];
+    for (const address of addresses) {
+      const response = await fetch(`http://${address}:${started.ports.PORT}/.well-known/openid-configuration`);
+      expect({ address, status: response.status }).toEqual({ address, status: 200 });
+      // The issuer is localhost's, however the request came (ISSUER is set by npm start).
+      expect(((await response.json()) as { issuer: string }).issuer).toBe(api);
+    }
+  });
 
   // Every answer of the API is checked against docs/openapi.json (test/support/contract-recorder.ts).
   const post = (body: unknown, headers: Record<string, string> = {}) =>
@@ -135,7 +148,7 @@ describe('npm start', () => {
     const response = await post({
       auth_type: 'email',
       client_id: 'local-web',
-      redirect_uri: 'http://localhost:3000/callback',
+      redirect_uri: 'http://127.0.0.1:3000/callback',
       user_id: 'alice@example.com',
       locale: 'en-US',
     });
@@ -157,7 +170,7 @@ describe('npm start', () => {
     const response = await post({
       auth_type: 'sms',
       client_id: 'local-web',
-      redirect_uri: 'http://localhost:3000/callback',
+      redirect_uri: 'http://127.0.0.1:3000/callback',
       user_id: '+14155552671',
       locale: 'en-US',
     });
@@ -171,7 +184,7 @@ describe('npm start', () => {
     const response = await post({
       auth_type: 'sms',
       client_id: 'local-web',
-      redirect_uri: 'http://localhost:3000/callback',
+      redirect_uri: 'http://127.0.0.1:3000/callback',
       user_id: '+14155552671',
       method: 'voice_with_otp',
       locale: 'en-US',
@@ -186,7 +199,7 @@ describe('npm start', () => {
     const body = {
       auth_type: 'email',
       client_id: 'local-backend',
-      redirect_uri: 'http://localhost:3000/callback',
+      redirect_uri: 'http://127.0.0.1:3000/callback',
       user_id: 'bob@example.com',
     };
     expect((await post(body)).status).toBe(401);
@@ -196,7 +209,7 @@ describe('npm start', () => {
   it('serves the docs/api.md walk-through: send, read the code, exchange it, verify the JWT with the JWKS', async () => {
     const user = 'walkthrough@example.com';
     expect(
-      (await post({ auth_type: 'email', client_id: 'local-web', redirect_uri: 'http://localhost:3000/callback', user_id: user })).status,
+      (await post({ auth_type: 'email', client_id: 'local-web', redirect_uri: 'http://127.0.0.1:3000/callback', user_id: user })).status,
     ).toBe(200);
     const code = codeIn((await outbox(user))[0]?.text ?? '') as string;
     rememberSecret(code);
@@ -207,7 +220,7 @@ describe('npm start', () => {
         grant_type: 'authorization_code',
         code,
         client_id: 'local-web',
-        redirect_uri: 'http://localhost:3000/callback',
+        redirect_uri: 'http://127.0.0.1:3000/callback',
         user_id: user,
       }),
     });
@@ -216,7 +229,7 @@ describe('npm start', () => {
     rememberSecret(token);
     const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(`${api}/.well-known/jwks.json`)), {
       issuer: api,
-      audience: 'http://localhost:3000/api',
+      audience: 'http://127.0.0.1:3000/api',
       typ: 'at+jwt',
     });
     expect(payload.client_id).toBe('local-web');
@@ -227,7 +240,7 @@ describe('npm start', () => {
         grant_type: 'authorization_code',
         code,
         client_id: 'local-web',
-        redirect_uri: 'http://localhost:3000/callback',
+        redirect_uri: 'http://127.0.0.1:3000/callback',
         user_id: user,
       }),
     });
@@ -238,7 +251,7 @@ describe('npm start', () => {
     const idp = createIdentityClient(api);
     idp.use(contractMiddleware);
     const user = 'typed-client@example.com';
-    const redirect_uri = 'http://localhost:3000/callback';
+    const redirect_uri = 'http://127.0.0.1:3000/callback';
 
     const sent = await idp.POST('/idp/v1/otp/send', {
       body: { auth_type: 'email', client_id: 'local-backend', redirect_uri, user_id: user },
@@ -297,10 +310,10 @@ describe('npm start', () => {
     expect(await response.json()).toEqual(JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')));
   });
 
-  it('serves the demo client at http://localhost:PORT/, which starts a standard authorization request with PKCE, state and nonce', async () => {
-    const demo = `http://localhost:${started.ports.PORT}`;
+  it('serves the demo client at http://127.0.0.1:PORT/, which starts a standard authorization request with PKCE, state and nonce', async () => {
+    const demo = `http://127.0.0.1:${started.ports.PORT}`;
     expect(started.output()).toContain(`Demo client      ${demo}/`);
-    // Reached as 127.0.0.1, it sends the browser to the host its redirect URI names, where its cookie must be.
+    // Reached as localhost (the issuer's host), it sends the browser to the host its redirect URI names, where its cookie must be.
     const viaAddress = await fetch(`${api}/`, { redirect: 'manual' });
     expect(viaAddress.status).toBe(302);
     expect(viaAddress.headers.get('location')).toBe(`${demo}/`);

@@ -49,7 +49,7 @@ describe('npm run smoke against the local runtime', () => {
       environmentId: 'local',
       recipient: 'smoke@identity.local',
       clientId: 'local-web',
-      redirectUri: 'http://localhost:3000/callback',
+      redirectUri: 'http://127.0.0.1:3000/callback',
       clientSecret: undefined,
       signingRegion: undefined,
     });
@@ -139,7 +139,7 @@ describe('the smoke command’s plan for a deployed stage', () => {
   });
 
   it('takes a confidential client only with SMOKE_CLIENT_SECRET, from the environment, never the command line', () => {
-    const url = 'http://127.0.0.1:3000';
+    const url = 'http://localhost:3000';
     expect(() => parsePlan([url, '--client', 'local-backend'], {})).toThrow(
       'local-backend is a confidential client: set SMOKE_CLIENT_SECRET',
     );

@@ -46,7 +46,7 @@ async function pageCode(clientId: string): Promise<{ code: string; verifier: str
 const codeBody = (clientId: string | undefined, code: string, verifier: string, extra: Record<string, string> = {}) => ({
   grant_type: 'authorization_code',
   code,
-  redirect_uri: 'http://localhost:3000/callback',
+  redirect_uri: 'http://127.0.0.1:3000/callback',
   code_verifier: verifier,
   ...(clientId === undefined ? {} : { client_id: clientId }),
   ...extra,

@@ -58,7 +58,7 @@ it('adds nothing where the configuration has no CORS, and sends a preflight to t
   }
 });
 
-describe('the local stage (config/local.json): a page on http://localhost:3000 may call the API', () => {
+describe('the local stage (config/local.json): a page on http://127.0.0.1:3000 may call the API', () => {
   let local: TestService;
   beforeAll(async () => {
     local = await startTestService();
@@ -71,7 +71,7 @@ describe('the local stage (config/local.json): a page on http://localhost:3000 m
       headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
     });
 
-  it.each(['http://localhost:3000', 'http://127.0.0.1:3000'])(
+  it.each(['http://127.0.0.1:3000', 'http://localhost:3000'])(
     'answers the preflight from %s with its origin (Fetch standard §3.2.3)',
     async (origin) => {
       const response = await preflight('/idp/v1/otp/send', origin);
@@ -88,12 +88,12 @@ describe('the local stage (config/local.json): a page on http://localhost:3000 m
   it('answers another origin with the first allowed one, which the browser then refuses (API Gateway’s behaviour)', async () => {
     const response = await preflight('/idp/v1/account/token', 'https://evil.example');
     expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:3000');
   });
 
   it('lets the allowed origin read an actual answer, errors included', async () => {
-    const response = await local.post('/idp/v1/account/token', {}, { headers: { Origin: 'http://127.0.0.1:3000' } });
+    const response = await local.post('/idp/v1/account/token', {}, { headers: { Origin: 'http://localhost:3000' } });
     expect(response.status).toBe(400);
-    expect(response.headers.get('access-control-allow-origin')).toBe('http://127.0.0.1:3000');
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
   });
 });

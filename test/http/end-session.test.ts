@@ -15,9 +15,9 @@ import { logEntries, REDIRECT_URI, startTestService, TOKEN_PATH, uniqueEmail, ty
 import { LoginSession } from '../support/login-flow';
 
 const LOGOUT_PATH = '/idp/v1/account/logout';
-const SIGNED_OUT = 'http://localhost:3000/signed-out';
+const SIGNED_OUT = 'http://127.0.0.1:3000/signed-out';
 /** A registered URI with a query of its own, which the redirect keeps (§3: the OP adds `state`). */
-const SIGNED_OUT_WITH_QUERY = 'http://localhost:3000/bye?from=idp';
+const SIGNED_OUT_WITH_QUERY = 'http://127.0.0.1:3000/bye?from=idp';
 const OTHER_ENVIRONMENT = 'other';
 
 let service: TestService;
@@ -32,7 +32,7 @@ beforeAll(async () => {
           client.id === 'local-web'
             ? { ...client, environments: ['local', OTHER_ENVIRONMENT], postLogoutRedirectUris: [SIGNED_OUT, SIGNED_OUT_WITH_QUERY] }
             : client.id === 'local-opaque'
-              ? { ...client, postLogoutRedirectUris: ['http://localhost:3000/opaque-signed-out'] }
+              ? { ...client, postLogoutRedirectUris: ['http://127.0.0.1:3000/opaque-signed-out'] }
               : client,
         ),
       };
@@ -265,7 +265,7 @@ describe('a request that does not prove it is the session’s relying party asks
 
     expectConfirmationPage(page);
     // The answer may end in a redirect to the client: the page's CSP lets its form go there, and nowhere else.
-    expect(page.headers.get('content-security-policy')).toBe(pagePolicy(['http://localhost:3000']));
+    expect(page.headers.get('content-security-policy')).toBe(pagePolicy(['http://127.0.0.1:3000']));
     expect(await browser.signedIn()).toBe(true);
     expect(logEntries(capturedLogs(), 'logout asked').at(-1)).toMatchObject({ reason: 'no_hint', client: 'local-web' });
 
@@ -304,7 +304,7 @@ describe('a request that does not prove it is the session’s relying party asks
 
   it.each([
     ['an unregistered post_logout_redirect_uri (§3.1)', 'https://evil.example/landing', 'unregistered_redirect'],
-    ['another client’s registered URI (§3.1: the client’s own)', 'http://localhost:3000/opaque-signed-out', 'unregistered_redirect'],
+    ['another client’s registered URI (§3.1: the client’s own)', 'http://127.0.0.1:3000/opaque-signed-out', 'unregistered_redirect'],
   ])('with %s: asks, and never redirects there, even once the user confirms', async (_name, uri, reason) => {
     const browser = new Browser();
     const { idToken } = await browser.login();

@@ -104,15 +104,15 @@ describe('tokens and introspection', () => {
   it('binds a JWT to its environment (env_id) and to the environment’s audience', async () => {
     const jwks = createRemoteJWKSet(new URL(`${service.url}/.well-known/jwks.json`));
     const options = { issuer: service.url, currentDate: new Date(service.clock.now()) };
-    const local = await jwtVerify(await tokenIn('local', 'local-web'), jwks, { ...options, audience: 'http://localhost:3000/api' });
-    expect(local.payload).toMatchObject({ env_id: 'local', aud: 'http://localhost:3000/api' });
+    const local = await jwtVerify(await tokenIn('local', 'local-web'), jwks, { ...options, audience: 'http://127.0.0.1:3000/api' });
+    expect(local.payload).toMatchObject({ env_id: 'local', aud: 'http://127.0.0.1:3000/api' });
     const second = await tokenIn('second', 'local-web');
     expect((await jwtVerify(second, jwks, { ...options, audience: SECOND_AUDIENCE })).payload).toMatchObject({
       env_id: 'second',
       aud: SECOND_AUDIENCE,
     });
     // A resource server of the first environment, verifying locally, refuses the second's token.
-    await expect(jwtVerify(second, jwks, { ...options, audience: 'http://localhost:3000/api' })).rejects.toThrow(/aud/);
+    await expect(jwtVerify(second, jwks, { ...options, audience: 'http://127.0.0.1:3000/api' })).rejects.toThrow(/aud/);
   });
 
   it.each(['local-web', 'local-opaque'])('answers introspection (%s) only for callers of the token’s environment', async (clientId) => {

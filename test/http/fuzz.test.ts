@@ -195,7 +195,7 @@ const userId = fc.oneof(
 const authType = fc.constantFrom('email', 'sms', 'EMAIL', 'voice');
 const redirectUri = fc.oneof(
   { weight: 6, arbitrary: fc.constant(REDIRECT_URI) },
-  { weight: 1, arbitrary: fc.constantFrom(`${REDIRECT_URI}/`, 'https://evil.example/callback', 'HTTP://localhost:3000/callback') },
+  { weight: 1, arbitrary: fc.constantFrom(`${REDIRECT_URI}/`, 'https://evil.example/callback', 'HTTP://127.0.0.1:3000/callback') },
 );
 const sendClients = fc.constantFrom('local-web', 'local-opaque', 'local-backend', VICTIM_CLIENT, 'nobody');
 const tokenClients = fc.constantFrom('local-web', 'local-opaque', 'local-backend', 'nobody');

@@ -15,7 +15,7 @@ import { parseStoredKeySet, rotateKeySet } from '../../lib/keys/signing-keys';
 import { ensureLocalSecrets } from '../../local/secrets';
 import { startTestService, uniqueEmail, type TestService } from '../support/harness';
 
-const AUDIENCE = 'http://localhost:3000/api';
+const AUDIENCE = 'http://127.0.0.1:3000/api';
 
 async function issueToken(service: TestService, clientId: string): Promise<string> {
   const response = await service.signIn(uniqueEmail('rotation'), { clientId });

@@ -508,7 +508,7 @@ describe('bad requests: a documented 4xx with the error JSON, never a 5xx, and n
     },
     {
       name: 'an unregistered redirect_uri',
-      request: (u) => ({ body: { ...emailSend(u), redirect_uri: 'http://localhost:3000/callback/' } }),
+      request: (u) => ({ body: { ...emailSend(u), redirect_uri: 'http://127.0.0.1:3000/callback/' } }),
       status: 400,
       error: 'invalid_request',
       description: /redirect_uri/,

@@ -115,7 +115,7 @@ async function pageCode(clientId = SIGNER): Promise<{ code: string; verifier: st
 const codeBody = (code: { code: string; verifier: string }, extra: Record<string, string> = {}) => ({
   grant_type: 'authorization_code',
   code: code.code,
-  redirect_uri: 'http://localhost:3000/callback',
+  redirect_uri: 'http://127.0.0.1:3000/callback',
   code_verifier: code.verifier,
   ...extra,
 });

@@ -37,7 +37,7 @@ async function tokensFor(clientId: string, scope: string): Promise<TestResponse>
     grant_type: 'authorization_code',
     code,
     client_id: clientId,
-    redirect_uri: 'http://localhost:3000/callback',
+    redirect_uri: 'http://127.0.0.1:3000/callback',
     code_verifier: session.verifier,
   });
   for (const name of ['access_token', 'refresh_token', 'id_token']) {

@@ -357,26 +357,28 @@ describe('exact redirect URI matching at the authorization endpoint (regression 
   // Each is a string other than the registered one, however a URL parser would read it.
   const variants: Array<[string, string]> = [
     ['dot segments that leave it', `${REDIRECT_URI}/../../elsewhere`],
-    ['dot segments that resolve to it', 'http://localhost:3000/x/../callback'],
+    ['dot segments that resolve to it', 'http://127.0.0.1:3000/x/../callback'],
     ['a suffix', `${REDIRECT_URI}extra`],
     ['a trailing slash', `${REDIRECT_URI}/`],
     ['a longer path', `${REDIRECT_URI}/more`],
     ['a query', `${REDIRECT_URI}?x=1`],
     ['an empty query', `${REDIRECT_URI}?`],
     ['a fragment', `${REDIRECT_URI}#f`],
-    ['an upper-case scheme', 'HTTP://localhost:3000/callback'],
-    ['an upper-case host', 'http://LOCALHOST:3000/callback'],
-    ['an upper-case path', 'http://localhost:3000/Callback'],
-    ['a percent-encoded path character', 'http://localhost:3000/%63allback'],
-    ['a percent-encoded slash', 'http://localhost:3000%2Fcallback'],
+    ['an upper-case scheme', 'HTTP://127.0.0.1:3000/callback'],
+    ['the address in short form', 'http://127.1:3000/callback'],
+    ['the address in hexadecimal', 'http://0x7f.0.0.1:3000/callback'],
+    ['the address as IPv4-mapped IPv6', 'http://[::ffff:127.0.0.1]:3000/callback'],
+    ['an upper-case path', 'http://127.0.0.1:3000/Callback'],
+    ['a percent-encoded path character', 'http://127.0.0.1:3000/%63allback'],
+    ['a percent-encoded slash', 'http://127.0.0.1:3000%2Fcallback'],
     ['a percent-encoded dot segment', `${REDIRECT_URI}/%2E%2E/elsewhere`],
     ['the whole URI percent-encoded', encodeURIComponent(REDIRECT_URI)],
-    ['a port with a leading zero', 'http://localhost:03000/callback'],
-    ['another scheme', 'https://localhost:3000/callback'],
-    ['a trailing dot on the host', 'http://localhost.:3000/callback'],
-    ['user info', 'http://user@localhost:3000/callback'],
-    ['a backslash for the slash', 'http://localhost:3000\\callback'],
-    ['a doubled slash', 'http://localhost:3000//callback'],
+    ['a port with a leading zero', 'http://127.0.0.1:03000/callback'],
+    ['another scheme', 'https://127.0.0.1:3000/callback'],
+    ['a trailing dot on the address', 'http://127.0.0.1.:3000/callback'],
+    ['user info', 'http://user@127.0.0.1:3000/callback'],
+    ['a backslash for the slash', 'http://127.0.0.1:3000\\callback'],
+    ['a doubled slash', 'http://127.0.0.1:3000//callback'],
     ['surrounding spaces', ` ${REDIRECT_URI} `],
     ['a prefix of it', REDIRECT_URI.slice(0, -1)],
   ];
@@ -480,7 +482,7 @@ describe('the per-IP SMS guard counts API Gateway’s source IP only (regression
 
 describe('a code is bound to its redirect URI among the client’s registered ones (regression guard: only an unregistered URI was tried)', () => {
   const A = REDIRECT_URI;
-  const B = 'http://localhost:3000/second-callback';
+  const B = 'http://127.0.0.1:3000/second-callback';
   let service: TestService;
   beforeAll(async () => {
     service = await startTestService({

@@ -18,7 +18,7 @@ import {
 } from '../support/harness';
 import { rememberSecret } from '../support/log-capture';
 
-const AUDIENCE = 'http://localhost:3000/api';
+const AUDIENCE = 'http://127.0.0.1:3000/api';
 const INTROSPECT = '/idp/v1/account/introspect';
 
 let service: TestService;

@@ -71,7 +71,7 @@ async function exchange(userId: string, code: string, extra: Record<string, unkn
 }
 
 /** What a resource server does with nothing but the JWKS and RFC 9068 §4. */
-async function verifyAsResourceServer(token: string, audience = 'http://localhost:3000/api'): Promise<JWTPayload> {
+async function verifyAsResourceServer(token: string, audience = 'http://127.0.0.1:3000/api'): Promise<JWTPayload> {
   const jwks = createRemoteJWKSet(new URL(`${service.url}/.well-known/jwks.json`));
   const { payload, protectedHeader } = await jwtVerify(token, jwks, {
     issuer: service.url,
@@ -107,7 +107,7 @@ describe('the full flow: send → outbox → exchange → verify against the JWK
     expect(claims).toEqual({
       iss: service.url,
       sub: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      aud: 'http://localhost:3000/api',
+      aud: 'http://127.0.0.1:3000/api',
       client_id: 'local-web',
       env_id: 'local',
       iat: now,
@@ -263,7 +263,7 @@ describe('invalid_grant: every cause gets the same answer, which does not say wh
   const causes: Array<[string, (user: string, code: string) => Promise<TestResponse>]> = [
     ['a wrong code', (user, code) => exchange(user, wrong(code))],
     ['another client', (user, code) => exchange(user, code, { client_id: 'local-opaque' })],
-    ['an unregistered redirect URI', (user, code) => exchange(user, code, { redirect_uri: 'http://localhost:3000/other' })],
+    ['an unregistered redirect URI', (user, code) => exchange(user, code, { redirect_uri: 'http://127.0.0.1:3000/other' })],
     ['another user', (_user, code) => exchange(uniqueEmail('intruder'), code)],
     ['another auth type for the same string', (user, code) => exchange(user, code, { auth_type: 'sms', user_id: '+14155552671' })],
     ['a code that is not six digits', (user, code) => exchange(user, `${code}0`)],

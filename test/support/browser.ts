@@ -1,8 +1,8 @@
 /**
  * A real browser for the tests of the hosted login (test/browser/): Debian's Chromium driven by
  * playwright-core (which downloads no browser of its own), and the service with the demo client
- * on one local server, as `npm start` serves them: the demo at http://localhost:PORT, the issuer
- * at http://127.0.0.1:PORT.
+ * on one local server, as `npm start` serves them: the demo at http://127.0.0.1:PORT, the issuer
+ * at http://localhost:PORT (a host name: WebAuthn refuses an IP address as RP ID).
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -40,23 +40,23 @@ export function focusedElement(page: Page): Promise<string> {
 export interface DemoService {
   readonly service: TestService;
   readonly demo: DemoClient;
-  /** The demo's home page, http://localhost:PORT/. */
+  /** The demo's home page, http://127.0.0.1:PORT/. */
   readonly demoUrl: string;
-  /** The issuer, http://127.0.0.1:PORT. */
+  /** The issuer, http://localhost:PORT. */
   readonly issuer: string;
 }
 
 /**
  * The test service with the demo client on the same server and port. The port is chosen first,
  * because the demo's redirect URI and post-logout redirect URI (registered for its two clients
- * local-web and local-web-2 here, as config/local.json registers http://localhost:3000/callback
- * and http://localhost:3000/) and its origin (which config/local.json's CORS settings allow as
- * http://localhost:3000) name it. `allowDemoOrigin: false` leaves the demo's origin out of CORS.
+ * local-web and local-web-2 here, as config/local.json registers http://127.0.0.1:3000/callback
+ * and http://127.0.0.1:3000/) and its origin (which config/local.json's CORS settings allow as
+ * http://127.0.0.1:3000) name it. `allowDemoOrigin: false` leaves the demo's origin out of CORS.
  */
 export async function startDemoService(options: TestServiceOptions & { allowDemoOrigin?: boolean } = {}): Promise<DemoService> {
   const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
-  const origin = `http://localhost:${port}`;
+  const issuer = `http://localhost:${port}`;
+  const origin = `http://127.0.0.1:${port}`;
   const demo = createDemoClient({ issuer, origin, clientId: DEMO_CLIENT_ID, redirectUriRegistered: true });
   const adjust = options.config ?? ((config: StageConfig) => config);
   const { allowDemoOrigin = true, ...serviceOptions } = options;
@@ -69,7 +69,7 @@ export async function startDemoService(options: TestServiceOptions & { allowDemo
       return allowDemoOrigin ? allowOrigin(registered, origin) : registered;
     },
   });
-  return { service, demo, demoUrl: `http://localhost:${port}/`, issuer };
+  return { service, demo, demoUrl: `${origin}/`, issuer };
 }
 
 /** The stage's CORS settings with `origin` allowed too (and none where it had none). */

@@ -26,7 +26,7 @@ import { rememberSecret } from './log-capture';
 const ADMIN_PATHS = new Set(ROUTES.filter((route) => !isPublic(route)).map((route) => route.path));
 
 export const LOCAL_CONFIG_FILE = resolve(__dirname, '../../config/local.json');
-export const REDIRECT_URI = 'http://localhost:3000/callback';
+export const REDIRECT_URI = 'http://127.0.0.1:3000/callback';
 export const LOCAL_API_KEY = 'local-dev-api-key';
 
 /** The local stage configuration, as parsed JSON, for tests to adjust. */

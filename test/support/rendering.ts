@@ -5,9 +5,25 @@
  */
 import fc from 'fast-check';
 import { CODE_PLACEHOLDER, validateMessage } from '../../lib/messages/messages';
-import type { RenderInput } from '../../lib/messages/render-input';
+import type { SmsRenderInput } from '../../lib/messages/render-input';
 
-export const base: RenderInput = { code: '012345', locale: 'en-US', expiresInSeconds: 300, serviceName: 'Acme' };
+/** A render input; `originHost` is the SMS's alone (email and voice take the rest). */
+export const base: SmsRenderInput = {
+  code: '012345',
+  locale: 'en-US',
+  expiresInSeconds: 300,
+  serviceName: 'Acme',
+  originHost: 'id.example.com',
+};
+
+/**
+ * What every SMS rendered from `base` ends with for `code`: a blank line and the origin-bound line
+ * (https://wicg.github.io/sms-one-time-codes/), written out here rather than taken from the
+ * implementation. 25 GSM-7 units for base's host and any code.
+ */
+export function originBoundEnding(code: string, host = base.originHost): string {
+  return `\n\n@${host} #${code}`;
+}
 
 /** The SSML the renderer should produce for a code: one say-as per digit, 400 ms between. */
 export function spelled(code: string): string {
@@ -27,7 +43,7 @@ export function htmlEscapeOracle(text: string): string {
 /** Whatever `validateMessage` throws, or undefined. */
 export function validationError(message: string, channel: 'email' | 'sms' | 'voice'): unknown {
   try {
-    validateMessage(message, channel);
+    validateMessage(message, channel, base.originHost);
     return undefined;
   } catch (error) {
     return error;

@@ -9,7 +9,7 @@ import { createServer, type RequestListener } from 'node:http';
 import { listen } from '../../../local/http-server';
 
 export interface LoopbackServer {
-  /** http://127.0.0.1:PORT: the issuer is on 127.0.0.1 too, so one host form is used everywhere. */
+  /** http://127.0.0.1:PORT: a loopback address, as the test service's issuer (the demo service's is localhost). */
   readonly origin: string;
   /** Answers every request with `app` from now on. */
   serve(app: RequestListener): void;

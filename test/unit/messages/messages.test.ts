@@ -6,11 +6,12 @@ import {
   MAX_SMS_SEGMENTS,
   MAX_VOICE_MESSAGE_LENGTH,
   substituteCode,
+  validateMessage,
   voiceMessageSsml,
 } from '../../../lib/messages/messages';
 import { renderSms } from '../../../lib/messages/render-sms';
 import { countSmsSegments } from '../../../lib/messages/sms-segments';
-import { base, codeArbitrary, messageArbitrary, spelled, validationError } from '../../support/rendering';
+import { base, codeArbitrary, messageArbitrary, originBoundEnding, spelled, validationError } from '../../support/rendering';
 
 describe('validateMessage', () => {
   function expectRejected(message: string, channel: 'email' | 'sms' | 'voice', mentions: string[]): void {
@@ -35,24 +36,38 @@ describe('validateMessage', () => {
   });
 
   describe('sms', () => {
+    // Every SMS ends with a blank line and `@id.example.com #<code>` (base's host): 25 units of the
+    // segments' total, GSM-7 or UCS-2 alike, which these lengths leave room for.
     it.each<[string, string]>([
-      ['GSM-7, exactly one segment (160 units)', `${'a'.repeat(154)}%code%`],
-      ['GSM-7, exactly 3 x 153 units', `${'a'.repeat(453)}%code%`],
-      ['GSM-7 with extension characters, exactly 3 x 153 units', `%code%${'a'.repeat(145)}€${'a'.repeat(151)}€${'a'.repeat(151)}€`],
-      ['UCS-2, exactly one segment (70 units)', `${'ó'.repeat(64)}%code%`],
-      ['UCS-2, exactly 3 x 67 units', `${'ó'.repeat(195)}%code%`],
-      ['UCS-2 with emoji, exactly 3 x 67 units', `%code%${'ó'.repeat(59)}😀${'ó'.repeat(65)}😀${'ó'.repeat(65)}😀`],
-    ])('accepts %s', (_name, message) => {
+      ['GSM-7, exactly one segment (160 units)', `${'a'.repeat(129)}%code%`],
+      ['GSM-7, exactly 3 x 153 units', `${'a'.repeat(428)}%code%`],
+      ['GSM-7 with extension characters, exactly 3 x 153 units', `%code%${'a'.repeat(145)}€${'a'.repeat(151)}€${'a'.repeat(126)}€`],
+      ['UCS-2, exactly one segment (70 units)', `${'ó'.repeat(39)}%code%`],
+      ['UCS-2, exactly 3 x 67 units', `${'ó'.repeat(170)}%code%`],
+      ['UCS-2 with emoji, exactly 3 x 67 units', `%code%${'ó'.repeat(59)}😀${'ó'.repeat(65)}😀${'ó'.repeat(40)}😀`],
+    ])('accepts %s with the origin-bound line', (_name, message) => {
       expect(validationError(message, 'sms')).toBeUndefined();
     });
 
     it.each<[string, string]>([
-      ['GSM-7, one unit over 3 x 153', `${'a'.repeat(454)}%code%`],
-      ['GSM-7, an extension character over 3 x 153', `${'a'.repeat(452)}€%code%`],
-      ['UCS-2, one unit over 3 x 67', `${'ó'.repeat(196)}%code%`],
-      ['UCS-2, 3 x 67 units but an emoji would straddle two segments', `%code%${'ó'.repeat(60)}😀${'ó'.repeat(65)}😀${'ó'.repeat(64)}😀`],
-    ])('rejects %s, naming the limit', (_name, message) => {
-      expectRejected(message, 'sms', ['3 SMS segments', '459', '201']);
+      ['GSM-7, one unit over 3 x 153', `${'a'.repeat(429)}%code%`],
+      ['GSM-7, an extension character over 3 x 153', `${'a'.repeat(427)}€%code%`],
+      ['UCS-2, one unit over 3 x 67', `${'ó'.repeat(171)}%code%`],
+      ['UCS-2, 3 x 67 units but an emoji would straddle two segments', `%code%${'ó'.repeat(60)}😀${'ó'.repeat(65)}😀${'ó'.repeat(39)}😀`],
+      // Regression guard: a message that fits alone, and not with the line every SMS gets.
+      ['3 x 153 GSM-7 units before the origin-bound line', `${'a'.repeat(453)}%code%`],
+    ])('rejects %s, naming the limit and the line', (_name, message) => {
+      expectRejected(message, 'sms', ['3 SMS segments', '459', '201', '@id.example.com #<code>: 25 characters']);
+    });
+
+    it('measures the line with the host it names: a longer host leaves less room', () => {
+      const message = `${'a'.repeat(428)}%code%`;
+      expect(() => validateMessage(message, 'sms', 'id.example.com')).not.toThrow();
+      expect(() => validateMessage(message, 'sms', 'login.example.com')).toThrow(InvalidRequestError);
+    });
+
+    it('refuses to measure an SMS without the host of its line (our bug, not the caller’s)', () => {
+      expect(() => validateMessage('%code%', 'sms')).toThrow(RangeError);
     });
   });
 
@@ -91,7 +106,7 @@ describe('validateMessage', () => {
       fc.property(messageArbitrary(), codeArbitrary(), (message, code) => {
         // Arrange
         const error = validationError(message, 'sms');
-        const rendered = message.split(CODE_PLACEHOLDER).join(code);
+        const rendered = message.split(CODE_PLACEHOLDER).join(code) + originBoundEnding(code);
 
         // Act and assert
         if (error === undefined) {

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../../../lib/platform/errors';
-import { checkInput, type RenderInput } from '../../../lib/messages/render-input';
+import { checkInput, type SmsRenderInput } from '../../../lib/messages/render-input';
 import { renderEmail } from '../../../lib/messages/render-email';
 import { renderSms } from '../../../lib/messages/render-sms';
 import { renderVoice } from '../../../lib/messages/render-voice';
@@ -31,7 +31,7 @@ describe('checkInput', () => {
   });
 });
 
-describe.each<[string, (input: RenderInput) => unknown]>([
+describe.each<[string, (input: SmsRenderInput) => unknown]>([
   ['renderEmail', renderEmail],
   ['renderSms', renderSms],
   ['renderVoice', renderVoice],
@@ -46,7 +46,7 @@ describe.each<[string, (input: RenderInput) => unknown]>([
 describe('each renderer checks a caller message against its own channel’s length limit', () => {
   // Each message is just over the named channel's limit; a renderer that checked it for another
   // channel (or none) would render it.
-  it.each<[string, (input: RenderInput) => unknown, string, RegExp]>([
+  it.each<[string, (input: SmsRenderInput) => unknown, string, RegExp]>([
     ['email', renderEmail, `${'a'.repeat(1995)} %code%`, /too long for email/],
     ['sms', renderSms, `${'a'.repeat(460)} %code%`, /too long for SMS/],
     ['voice', renderVoice, `${'a'.repeat(294)} %code%`, /too long for a voice call/],

@@ -9,7 +9,7 @@ import { renderEmail } from '../../../../lib/messages/render-email';
 import { renderSms } from '../../../../lib/messages/render-sms';
 import { renderVoice } from '../../../../lib/messages/render-voice';
 import { SUPPORTED_LOCALES, type Locale } from '../../../../lib/messages/locales';
-import { base, htmlEscapeOracle, spelled, spokenDigits } from '../../../support/rendering';
+import { base, htmlEscapeOracle, originBoundEnding, spelled, spokenDigits } from '../../../support/rendering';
 
 /**
  * The language each Amazon Polly voice of the SDK's `VoiceId` enum speaks (the Polly developer
@@ -86,13 +86,23 @@ describe('the Polly voice table', () => {
   });
 });
 
+/**
+ * The host of a stage without a custom domain: API Gateway's own (an API id, the longest region
+ * names are 14 characters), 51 characters, which the SMS's origin-bound line names.
+ */
+const LONG_DEFAULT_HOST = 'a1b2c3d4e5.execute-api.ap-southeast-2.amazonaws.com';
+
 describe('default texts in every locale', () => {
   const expected: Record<
     Locale,
     {
       sms5: string;
       sms1: string;
-      /** What the 5-minute SMS for "Acme" costs: a reworded translation that changes it shows here. */
+      /**
+       * What the 5-minute SMS for "Acme" costs with its origin-bound line for id.example.com: a
+       * reworded translation that changes it shows here. The line (25 units here) took the UCS-2
+       * locales whose text was over 45 units from one segment to two.
+       */
       smsCost: { encoding: 'GSM-7' | 'UCS-2'; segments: number };
       subject: string;
       emailIntro: string;
@@ -182,7 +192,7 @@ describe('default texts in every locale', () => {
     'es-MX': {
       sms5: 'Tu código de Acme es 012345. Vence en 5 minutos. No lo compartas.',
       sms1: 'Tu código de Acme es 012345. Vence en 1 minuto. No lo compartas.',
-      smsCost: { encoding: 'UCS-2', segments: 1 },
+      smsCost: { encoding: 'UCS-2', segments: 2 },
       subject: 'Tu código para iniciar sesión en Acme',
       emailIntro: 'Usa este código para iniciar sesión en Acme:',
       expiry: 'Vence en 5 minutos.',
@@ -193,7 +203,7 @@ describe('default texts in every locale', () => {
     'es-US': {
       sms5: 'Tu código de Acme es 012345. Vence en 5 minutos. No lo compartas.',
       sms1: 'Tu código de Acme es 012345. Vence en 1 minuto. No lo compartas.',
-      smsCost: { encoding: 'UCS-2', segments: 1 },
+      smsCost: { encoding: 'UCS-2', segments: 2 },
       subject: 'Tu código para iniciar sesión en Acme',
       emailIntro: 'Usa este código para iniciar sesión en Acme:',
       expiry: 'Vence en 5 minutos.',
@@ -204,7 +214,7 @@ describe('default texts in every locale', () => {
     'pt-PT': {
       sms5: 'Acme: o seu código é 012345. Expira em 5 minutos. Não o partilhe.',
       sms1: 'Acme: o seu código é 012345. Expira em 1 minuto. Não o partilhe.',
-      smsCost: { encoding: 'UCS-2', segments: 1 },
+      smsCost: { encoding: 'UCS-2', segments: 2 },
       subject: 'Acme: o seu código de acesso',
       emailIntro: 'Utilize este código para iniciar sessão na sua conta Acme:',
       expiry: 'Expira em 5 minutos.',
@@ -237,7 +247,7 @@ describe('default texts in every locale', () => {
     'pl-PL': {
       sms5: 'Acme: Twój kod to 012345. Wygasa za 5 minut. Nie podawaj go nikomu.',
       sms1: 'Acme: Twój kod to 012345. Wygasa za 1 minutę. Nie podawaj go nikomu.',
-      smsCost: { encoding: 'UCS-2', segments: 1 },
+      smsCost: { encoding: 'UCS-2', segments: 2 },
       subject: 'Acme: Twój kod logowania',
       emailIntro: 'Użyj tego kodu, aby zalogować się do serwisu Acme:',
       expiry: 'Kod wygasa za 5 minut.',
@@ -281,7 +291,7 @@ describe('default texts in every locale', () => {
     'ro-RO': {
       sms5: 'Codul dvs. Acme este 012345. Expiră în 5 minute. Nu-l dați nimănui.',
       sms1: 'Codul dvs. Acme este 012345. Expiră în 1 minut. Nu-l dați nimănui.',
-      smsCost: { encoding: 'UCS-2', segments: 1 },
+      smsCost: { encoding: 'UCS-2', segments: 2 },
       subject: 'Codul dvs. de conectare la Acme',
       emailIntro: 'Folosiți acest cod pentru a vă conecta la Acme:',
       expiry: 'Codul expiră în 5 minute.',
@@ -292,7 +302,7 @@ describe('default texts in every locale', () => {
     'tr-TR': {
       sms5: 'Acme kodunuz: 012345. 5 dakika geçerlidir. Kimseyle paylaşmayın.',
       sms1: 'Acme kodunuz: 012345. 1 dakika geçerlidir. Kimseyle paylaşmayın.',
-      smsCost: { encoding: 'UCS-2', segments: 1 },
+      smsCost: { encoding: 'UCS-2', segments: 2 },
       subject: 'Acme giriş kodunuz',
       emailIntro: 'Acme hesabınıza giriş yapmak için bu kodu kullanın:',
       expiry: 'Kod 5 dakika geçerlidir.',
@@ -303,7 +313,7 @@ describe('default texts in every locale', () => {
     'ru-RU': {
       sms5: 'Acme: ваш код 012345. Действует 5 минут. Никому его не сообщайте.',
       sms1: 'Acme: ваш код 012345. Действует 1 минуту. Никому его не сообщайте.',
-      smsCost: { encoding: 'UCS-2', segments: 1 },
+      smsCost: { encoding: 'UCS-2', segments: 2 },
       subject: 'Acme: ваш код для входа',
       emailIntro: 'Используйте этот код для входа в сервис Acme:',
       expiry: 'Код действует 5 минут.',
@@ -314,7 +324,7 @@ describe('default texts in every locale', () => {
     'ja-JP': {
       sms5: 'Acmeの確認コードは012345です。5 分間有効です。このコードは誰にも教えないでください。',
       sms1: 'Acmeの確認コードは012345です。1 分間有効です。このコードは誰にも教えないでください。',
-      smsCost: { encoding: 'UCS-2', segments: 1 },
+      smsCost: { encoding: 'UCS-2', segments: 2 },
       subject: 'Acmeのログイン用確認コード',
       emailIntro: '次のコードを使って、Acmeにログインしてください。',
       expiry: 'このコードは5 分間有効です。',
@@ -325,7 +335,7 @@ describe('default texts in every locale', () => {
     'ko-KR': {
       sms5: '[Acme] 인증번호는 012345입니다. 5 분 동안 유효합니다. 다른 사람에게 알려 주지 마세요.',
       sms1: '[Acme] 인증번호는 012345입니다. 1 분 동안 유효합니다. 다른 사람에게 알려 주지 마세요.',
-      smsCost: { encoding: 'UCS-2', segments: 1 },
+      smsCost: { encoding: 'UCS-2', segments: 2 },
       subject: '[Acme] 로그인 인증번호',
       emailIntro: 'Acme에 로그인하려면 다음 인증번호를 입력하세요.',
       expiry: '이 인증번호는 5 분 동안 유효합니다.',
@@ -355,12 +365,40 @@ describe('default texts in every locale', () => {
       const singular = renderSms({ ...base, locale, expiresInSeconds: 60 });
 
       // Assert
-      expect(plural).toEqual({ text: want.sms5 });
-      expect(singular).toEqual({ text: want.sms1 });
+      expect(plural).toEqual({ text: want.sms5 + originBoundEnding('012345') });
+      expect(singular).toEqual({ text: want.sms1 + originBoundEnding('012345') });
     });
 
-    it('keeps the default SMS within the segment limit', () => {
-      expect(countSmsSegments(renderSms({ ...base, locale }).text).segments).toBeLessThanOrEqual(MAX_SMS_SEGMENTS);
+    it.each([
+      ['id.example.com', '012345'],
+      ['localhost', '999999'],
+      ['login.example.co.uk', '000000'],
+    ])('ends the SMS with the origin-bound line, exactly @%s #<code>, after a blank line', (originHost, code) => {
+      // Act
+      const lines = renderSms({ ...base, locale, originHost, code }).text.split('\n');
+
+      // Assert: the last line is what browsers parse (https://wicg.github.io/sms-one-time-codes/).
+      expect(lines.at(-1)).toBe(`@${originHost} #${code}`);
+      expect(lines.at(-2)).toBe('');
+      expect(lines.slice(0, -2).join('\n')).toContain(code);
+    });
+
+    it('keeps the default SMS within the segment limit, with the line for the longest default host', () => {
+      for (const originHost of [base.originHost, LONG_DEFAULT_HOST]) {
+        expect(countSmsSegments(renderSms({ ...base, locale, originHost }).text).segments).toBeLessThanOrEqual(MAX_SMS_SEGMENTS);
+      }
+    });
+
+    it('leaves the email and the voice call without the line', () => {
+      // Act
+      const email = renderEmail({ ...base, locale });
+      const voice = renderVoice({ ...base, locale });
+
+      // Assert
+      for (const text of [email.subject, email.text, email.html, voice.ssml]) {
+        expect(text).not.toContain('@id.example.com');
+        expect(text).not.toContain('#012345');
+      }
     });
 
     it('costs what the table says: GSM-7 where the language allows, one segment where it fits', () => {
@@ -406,7 +444,7 @@ describe('default texts in every locale', () => {
 
     if (!locale.startsWith('en-')) {
       it('is not the English text', () => {
-        expect(renderSms({ ...base, locale }).text).not.toBe(expected['en-US'].sms5);
+        expect(renderSms({ ...base, locale }).text).not.toBe(expected['en-US'].sms5 + originBoundEnding('012345'));
         expect(renderEmail({ ...base, locale }).subject).not.toBe(expected['en-US'].subject);
         expect(renderVoice({ ...base, locale }).ssml).not.toContain('Your ');
       });
