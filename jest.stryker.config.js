@@ -20,7 +20,7 @@ const integrationTests = {
   testMatch: [
     '<rootDir>/test/integration/dynamodb/**/*.test.ts',
     '<rootDir>/test/integration/logout/**/*.test.ts',
-    '<rootDir>/test/http/{token,guessing,rule-edges,corrupt-items,authorize,refresh,revoke,introspect,token-claims,request-text,cors,otp-send,environments,phone-guards,hosted-login-abuse,known-numbers,security-rules,client-authentication,scopes,openid-defaults,private-key-jwt,sessions,end-session,operator}.test.ts',
+    '<rootDir>/test/http/{token,guessing,rule-edges,corrupt-items,authorize,refresh,revoke,introspect,token-claims,request-text,cors,otp-send,environments,phone-guards,hosted-login-abuse,known-numbers,security-rules,client-authentication,scopes,openid-defaults,private-key-jwt,sessions,end-session,operator,passkeys,passkey-claims,origin-bound-sms}.test.ts',
     '<rootDir>/test/faults/{storage-faults,refresh-races}.test.ts',
   ],
 };
