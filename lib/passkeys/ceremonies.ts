@@ -14,11 +14,11 @@
  * checks what is left (the signature, the attestation statement) and whatever it throws is that.
  * A posted value of any shape is a result, never an exception.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
 import '../platform/zod';
 import * as z from 'zod/mini';
+import type { cose as Cose } from '@simplewebauthn/server/helpers';
 import type {
-  AuthenticationResponseJSON,
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
@@ -166,9 +166,11 @@ export function authenticationOptions(rp: RelyingParty, challenge: string): Publ
   return { challenge, rpId: rp.id, allowCredentials: [], userVerification: 'required', timeout: CEREMONY_TIMEOUT_MS };
 }
 
+const credentialIdOnlySchema = z.looseObject({ id: credentialIdSchema });
+
 /** The credential id a posted assertion names (to look the credential up), or undefined when it names none well-formed. */
 export function credentialIdOf(response: unknown): string | undefined {
-  const parsed = z.looseObject({ id: credentialIdSchema }).safeParse(response);
+  const parsed = credentialIdOnlySchema.safeParse(response);
   return parsed.success ? parsed.data.id : undefined;
 }
 
@@ -270,20 +272,16 @@ export async function verifyAuthentication(
   if (((flags & FLAG.BE) !== 0) !== stored.backupEligible) return refuse('malformed');
   const signCount = authData.readUInt32BE(33);
 
-  // Step 20 (the signature over authData ‖ SHA-256(clientDataJSON)), by the library. Its own
-  // counter check is disabled (a stored count of 0 never refuses) so that step 21 below is
-  // exactly the specification's, and is judged only on a valid signature.
-  const { verifyAuthenticationResponse } = await import('@simplewebauthn/server');
+  // Step 20: the signature over authData ‖ SHA-256(clientDataJSON) by the stored key, checked with
+  // node:crypto; the library only decodes the stored COSE_Key. Its verifyAuthenticationResponse
+  // made every step of the hashes, the key import and the verification a WebCrypto job, a third
+  // of the sign-in's CPU (docs/decisions/016-passkeys.md); steps 5-19 above are this module's.
+  const { cose, decodeCredentialPublicKey } = await import('@simplewebauthn/server/helpers');
   let verified: boolean;
   try {
-    ({ verified } = await verifyAuthenticationResponse({
-      response: posted as unknown as AuthenticationResponseJSON,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: true,
-      credential: { id: stored.credentialId, publicKey: new Uint8Array(stored.publicKey), counter: 0 },
-    }));
+    const key = publicKeyOf(decodeCredentialPublicKey(new Uint8Array(stored.publicKey)) as unknown as ReadonlyMap<number, unknown>, cose);
+    const clientDataHash = createHash('sha256').update(Buffer.from(posted.response.clientDataJSON, 'base64url')).digest();
+    verified = verify('sha256', Buffer.concat([authData, clientDataHash]), key, Buffer.from(posted.response.signature, 'base64url'));
   } catch {
     verified = false;
   }
@@ -322,7 +320,7 @@ function clientDataRefusal(
     return 'malformed';
   }
   if (data.type !== type) return 'malformed';
-  if (!equalStrings(data.challenge, challenge)) return 'challenge';
+  if (data.challenge !== challenge) return 'challenge';
   if (data.origin !== origin) return 'origin';
   if (data.crossOrigin === true || data.topOrigin !== undefined) return 'origin';
   return undefined;
@@ -353,10 +351,26 @@ function jsonOf(response: unknown): unknown {
   }
 }
 
-function equalStrings(a: string, b: string): boolean {
-  return a.length === b.length && a === b;
-}
-
 function refuse<R extends string>(reason: R): { readonly ok: false; readonly reason: R } {
   return { ok: false, reason };
+}
+
+/**
+ * A stored COSE_Key (RFC 9053) of an algorithm the ceremonies offer (ALGORITHMS) as a node:crypto
+ * public key: ES256 (EC2, P-256; its signatures are DER, node's default) or RS256 (RSA, PKCS#1
+ * v1.5). Any other key throws: registration never stores one.
+ */
+function publicKeyOf(key: ReadonlyMap<number, unknown>, cose: typeof Cose): KeyObject {
+  const b64 = (value: unknown) => Buffer.from(value as Uint8Array).toString('base64url');
+  const alg = key.get(cose.COSEKEYS.alg);
+  if (alg === cose.COSEALG.ES256 && key.get(cose.COSEKEYS.kty) === cose.COSEKTY.EC2 && key.get(cose.COSEKEYS.crv) === cose.COSECRV.P256) {
+    return createPublicKey({
+      key: { kty: 'EC', crv: 'P-256', x: b64(key.get(cose.COSEKEYS.x)), y: b64(key.get(cose.COSEKEYS.y)) },
+      format: 'jwk',
+    });
+  }
+  if (alg === cose.COSEALG.RS256 && key.get(cose.COSEKEYS.kty) === cose.COSEKTY.RSA) {
+    return createPublicKey({ key: { kty: 'RSA', n: b64(key.get(cose.COSEKEYS.n)), e: b64(key.get(cose.COSEKEYS.e)) }, format: 'jwk' });
+  }
+  throw new Error('A key of an algorithm the ceremonies do not offer');
 }

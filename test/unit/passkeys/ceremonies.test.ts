@@ -4,6 +4,8 @@
  * relying party and fixed challenges), then against live ones of the software authenticator for
  * each refusal. Each test names the WebAuthn Level 3 requirement it holds the server to.
  */
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { isoCBOR } from '@simplewebauthn/server/helpers';
 import fc from 'fast-check';
 import {
   authenticationOptions,
@@ -416,15 +418,47 @@ describe('live responses of the software authenticator', () => {
     expect(await signIn({ userHandle: newChallenge() })).toEqual({ ok: false, reason: 'user_handle' });
   });
 
-  it('refuses a cross-origin (framed) ceremony', async () => {
+  it.each([
+    ['crossOrigin and topOrigin', { crossOrigin: true, topOrigin: 'https://evil.example' }],
+    ['crossOrigin alone', { crossOrigin: true }],
+    ['topOrigin alone', { topOrigin: 'https://evil.example' }],
+  ])('refuses a cross-origin (framed) ceremony: %s (WebAuthn L3 §7.2 step 13, the page is never framed)', async (_, frame) => {
     const challenge = newChallenge();
     const response = authenticator.authenticate(authenticationOptions(party, challenge));
-    const clientData = { type: 'webauthn.get', challenge, origin: party.origin, crossOrigin: true, topOrigin: 'https://evil.example' };
+    const clientData = { type: 'webauthn.get', challenge, origin: party.origin, ...frame };
     const framed = {
       ...response,
       response: { ...response.response, clientDataJSON: Buffer.from(JSON.stringify(clientData)).toString('base64url') },
     };
     expect(await verifyAuthentication(party, challenge, framed, stored)).toEqual({ ok: false, reason: 'origin' });
+  });
+
+  it.each([
+    ['authenticator data shorter than its 37-byte head', { authenticatorData: Buffer.alloc(36).toString('base64url') }],
+    ['client data that is not JSON', { clientDataJSON: Buffer.from('not json').toString('base64url') }],
+    ['client data without a challenge', { clientDataJSON: Buffer.from('{"type":"webauthn.get"}').toString('base64url') }],
+  ])('refuses %s as malformed', async (_, part) => {
+    const challenge = newChallenge();
+    const response = authenticator.authenticate(authenticationOptions(party, challenge));
+    const broken = { ...response, response: { ...response.response, ...part } };
+    expect(await verifyAuthentication(party, challenge, broken, stored)).toEqual({ ok: false, reason: 'malformed' });
+  });
+
+  it('refuses a response whose rawId is not its id (one credential, named twice)', async () => {
+    const challenge = newChallenge();
+    const response = authenticator.authenticate(authenticationOptions(party, challenge));
+    expect(await verifyAuthentication(party, challenge, { ...response, rawId: 'b3RoZXI' }, stored)).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
+    const registrationChallenge = newChallenge();
+    const created = new SoftAuthenticator({ origin: party.origin }).register(
+      registrationOptions(party, { ...user, handle: newChallenge() }, registrationChallenge, []),
+    );
+    expect(await verifyRegistration(party, registrationChallenge, { ...created, rawId: 'b3RoZXI' })).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
   });
 
   it('refuses malformed JSON', async () => {
@@ -443,5 +477,95 @@ describe('live responses of the software authenticator', () => {
   it('the authenticator refuses to make a second passkey for a user it holds one of (excludeCredentials)', () => {
     const options = registrationOptions(party, user, newChallenge(), [stored]);
     expect(() => authenticator.register(options)).toThrow(/InvalidStateError/);
+  });
+});
+
+describe('step 20: the signature is checked with the stored key, for each algorithm the options offer', () => {
+  const party = relyingPartyOf(undefined, 'http://localhost:3000/idp', 'Local');
+  const handle = 'dXNlci1oYW5kbGUtb2YtMzItYnl0ZXMtZm9yLXRlc3Q';
+  const sha256 = (data: Buffer) => createHash('sha256').update(data).digest();
+  const bytes = (base64url: unknown) => new Uint8Array(Buffer.from(base64url as string, 'base64url'));
+
+  /** An assertion (UP and UV, count 1) for `challenge`, signed by `privateKey` as the authenticator signs (WebAuthn L3 §6.3.3). */
+  function assertion(privateKey: KeyObject, challenge: string, credentialId: string) {
+    const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin: party.origin, crossOrigin: false }));
+    const authenticatorData = Buffer.concat([sha256(Buffer.from(party.id)), Buffer.from([0x05, 0, 0, 0, 1])]);
+    const signature = sign('sha256', Buffer.concat([authenticatorData, sha256(clientDataJSON)]), privateKey);
+    return {
+      id: credentialId,
+      rawId: credentialId,
+      type: 'public-key',
+      response: {
+        clientDataJSON: clientDataJSON.toString('base64url'),
+        authenticatorData: authenticatorData.toString('base64url'),
+        signature: signature.toString('base64url'),
+        userHandle: handle,
+      },
+      clientExtensionResults: {},
+    };
+  }
+
+  /** The record of a device-bound credential whose public key is `coseKey` (RFC 9053 labels). */
+  function recordOf(coseKey: Map<number, unknown>, credentialId: string): PasskeyRecord {
+    return {
+      environmentId: 'local',
+      userKey: 'user-key',
+      user: { authType: 'email', value: 'ada@example.com' },
+      userHandle: handle,
+      createdAt: 0,
+      credentialId,
+      publicKey: isoCBOR.encode(coseKey as never),
+      signCount: 0,
+      transports: ['internal'],
+      backupEligible: false,
+      backupState: false,
+      aaguid: '00000000-0000-0000-0000-000000000000',
+    };
+  }
+
+  const es256 = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const es256Jwk = es256.publicKey.export({ format: 'jwk' });
+  const es256Key = new Map<number, unknown>([
+    [1, 2],
+    [3, -7],
+    [-1, 1],
+    [-2, bytes(es256Jwk.x)],
+    [-3, bytes(es256Jwk.y)],
+  ]);
+  const rs256 = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const rs256Jwk = rs256.publicKey.export({ format: 'jwk' });
+  const rs256Key = new Map<number, unknown>([
+    [1, 3],
+    [3, -257],
+    [-1, bytes(rs256Jwk.n)],
+    [-2, bytes(rs256Jwk.e)],
+  ]);
+
+  async function check(privateKey: KeyObject, coseKey: Map<number, unknown>) {
+    const challenge = newChallenge();
+    return verifyAuthentication(party, challenge, assertion(privateKey, challenge, 'Y3JlZA'), recordOf(coseKey, 'Y3JlZA'));
+  }
+
+  it('accepts ES256 (EC2, P-256, a DER signature) and RS256 (RSA, PKCS#1 v1.5)', async () => {
+    expect(await check(es256.privateKey, es256Key)).toEqual({ ok: true, signCount: 1, backupState: false });
+    expect(await check(rs256.privateKey, rs256Key)).toEqual({ ok: true, signCount: 1, backupState: false });
+  });
+
+  it('refuses a signature by another key of the same algorithm, or of the other one', async () => {
+    const other = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    expect(await check(other.privateKey, es256Key)).toEqual({ ok: false, reason: 'signature' });
+    expect(await check(rs256.privateKey, es256Key)).toEqual({ ok: false, reason: 'signature' });
+    expect(await check(es256.privateKey, rs256Key)).toEqual({ ok: false, reason: 'signature' });
+  });
+
+  it.each([
+    ['an algorithm not offered (EdDSA)', new Map<number, unknown>([...es256Key, [3, -8]])],
+    ['ES256 on another curve (P-384)', new Map<number, unknown>([...es256Key, [-1, 2]])],
+    ['ES256 with an RSA key type', new Map<number, unknown>([...es256Key, [1, 3]])],
+    ['RS256 with an EC2 key type', new Map<number, unknown>([...rs256Key, [1, 2]])],
+    ['a key with no algorithm', new Map<number, unknown>([...es256Key].filter(([label]) => label !== 3))],
+  ])('refuses a stored key of %s, whatever signed', async (_, coseKey) => {
+    const signer = coseKey.get(1) === 3 || coseKey.get(3) === -257 ? rs256.privateKey : es256.privateKey;
+    expect(await check(signer, coseKey)).toEqual({ ok: false, reason: 'signature' });
   });
 });
