@@ -10,7 +10,10 @@
  * the service does (the same item, condition and transaction; the token minted and hashed by
  * lib/oauth/refresh-tokens.ts, plain node:crypto) and the answer carries the refresh token. A
  * single sign-on session is read and written as lib/adapters/dynamodb/session-store.ts does, and a
- * logout's back-channel notices go to SQS as lib/adapters/sqs/logout-queue.ts sends them. Bundled
+ * logout's back-channel notices go to SQS as lib/adapters/sqs/logout-queue.ts sends them. A
+ * passkey sign-in opens the login transaction's cookie with jose, checks the assertion with
+ * node:crypto alone, and writes what lib/adapters/dynamodb/passkey-sign-in.ts and the session
+ * store write, in one transaction. Bundled
  * with the functions' own esbuild options and run by the same worker, so what differs is what the
  * service adds.
  *
@@ -18,7 +21,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, randomUUID, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import {
   DeleteItemCommand,
   DynamoDBClient,
@@ -31,7 +34,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { SendEmailCommand, SESClient } from '@aws-sdk/client-ses';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { importJWK, jwtDecrypt, jwtVerify, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { DELIVERY_CLIENT_SETTINGS, DYNAMODB_CLIENT_SETTINGS, QUEUE_CLIENT_SETTINGS } from '../lib/platform/aws';
 import { digestCode, digestsEqual, generateCode, guessDigestOf, s256Challenge } from '../lib/otp/codes';
@@ -58,13 +61,13 @@ const REFRESH_LIMIT = { maxRefreshes: 10, windowSeconds: 60 };
 /** A family's rotation slots (lib/platform/config.ts MAX_REFRESH_WINDOW; not imported: the floor loads no configuration schema). */
 const MAX_REFRESH_WINDOW = 20;
 const SENDER = 'Identity Dev <no-reply@identity.local>';
-const AUDIENCE = 'http://localhost:3000/api';
+const AUDIENCE = 'http://127.0.0.1:3000/api';
 /** The environment's single sign-on session lifetimes (s): config/local.json gives none, so the defaults. */
 const SESSION = { idleSeconds: 3 * 86_400, absoluteSeconds: 7 * 86_400 };
 /** An authorization code's lifetime (s), lib/oauth/authorization-codes.ts. */
 const AUTHORIZATION_CODE_TTL_SECONDS = 60;
 /** What the bench's stage adds to config/local.json (bench/operations.ts `benchStageConfig`). */
-const POST_LOGOUT_REDIRECT_URIS: Record<string, readonly string[]> = { 'local-web': ['http://localhost:3000/signed-out'] };
+const POST_LOGOUT_REDIRECT_URIS: Record<string, readonly string[]> = { 'local-web': ['http://127.0.0.1:3000/signed-out'] };
 const BACKCHANNEL_CLIENTS: ReadonlySet<string> = new Set(['bench-backchannel']);
 /** Refresh token lifetimes (s), as config/local.json gives the three clients (the reuse interval at its default, 0). */
 const REFRESH = { idleSeconds: 2_592_000, absoluteSeconds: 7_776_000 };
@@ -119,6 +122,9 @@ interface Container {
   readonly ses: SESClient;
   readonly sqs: SQSClient;
   readonly queueUrl: string;
+  /** The passkeys' relying party (lib/passkeys/ceremonies.ts `relyingPartyOf`): the issuer's origin, and the SHA-256 of its host name (the RP ID). */
+  readonly origin: string;
+  readonly rpIdHash: Buffer;
 }
 
 let container: Promise<Container> | undefined;
@@ -149,6 +155,8 @@ function init(): Promise<Container> {
       ses: new SESClient({ ...DELIVERY_CLIENT_SETTINGS }),
       sqs: new SQSClient({ ...QUEUE_CLIENT_SETTINGS }),
       queueUrl: process.env.LOGOUT_QUEUE_URL ?? '',
+      origin: new URL(process.env.ISSUER ?? '').origin,
+      rpIdHash: sha256(new URL(process.env.ISSUER ?? '').hostname),
     };
   })();
   return container;
@@ -726,7 +734,7 @@ export async function authorizeWithSession(event: APIGatewayProxyEvent): Promise
   const codeChallenge = query.code_challenge ?? '';
   if (
     CLIENTS[clientId] === undefined ||
-    redirectUri !== 'http://localhost:3000/callback' ||
+    redirectUri !== 'http://127.0.0.1:3000/callback' ||
     query.response_type !== 'code' ||
     query.code_challenge_method !== 'S256' ||
     !/^[A-Za-z0-9_-]{43}$/.test(codeChallenge)
@@ -903,4 +911,262 @@ export async function logout(event: APIGatewayProxyEvent): Promise<APIGatewayPro
   const location = new URL(redirectUri);
   if (query.state !== undefined) location.searchParams.set('state', query.state);
   return redirect(location.toString(), { 'Set-Cookie': `idp_sso_${ENVIRONMENT}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax` });
+}
+
+/**
+ * A COSE_Key (RFC 9052 §7) of an ES256 credential (kty EC2, alg -7, crv P-256) as a public key:
+ * the CBOR map's integer labels and byte-string or integer values read in place, nothing else.
+ */
+function coseEs256Key(cose: Uint8Array): KeyObject {
+  let at = 0;
+  const byte = () => {
+    const value = cose[at];
+    if (value === undefined) throw new Error('A truncated COSE key');
+    at += 1;
+    return value;
+  };
+  const head = () => {
+    const initial = byte();
+    const info = initial & 31;
+    const argument = info < 24 ? info : info === 24 ? byte() : info === 25 ? byte() * 256 + byte() : NaN;
+    if (Number.isNaN(argument)) throw new Error('A COSE key this floor does not read');
+    return { major: initial >> 5, argument };
+  };
+  const map = head();
+  if (map.major !== 5) throw new Error('A COSE key that is not a map');
+  const fields = new Map<number, number | Uint8Array>();
+  for (let entry = 0; entry < map.argument; entry += 1) {
+    const label = head();
+    const value = head();
+    const integer = (item: { major: number; argument: number }) => (item.major === 0 ? item.argument : -1 - item.argument);
+    if (value.major === 2) {
+      fields.set(integer(label), cose.subarray(at, at + value.argument));
+      at += value.argument;
+    } else fields.set(integer(label), integer(value));
+  }
+  const x = fields.get(-2);
+  const y = fields.get(-3);
+  if (fields.get(1) !== 2 || fields.get(3) !== -7 || fields.get(-1) !== 1 || !(x instanceof Uint8Array) || !(y instanceof Uint8Array)) {
+    throw new Error('Not an ES256 COSE key');
+  }
+  const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+  return createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: base64url(x), y: base64url(y) }, format: 'jwk' });
+}
+
+/** Authenticator data flags (WebAuthn L3 §6.1). */
+const FLAG = { UP: 0x01, UV: 0x04, BE: 0x08, BS: 0x10 } as const;
+
+/** The login transaction as lib/login/login-transaction.ts seals it: what a passkey sign-in reads of it. */
+interface FloorTransaction {
+  readonly environmentId: string;
+  readonly clientId: string;
+  readonly redirectUri: string;
+  readonly codeChallenge?: string;
+  readonly state?: string;
+  readonly nonce?: string;
+  readonly scope?: string;
+  readonly csrf: string;
+  readonly passkeyChallenge?: string;
+  readonly signedIn?: unknown;
+}
+
+/**
+ * `POST /idp/v1/account/authorize` with `action=passkey` from a browser without a session cookie
+ * (lib/login/authorize.ts `signInWithPasskey`, passkey-login.ts `checkAssertion`,
+ * lib/passkeys/ceremonies.ts `verifyAuthentication`): the transaction cookie decrypted (jose), the
+ * CSRF token compared, the credential's read (strongly consistent), the assertion checked (user
+ * handle, client data, authenticator data, the ES256 signature over authenticatorData ‖
+ * SHA-256(clientDataJSON) by the stored COSE key, converted for each request, the count), then
+ * one transaction: the credential's count, the spent challenge, the operator-block check, the
+ * session and the authorization code (passkey-sign-in.ts `passkeySignInItems`, session-store.ts
+ * `start`), and a 302 to the client that clears the transaction and sets the session cookie.
+ */
+export async function passkeySignIn(event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> {
+  const c = await init();
+  const fields = fieldsOf(event);
+  let sealed = '';
+  for (const part of (event.headers.cookie ?? event.headers.Cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === 'idp_login') sealed = value.join('=');
+  }
+  const now = Date.now();
+  let transaction: FloorTransaction;
+  let expiresAt: number;
+  try {
+    const { payload } = await jwtDecrypt(sealed, c.keys.loginTransaction, {
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+      currentDate: new Date(now),
+    });
+    transaction = payload.tx as FloorTransaction;
+    expiresAt = payload.exp ?? 0;
+  } catch {
+    return json(400, { error: 'expired' });
+  }
+  const csrf = Buffer.from(fields.csrf ?? '');
+  const challenge = transaction.passkeyChallenge;
+  if (
+    transaction.environmentId !== ENVIRONMENT ||
+    CLIENTS[transaction.clientId] === undefined ||
+    csrf.length !== Buffer.byteLength(transaction.csrf) ||
+    !timingSafeEqual(csrf, Buffer.from(transaction.csrf)) ||
+    challenge === undefined ||
+    transaction.signedIn !== undefined
+  ) {
+    return json(400, { error: 'expired' });
+  }
+  const refused = () => json(400, { error: 'passkey refused' });
+  let posted: { id?: unknown; rawId?: unknown; response?: Record<string, unknown> };
+  try {
+    posted = JSON.parse(fields.credential ?? '') as typeof posted;
+  } catch {
+    return refused();
+  }
+  const response = posted.response ?? {};
+  if (typeof posted.id !== 'string' || posted.id !== posted.rawId) return refused();
+  const key = { pk: s(`passkey#${ENVIRONMENT}#${sha256(posted.id).toString('base64url')}`) };
+  const { Item: passkey } = await c.dynamodb.send(new GetItemCommand({ TableName: c.table, Key: key, ConsistentRead: true }));
+  if (passkey === undefined || passkey.environment_id?.S !== ENVIRONMENT || passkey.credential_id?.S !== posted.id) return refused();
+  if (response.userHandle !== passkey.user_handle?.S) return refused();
+  const clientDataJSON = Buffer.from(String(response.clientDataJSON), 'base64url');
+  const clientData = JSON.parse(clientDataJSON.toString('utf8')) as {
+    type?: unknown;
+    challenge?: unknown;
+    origin?: unknown;
+    crossOrigin?: unknown;
+  };
+  if (
+    clientData.type !== 'webauthn.get' ||
+    clientData.challenge !== challenge ||
+    clientData.origin !== c.origin ||
+    clientData.crossOrigin === true
+  ) {
+    return refused();
+  }
+  const authData = Buffer.from(String(response.authenticatorData), 'base64url');
+  const flags = authData[32] ?? 0;
+  const backupEligible = passkey.backup_eligible?.BOOL === true;
+  if (
+    authData.length < 37 ||
+    !c.rpIdHash.equals(authData.subarray(0, 32)) ||
+    (flags & FLAG.UP) === 0 ||
+    (flags & FLAG.UV) === 0 ||
+    ((flags & FLAG.BE) !== 0) !== backupEligible ||
+    ((flags & FLAG.BE) === 0 && (flags & FLAG.BS) !== 0)
+  ) {
+    return refused();
+  }
+  const signed = Buffer.concat([authData, createHash('sha256').update(clientDataJSON).digest()]);
+  const publicKey = coseEs256Key(passkey.public_key?.B ?? new Uint8Array(0));
+  if (!verify('sha256', signed, publicKey, Buffer.from(String(response.signature), 'base64url'))) return refused();
+  const signCount = authData.readUInt32BE(33);
+  const previousSignCount = Number(passkey.sign_count?.N);
+  if (!(signCount > previousSignCount || (signCount === 0 && previousSignCount === 0))) return refused();
+
+  const userKey = passkey.user_key?.S ?? '';
+  const user = { authType: passkey.auth_type?.S === 'sms' ? ('sms' as const) : ('email' as const), value: passkey.user_id?.S ?? '' };
+  const channel = backupEligible ? 'synced_passkey' : 'passkey';
+  const authTime = Math.floor(now / 1000);
+  const scope = transaction.scope;
+  const claims: Record<string, string | boolean> =
+    user.authType === 'email' && (scope ?? '').split(' ').includes('email') ? { email: user.value, email_verified: true } : {};
+  const reference = randomBytes(32).toString('base64url');
+  const sid = randomBytes(16).toString('base64url');
+  const code = randomBytes(32).toString('base64url');
+  const notAfter = now + AUTHORIZATION_CODE_TTL_SECONDS * 1000;
+  await c.dynamodb.send(
+    new TransactWriteItemsCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: c.table,
+            Key: key,
+            UpdateExpression: 'SET sign_count = :count, last_used_at = :now, backup_state = :backupState',
+            ConditionExpression: 'attribute_exists(pk) AND user_key = :userKey AND sign_count = :previous',
+            ExpressionAttributeValues: {
+              ':count': n(signCount),
+              ':now': n(now),
+              ':backupState': { BOOL: (flags & FLAG.BS) !== 0 },
+              ':userKey': s(userKey),
+              ':previous': n(previousSignCount),
+            },
+          },
+        },
+        {
+          Put: {
+            TableName: c.table,
+            Item: { pk: s(`pkchallenge#${sha256(challenge).toString('base64url')}`), expires_at: n(expiresAt) },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          ConditionCheck: {
+            TableName: c.table,
+            Key: { pk: s(`limit#token#${ENVIRONMENT}#${userKey}`) },
+            ConditionExpression: 'attribute_not_exists(#blocked)',
+            ExpressionAttributeNames: { '#blocked': 'operator_blocked' },
+          },
+        },
+        {
+          Put: {
+            TableName: c.table,
+            Item: {
+              pk: s(`session#${hmac(c.keys.session, ['session', reference])}`),
+              sid: s(sid),
+              environment_id: s(ENVIRONMENT),
+              user_key: s(userKey),
+              auth_type: s(user.authType),
+              user_id: s(user.value),
+              channel: s(channel),
+              auth_time: n(authTime),
+              created_at: n(now),
+              last_seen: n(now),
+              clients: { SS: [transaction.clientId] },
+              user_index: s(`${ENVIRONMENT}#${userKey}`),
+              user_sort: s(`session#${sid}`),
+              expires_at: n(Math.ceil((now + SESSION.idleSeconds * 1000) / 1000)),
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: c.table,
+            Item: {
+              pk: s(`authcode#${hmac(c.keys.authorizationCode, [code])}`),
+              environment_id: s(ENVIRONMENT),
+              client_id: s(transaction.clientId),
+              redirect_uri: s(transaction.redirectUri),
+              ...(transaction.codeChallenge === undefined ? {} : { code_challenge: s(transaction.codeChallenge) }),
+              ...(transaction.nonce === undefined ? {} : { nonce: s(transaction.nonce) }),
+              ...(scope === undefined ? {} : { scope: s(scope) }),
+              user_key: s(userKey),
+              sub: s(subjectOf(c.keys, ENVIRONMENT, user)),
+              channel: s(channel),
+              ...claimsItem(claims),
+              auth_time: n(authTime),
+              sid: s(sid),
+              not_after: n(notAfter),
+              expires_at: n(Math.ceil(notAfter / 1000)),
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      ],
+    }),
+  );
+  const location = new URL(transaction.redirectUri);
+  location.searchParams.set('code', code);
+  if (transaction.state !== undefined) location.searchParams.set('state', transaction.state);
+  location.searchParams.set('iss', c.issuer);
+  const path = event.requestContext.path;
+  return {
+    ...redirect(location.toString()),
+    multiValueHeaders: {
+      'Set-Cookie': [
+        `idp_login=; Max-Age=0; Path=${path}; HttpOnly; SameSite=Lax`,
+        `idp_sso_${ENVIRONMENT}=${reference}; Max-Age=${SESSION.absoluteSeconds}; Path=/; HttpOnly; SameSite=Lax`,
+      ],
+    },
+  };
 }

@@ -7,8 +7,15 @@
  * operation is one more entry.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { ServiceConfig } from '../lib/platform/config';
+import type { Deps } from '../lib/deps';
+import { createHandler as createAuthorizeHandler } from '../functions/authorize';
+import { creationOptions, registerPasskey, relyingPartyFor, type SignedInUser } from '../lib/login/passkey-login';
+import { LOGIN_COOKIE } from '../lib/login/login-transaction';
+import { newChallenge } from '../lib/passkeys/ceremonies';
+import { SoftAuthenticator } from '../test/support/soft-authenticator';
 import type { CodeStore } from '../lib/otp/ports';
 import type { AuthorizationCodeRecord, AuthorizationCodeStore, RefreshTokenStore } from '../lib/oauth/ports';
 import type { SessionRecord, SessionStore } from '../lib/sessions/ports';
@@ -32,12 +39,12 @@ import {
 import type { FunctionName } from '../lib/platform/routes';
 import type * as floor from './floor';
 
-export const REDIRECT_URI = 'http://localhost:3000/callback';
+export const REDIRECT_URI = 'http://127.0.0.1:3000/callback';
 /** Where the logout operation's relying party sends the user back (registered for local-web by `benchStageConfig`). */
-export const POST_LOGOUT_REDIRECT_URI = 'http://localhost:3000/signed-out';
+export const POST_LOGOUT_REDIRECT_URI = 'http://127.0.0.1:3000/signed-out';
 /** A second application of the environment, with a back-channel logout URI: the sessions the logout ends served it too. */
 export const BACKCHANNEL_CLIENT = 'bench-backchannel';
-const BACKCHANNEL_LOGOUT_URI = 'http://localhost:3000/backchannel-logout';
+const BACKCHANNEL_LOGOUT_URI = 'http://127.0.0.1:3000/backchannel-logout';
 const ENVIRONMENT = 'local';
 /** local-server's secret (config/local.json holds only its SHA-256): the confidential client's Basic credentials. */
 const LOCAL_SERVER_SECRET = 'local-server-secret';
@@ -53,6 +60,12 @@ export interface Seeding {
   readonly authorizationCodes: AuthorizationCodeStore;
   readonly refreshTokens: RefreshTokenStore;
   readonly sessions: SessionStore;
+  /**
+   * The service's whole dependencies (lib/deps `createDeps`, its log silent), for what a request
+   * needs made by the service's own code in this process: a page fetched through a real handler,
+   * a passkey registered by the real ceremony.
+   */
+  readonly service: Deps;
 }
 
 /**
@@ -247,6 +260,7 @@ export const OPERATIONS: readonly Operation[] = [
   refreshRotation('refresh (JWT, rotation)', 'local-web'),
   refreshRotation('refresh (confidential, client_secret_basic)', 'local-server', LOCAL_SERVER_SECRET),
   authorizationWithSession(),
+  passkeySignIn(),
   logoutWithHint(),
 ];
 
@@ -567,6 +581,124 @@ function logoutWithHint(): Operation {
           );
         }),
       );
+    },
+  };
+}
+
+/** A form post of the hosted login page with the transaction cookie `cookie`, as API Gateway passes it on. */
+function pagePost(path: string, fields: Record<string, string>, cookie: string): APIGatewayProxyEvent {
+  return apiGatewayEvent('POST', path, {
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html', cookie },
+    body: form(fields),
+  });
+}
+
+/** A Lambda context for a handler called in this process while seeding (middy's early timeout reads the time left). */
+function seedingContext(): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: 'bench-seeding',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:bench-seeding',
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: '/aws/lambda/bench-seeding',
+    logStreamName: 'bench-seeding',
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** The value of the cookie `name` a response sets (in `headers` or `multiValueHeaders`). */
+function setCookieValue(response: APIGatewayProxyResult, name: string): string | undefined {
+  const all = [response.headers?.['Set-Cookie'], ...(response.multiValueHeaders?.['Set-Cookie'] ?? [])];
+  for (const cookie of all) {
+    if (typeof cookie === 'string' && cookie.startsWith(`${name}=`)) return cookie.slice(name.length + 1, cookie.indexOf(';'));
+  }
+  return undefined;
+}
+
+const unescapeHtml = (text: string) =>
+  text.replace(/&(amp|lt|gt|quot|#39);/g, (_entity, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '');
+
+/**
+ * Passkey sign-in on the hosted login page (docs/decisions/016-passkeys.md, lib/login/authorize.ts
+ * `signInWithPasskey`): local-web's page posted with `action=passkey` and a WebAuthn assertion in
+ * `credential`, from a browser with no session cookie, answered with a 302 carrying a code, in two
+ * requests: the credential's read, then one transaction of its new count, the spent challenge,
+ * the user's block check, the session and the code.
+ *
+ * Each request is a user of its own with a passkey (a synced ES256 one, test/support's software
+ * authenticator) registered by the service's own ceremony and store (passkey-login.ts
+ * `registerPasskey`), and a page of its own: the authorization request's GET through the real
+ * handler in this process, whose transaction cookie holds the page's challenge (single use: the
+ * spent-challenge item refuses a replay) and whose passkey form holds the request options that
+ * challenge is in, which the authenticator signs (its count 1, the stored one 0).
+ */
+function passkeySignIn(): Operation {
+  return {
+    name: 'passkey sign-in',
+    function: 'authorize',
+    floor: 'passkeySignIn',
+    expectedStatus: 302,
+    async requests(seeding, count, tag) {
+      const { service } = seeding;
+      const environment = environmentOf(seeding);
+      const client = clientOf(seeding, 'local-web');
+      const scope = { environment, client, rp: relyingPartyFor(seeding.config, seeding.issuer, environment) };
+      const authorize = createAuthorizeHandler(() => service);
+      const events = new Array<APIGatewayProxyEvent>(count);
+      await inBatches(count, async (index) => {
+        // The user's passkey, as the passkeys page creates it after a login by code.
+        const user = { authType: 'email' as const, value: emailOf(tag, index) };
+        const owner: SignedInUser = { userKey: userKeyOf(seeding.keys, user), user, userHandle: randomBytes(32).toString('base64url') };
+        const authenticator = new SoftAuthenticator({ origin: scope.rp.origin });
+        const challenge = newChallenge();
+        const options = JSON.parse(creationOptions(scope.rp, owner, challenge, [])) as PublicKeyCredentialCreationOptionsJSON;
+        const registration = await registerPasskey(
+          service,
+          scope,
+          owner,
+          challenge,
+          JSON.stringify(authenticator.register(options)),
+          undefined,
+        );
+        if (!registration.ok) throw new Error(`${tag}-${index}: the passkey was not registered`);
+
+        // The page, through the real handler: its transaction cookie, CSRF token and request options.
+        const page = await authorize(
+          browserGet(
+            '/idp/v1/account/authorize',
+            {
+              response_type: 'code',
+              client_id: client.id,
+              redirect_uri: REDIRECT_URI,
+              scope: SESSION_SCOPE,
+              state: random(),
+              nonce: random(),
+              code_challenge: s256Challenge(randomBytes(32).toString('base64url')),
+              code_challenge_method: 'S256',
+            },
+            '',
+          ),
+          seedingContext(),
+        );
+        const transaction = setCookieValue(page, LOGIN_COOKIE);
+        const csrf = /name="csrf" value="([^"]*)"/.exec(page.body)?.[1];
+        const requestOptions = /<form id="passkey-form"[^>]*\bdata-options="([^"]*)"/.exec(page.body)?.[1];
+        if (page.statusCode !== 200 || transaction === undefined || csrf === undefined || requestOptions === undefined) {
+          throw new Error(`The authorization page answered ${page.statusCode} without a passkey form: ${page.body.slice(0, 300)}`);
+        }
+        const assertion = authenticator.authenticate(JSON.parse(unescapeHtml(requestOptions)) as PublicKeyCredentialRequestOptionsJSON);
+        events[index] = pagePost(
+          '/idp/v1/account/authorize',
+          { csrf: unescapeHtml(csrf), action: 'passkey', credential: JSON.stringify(assertion) },
+          `${LOGIN_COOKIE}=${transaction}`,
+        );
+      });
+      return events;
     },
   };
 }

@@ -44,7 +44,7 @@ import { BUNDLE_FILE, ESBUILD_OPTIONS, PROJECT_ROOT } from '../infra/bundling';
 import { TRACING_ENVIRONMENT } from '../lib/platform/tracing';
 import { FileSecretSource } from '../lib/adapters/secrets/file-secret-source';
 import { buildServiceConfig, parseStageConfig } from '../lib/platform/config';
-import { tableAdapters } from '../lib/deps';
+import { createDeps, tableAdapters } from '../lib/deps';
 import { tableOf } from '../lib/deps/table';
 import { deriveHmacKeys } from '../lib/keys/hmac-keys';
 import { loadSigningKeys } from '../lib/keys/signing-keys';
@@ -97,7 +97,7 @@ const SELECTED: readonly Operation[] =
 /** The budgets (docs/performance.md). */
 const TARGETS = {
   cpuRatio: 1.15,
-  tokenBundleBytes: 460_000,
+  tokenBundleBytes: 462_000,
   sendBundleBytes: 600_000,
   tokenLoadRatio: 1.3,
 };
@@ -107,7 +107,7 @@ const BENCH_DIST = join(DIST, 'bench');
 const UNTRACED_TOO = ['token', 'otp-send'];
 const UNTRACED_SUFFIX = 'untraced';
 /** The issuer the handlers answer as (the local runtime's), which the logout's ID token hints carry. */
-const ISSUER = 'http://127.0.0.1:3000';
+const ISSUER = 'http://localhost:3000';
 const REFERENCE = 'dynamodb-only';
 const FLOOR = 'floor';
 const started = Date.now();
@@ -287,6 +287,17 @@ async function main(): Promise<void> {
     signingKeys: await loadSigningKeys(await secrets.signingKeySet()),
     issuer: ISSUER,
     ...tableAdapters(tableOf(tableName, { endpoint: dynamodb.endpoint, ...LOCAL_AWS }, 5000)),
+    // For what a seeding makes through the service's own handlers in this process; their logs dropped.
+    service: createDeps({
+      config,
+      tableName,
+      secrets,
+      endpoints: { dynamodb: dynamodb.endpoint },
+      ...LOCAL_AWS,
+      issuer: ISSUER,
+      log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+      dynamodbRequestTimeoutMs: 5000,
+    }),
   };
   // The X-Ray daemon's stand-in (--tracing): counts what the functions send it, one UDP datagram per (sub)segment.
   const daemon = createSocket('udp4');
