@@ -40,6 +40,8 @@ module.exports = {
     },
   ],
   maxWorkers: 2,
+  // The slowest files first, so both workers finish together (test/support/sequencer.js).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   // test.concurrent cases at once within a file: the fault suite (test/faults/) runs its 20
   // dependency × fault cases side by side, so it lasts about as long as its slowest case.
   maxConcurrency: 20,
