@@ -14,7 +14,7 @@
  */
 import { createHash, createPrivateKey, sign } from 'node:crypto';
 import type { Browser, BrowserContext, CDPSession, Page, Request, Route } from 'playwright-core';
-import { launchBrowser, screenshot, startDemoService, type DemoService } from '../support/browser';
+import { focusedElement, launchBrowser, screenshot, startDemoService, type DemoService } from '../support/browser';
 import { uniqueEmail } from '../support/harness';
 import { rememberSecret } from '../support/log-capture';
 import { AUTHORIZE_PATH } from '../support/login-flow';
@@ -208,6 +208,38 @@ describe('enrolment and sign-in in Chromium with a virtual authenticator', () =>
     expect(new URL(page.url()).pathname).toBe(AUTHORIZE_PATH);
     expect(await page.textContent('[role="alert"]')).toBeTruthy();
     await screenshot(page, 'passkey-refused');
+  });
+
+  it('keyboard alone: Tab reaches "Create a passkey" and "Sign in with a passkey", Enter presses them', async () => {
+    /** Tabs from the current focus until `id` has it; the ids passed on the way. */
+    async function tabTo(id: string): Promise<string[]> {
+      const passed: string[] = [];
+      for (let step = 0; step < 8; step += 1) {
+        await page.keyboard.press('Tab');
+        const focused = await focusedElement(page);
+        passed.push(focused);
+        if (focused === id) return passed;
+      }
+      throw new Error(`Tab never reached #${id}: ${passed.join(' → ')}`);
+    }
+    const user = uniqueEmail('passkey-keyboard');
+    await startLogin();
+    await loginByCode(user);
+    await page.waitForSelector('#passkey-register:not([hidden])');
+    // The page's first control: the one primary action, before the list and "Continue".
+    expect(await tabTo('passkey-register')).toEqual(['passkey-register']);
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    await page.waitForSelector('[role="status"]');
+    expect(await page.$$('ul.passkeys li')).toHaveLength(1);
+    await Promise.all([page.waitForURL((url) => url.pathname === '/callback'), page.click('button[value="continue"]')]);
+    await logout();
+
+    await startLogin();
+    await page.focus('#user_id');
+    // After the field, the channel and "Send code" (the code login's order), then the passkey.
+    expect(await tabTo('passkey-sign-in')).toEqual(['channel=sms', 'button=send', 'passkey-sign-in']);
+    await Promise.all([page.waitForURL((url) => url.pathname === '/callback'), page.keyboard.press('Enter')]);
+    expect((await idTokenClaims()).amr).toEqual(['hwk', 'user', 'mfa']);
   });
 
   it('JavaScript off: the code login works as before, with no passkey parts', async () => {
