@@ -55,6 +55,13 @@ describe('add and find', () => {
     expect(table.proxy.requests()[0]?.body.ConsistentRead).toBe(true);
   });
 
+  it('gives a passkey never used no lastUsedAt at all', async () => {
+    const added = passkey();
+    await store.add(added);
+
+    expect(Object.keys((await store.find('local', added.credentialId))!)).not.toContain('lastUsedAt');
+  });
+
   it('finds nothing for an unknown credential, or for a known one in another environment', async () => {
     const added = passkey();
     await store.add(added);
@@ -132,6 +139,36 @@ describe('listOf', () => {
     expect(await store.listOf('local', userKey)).toEqual([oldest, middle, newest]);
     expect(table.proxy.operations()).toEqual(['Query', 'BatchGetItem']);
     expect(table.proxy.requests()[1]?.body).toMatchObject({ RequestItems: { [table.name]: { ConsistentRead: true } } });
+  });
+
+  it('orders by creation, then credential id, not by the index’s order (the hashes of the ids)', async () => {
+    const userKey = `user-${randomUUID()}`;
+    // Six ids whose hashes (the index's sort keys) run the other way from their creation times.
+    const ids = Array.from({ length: 6 }, () => randomBytes(16).toString('base64url')).sort((a, b) =>
+      credentialHashOf(b).localeCompare(credentialHashOf(a)),
+    );
+    const records = ids.map((credentialId, index) => passkey({ userKey, credentialId, createdAt: T0 + Math.floor(index / 2) * 1_000 }));
+    for (const added of records) await store.add(added);
+    const expected = [...records].sort((a, b) => a.createdAt - b.createdAt || a.credentialId.localeCompare(b.credentialId));
+
+    expect((await store.listOf('local', userKey)).map((record) => record.credentialId)).toEqual(
+      expected.map((record) => record.credentialId),
+    );
+  });
+
+  it('reads more than 100 passkeys in BatchGetItem requests of at most 100 keys', async () => {
+    const userKey = `user-${randomUUID()}`;
+    const records = Array.from({ length: 101 }, (_, index) => passkey({ userKey, createdAt: T0 + index }));
+    for (const added of records) await store.add(added);
+    table.proxy.reset();
+
+    expect(await store.listOf('local', userKey)).toEqual(records);
+    expect(table.proxy.operations()).toEqual(['Query', 'BatchGetItem', 'BatchGetItem']);
+    const sizes = table.proxy
+      .requests()
+      .slice(1)
+      .map((request) => (request.body as { RequestItems: Record<string, { Keys: unknown[] }> }).RequestItems[table.name]?.Keys.length);
+    expect(sizes).toEqual([100, 1]);
   });
 
   it('is one Query, and empty, for a user with none', async () => {
