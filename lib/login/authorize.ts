@@ -752,20 +752,7 @@ async function verify(context: PageContext, user: UserIdentity, rawCode: unknown
       const session = await startSession(context, counted.keys, login, (sid) =>
         codeRecordOf(counted.keys, authorizationCode, context, { ...login, sid }),
       );
-      deps.log.info(LOG_EVENTS.authorizationGranted, {
-        client: client.id,
-        environment: environment.id,
-        user: logHandleOf(counted.userKey),
-      });
-      const parameters = { code: authorizationCode, state: transaction.state, iss: context.issuer };
-      return {
-        ...responseTo(transaction.redirectUri, parameters, {
-          responseMode: transaction.responseMode,
-          locale: transaction.locale,
-          clearTransaction: true,
-        }),
-        session,
-      };
+      return granted(context, counted.userKey, authorizationCode, session);
     });
   } catch (error) {
     const failure = pageFailure(error, strings, transaction.locale);
@@ -867,21 +854,25 @@ async function signInWithPasskey(context: PageContext, rawCredential: unknown): 
     await refuseFound(deps, scope, STORAGE_REFUSALS[error.reason], passkey);
     return passkeyFailed(context);
   }
-  deps.log.info(LOG_EVENTS.authorizationGranted, {
-    client: client.id,
-    environment: environment.id,
-    user: logHandleOf(passkey.userKey),
-    method,
-  });
+  return granted(context, passkey.userKey, authorizationCode, session, { method });
+}
+
+/**
+ * A login's authorization code, handed to the client: logged, and the redirect (RFC 6749 §4.1.2
+ * with RFC 9207's `iss`) that clears the transaction and sets the session's cookie.
+ */
+function granted(
+  context: PageContext,
+  userKey: string,
+  authorizationCode: string,
+  session: SessionCookieChange,
+  fields: { readonly method?: LoginMethod } = {},
+): AuthorizeOutcome {
+  const { deps, environment, client, transaction } = context;
+  deps.log.info(LOG_EVENTS.authorizationGranted, { client: client.id, environment: environment.id, user: logHandleOf(userKey), ...fields });
   const parameters = { code: authorizationCode, state: transaction.state, iss: context.issuer };
-  return {
-    ...responseTo(transaction.redirectUri, parameters, {
-      responseMode: transaction.responseMode,
-      locale: transaction.locale,
-      clearTransaction: true,
-    }),
-    session,
-  };
+  const options = { responseMode: transaction.responseMode, locale: transaction.locale, clearTransaction: true };
+  return { ...responseTo(transaction.redirectUri, parameters, options), session };
 }
 
 /** The storage's refusals of a passkey sign-in, as the log says them. */
