@@ -15,13 +15,14 @@
  * test/integration/dynamodb/session-store.test.ts).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import '../../platform/zod';
 import * as z from 'zod/mini';
 import type { PasskeyRecord, PasskeyStore } from '../../passkeys/ports';
 import { storageFailure } from './client';
 import { passkeyItemKey, passkeySortKey, userIndexKey } from './item-keys';
 import { credentialHashOf, passkeyKeyOf } from './passkey-sign-in';
+import { userIndexItems } from './session-store';
 import { TABLE_DEFINITION } from './table';
 
 const PASSKEY_SORT_PREFIX = passkeySortKey('');
@@ -169,31 +170,8 @@ export class DynamoDbPasskeyStore implements PasskeyStore {
 
   /** The `pk`s of the user's passkeys in the environment: the user index (and its pages). */
   private async keysOf(environmentId: string, userKey: string, operation: string): Promise<string[]> {
-    const keys: string[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      let page: { Items?: Array<Record<string, unknown>>; LastEvaluatedKey?: Record<string, unknown> };
-      try {
-        page = await this.client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: TABLE_DEFINITION.userIndex.name,
-            KeyConditionExpression: '#index = :index AND begins_with(#sort, :passkeys)',
-            ExpressionAttributeNames: {
-              '#index': TABLE_DEFINITION.userIndex.partitionKey.name,
-              '#sort': TABLE_DEFINITION.userIndex.sortKey.name,
-            },
-            ExpressionAttributeValues: { ':index': userIndexKey(environmentId, userKey), ':passkeys': PASSKEY_SORT_PREFIX },
-            ExclusiveStartKey: start,
-          }),
-        );
-      } catch (error) {
-        throw storageFailure(error, operation);
-      }
-      for (const item of page.Items ?? []) keys.push(String(item.pk));
-      start = page.LastEvaluatedKey;
-    } while (start !== undefined);
-    return keys;
+    const items = await userIndexItems(this.client, this.tableName, environmentId, userKey, operation, PASSKEY_SORT_PREFIX);
+    return items.map((item) => String(item.pk));
   }
 }
 

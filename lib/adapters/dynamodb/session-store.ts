@@ -188,35 +188,59 @@ export class DynamoDbUserIndex implements UserIndex {
   async itemsOf(environmentId: string, userKey: string): Promise<UserItems> {
     const sessionKeys: string[] = [];
     const families: Array<UserItems['families'][number]> = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      let page: { Items?: Array<Record<string, unknown>>; LastEvaluatedKey?: Record<string, unknown> };
-      try {
-        page = await this.client.send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: TABLE_DEFINITION.userIndex.name,
-            KeyConditionExpression: '#index = :index',
-            ExpressionAttributeNames: { '#index': TABLE_DEFINITION.userIndex.partitionKey.name },
-            ExpressionAttributeValues: { ':index': userIndexKey(environmentId, userKey) },
-            ExclusiveStartKey: start,
-          }),
-        );
-      } catch (error) {
-        throw storageFailure(error, 'query user index');
+    for (const item of await userIndexItems(this.client, this.tableName, environmentId, userKey, 'query user index')) {
+      const pk = String(item.pk);
+      const [kind, sid] = splitSort(String(item[TABLE_DEFINITION.userIndex.sortKey.name]));
+      if (pk.startsWith(SESSION_PREFIX)) sessionKeys.push(pk.slice(SESSION_PREFIX.length));
+      else if (pk.startsWith(FAMILY_PREFIX)) {
+        families.push({ familyKey: pk.slice(FAMILY_PREFIX.length), sid: sid === '' ? undefined : sid, offline: kind === 'offline' });
       }
-      for (const item of page.Items ?? []) {
-        const pk = String(item.pk);
-        const [kind, sid] = splitSort(String(item[TABLE_DEFINITION.userIndex.sortKey.name]));
-        if (pk.startsWith(SESSION_PREFIX)) sessionKeys.push(pk.slice(SESSION_PREFIX.length));
-        else if (pk.startsWith(FAMILY_PREFIX)) {
-          families.push({ familyKey: pk.slice(FAMILY_PREFIX.length), sid: sid === '' ? undefined : sid, offline: kind === 'offline' });
-        }
-      }
-      start = page.LastEvaluatedKey;
-    } while (start !== undefined);
+    }
     return { sessionKeys, families };
   }
+}
+
+/**
+ * Every item of the user index (table.ts `userIndex`, keys only) for a user in an environment, all
+ * pages of one Query; with `sortPrefix`, only those whose sort key begins with it (a user's
+ * passkeys: passkey-store.ts). `operation` names the Query in a storage failure.
+ */
+export async function userIndexItems(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  environmentId: string,
+  userKey: string,
+  operation: string,
+  sortPrefix?: string,
+): Promise<Array<Record<string, unknown>>> {
+  const items: Array<Record<string, unknown>> = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    let page: { Items?: Array<Record<string, unknown>>; LastEvaluatedKey?: Record<string, unknown> };
+    try {
+      page = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: TABLE_DEFINITION.userIndex.name,
+          KeyConditionExpression: sortPrefix === undefined ? '#index = :index' : '#index = :index AND begins_with(#sort, :prefix)',
+          ExpressionAttributeNames: {
+            '#index': TABLE_DEFINITION.userIndex.partitionKey.name,
+            ...(sortPrefix === undefined ? {} : { '#sort': TABLE_DEFINITION.userIndex.sortKey.name }),
+          },
+          ExpressionAttributeValues: {
+            ':index': userIndexKey(environmentId, userKey),
+            ...(sortPrefix === undefined ? {} : { ':prefix': sortPrefix }),
+          },
+          ExclusiveStartKey: start,
+        }),
+      );
+    } catch (error) {
+      throw storageFailure(error, operation);
+    }
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start !== undefined);
+  return items;
 }
 
 /**
