@@ -640,8 +640,13 @@ async function continueLater(context: PageContext): Promise<AuthorizeOutcome> {
 }
 
 async function restart(context: PageContext): Promise<AuthorizeOutcome> {
-  const { user, channel, sessionSid, signedIn, ...rest } = context.transaction;
-  return page(context, 200, userPage(context, rest));
+  return page(context, 200, userPage(context, atUserStep(context.transaction)));
+}
+
+/** The transaction back at the user page: no address, channel, account page's session or login by code. */
+function atUserStep(transaction: LoginTransaction): LoginTransaction {
+  const { user, channel, sessionSid, signedIn, ...rest } = transaction;
+  return rest;
 }
 
 async function sendFromPage(context: PageContext, rawUserId: unknown, rawChannel: unknown): Promise<AuthorizeOutcome> {
@@ -886,8 +891,8 @@ const STORAGE_REFUSALS: Readonly<Record<PasskeySignInRefusedError['reason'], str
 
 /** A refused passkey sign-in: the user page again, with a fresh challenge, never saying which check failed. */
 async function passkeyFailed(context: PageContext): Promise<AuthorizeOutcome> {
-  const { user, channel, sessionSid, signedIn, ...rest } = context.transaction;
-  return page(context, 400, userPage(context, rest, { error: LOGIN_PAGES[rest.locale].passkeyFailed }));
+  const { transaction } = context;
+  return page(context, 400, userPage(context, atUserStep(transaction), { error: LOGIN_PAGES[transaction.locale].passkeyFailed }));
 }
 
 /**
