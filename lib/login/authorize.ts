@@ -44,8 +44,8 @@
  * DynamoDB requests (docs/decisions/007-hosted-login.md, 016-passkeys.md): showing the page, none
  * (one read with a session cookie, unless `prompt=login`); a login a session serves, two (the
  * session's read, then one transaction: its touch and the authorization code); sending a code,
- * otp/send's (plus one Query of the user's passkeys for a client with `passkeys: required`, and
- * its items' BatchGetItem when there are some: then no code); checking a code, the OTP grant's,
+ * otp/send's (plus one Query of the user's passkeys for a client with `passkeys: required`: with
+ * one, no code); checking a code, the OTP grant's,
  * plus on success one transaction (the session and the authorization code), or for the passkeys
  * page the session's Put and the user's passkeys (a Query, and a BatchGetItem of those it finds),
  * and with a session cookie the session's read; on the passkeys page, creating a passkey the list
@@ -699,7 +699,7 @@ async function deliver(context: PageContext, user: UserIdentity, channel: Channe
     const attempt = await beginIssue(deps, environment, user);
     // A client that requires passkeys after enrolment sends no code to a user who has one: one
     // Query of the user's passkeys, for such clients only.
-    if (client.passkeys === 'required' && (await deps.passkeys.listOf(environment.id, attempt.userKey)).length > 0) {
+    if (client.passkeys === 'required' && (await deps.passkeys.hasAny(environment.id, attempt.userKey))) {
       deps.log.info(LOG_EVENTS.authorizationRefused, {
         reason: 'passkey required',
         client: client.id,

@@ -72,6 +72,8 @@ export interface PasskeyStore {
   find(environmentId: string, credentialId: string): Promise<PasskeyRecord | undefined>;
   /** The user's passkeys in the environment, oldest first (a Query on the user index, then their items). */
   listOf(environmentId: string, userKey: string): Promise<PasskeyRecord[]>;
+  /** Whether the user has a passkey in the environment (the Query alone: no item is read). */
+  hasAny(environmentId: string, userKey: string): Promise<boolean>;
   /** Stores a new passkey; false (and nothing written) when its credential id exists already. */
   add(record: PasskeyRecord): Promise<boolean>;
   /** Removes one of the user's own passkeys; false when it is not theirs or not there. */

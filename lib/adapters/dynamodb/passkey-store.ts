@@ -7,7 +7,7 @@
  * Requests: `find` is one GetItem (strongly consistent: the sign-count condition below is written
  * against what it read); `add` and `remove` one conditional write each; `listOf` one Query of the
  * index (keys only) and, when the user has passkeys, one BatchGetItem (strongly consistent);
- * `removeAll` that Query and one DeleteItem per passkey.
+ * `hasAny` that Query alone; `removeAll` that Query and one DeleteItem per passkey.
  *
  * A passkey sign-in writes no request of its own here: passkey-sign-in.ts `passkeySignInItems` are
  * the first three entries of the TransactWriteItems that starts or renews its session (session-store.ts), so
@@ -166,6 +166,10 @@ export class DynamoDbPasskeyStore implements PasskeyStore {
       if (error instanceof ConditionalCheckFailedException) return false;
       throw storageFailure(error, operation);
     }
+  }
+
+  async hasAny(environmentId: string, userKey: string): Promise<boolean> {
+    return (await this.keysOf(environmentId, userKey, 'find passkeys')).length > 0;
   }
 
   /** The `pk`s of the user's passkeys in the environment: the user index (and its pages). */

@@ -191,6 +191,19 @@ describe('listOf', () => {
   });
 });
 
+describe('hasAny', () => {
+  it('says whether the user has a passkey in the environment, by the Query alone', async () => {
+    const added = passkey();
+    await store.add(added);
+    table.proxy.reset();
+
+    expect(await store.hasAny('local', added.userKey)).toBe(true);
+    expect(table.proxy.operations()).toEqual(['Query']);
+    expect(await store.hasAny('other', added.userKey)).toBe(false);
+    expect(await store.hasAny('local', `user-${randomUUID()}`)).toBe(false);
+  });
+});
+
 describe('remove and removeAll', () => {
   it('removes the user’s own passkey in one DeleteItem, and then finds it no more', async () => {
     const added = passkey();

@@ -46,6 +46,10 @@ class MemoryPasskeys implements PasskeyStore {
     this.calls.push('listOf');
     return Promise.resolve([...this.records.values()].filter((record) => record.userKey === userKey));
   }
+  hasAny(_environmentId: string, userKey: string) {
+    this.calls.push('hasAny');
+    return Promise.resolve([...this.records.values()].some((record) => record.userKey === userKey));
+  }
   add(record: PasskeyRecord) {
     this.calls.push('add');
     if (this.records.has(record.credentialId)) return Promise.resolve(false);
