@@ -9,7 +9,7 @@
  * "Not now"), sign-in with no code, the refusals (each with nothing written but the counted
  * failure), `acr_values=phr`, the clients' `passkeys` setting, and the DynamoDB requests of each step.
  */
-import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import type { JWK } from 'jose';
 import { LOGIN_PAGES } from '../../lib/messages/locales';
 import { escapeHtml } from '../../lib/messages/markup';
 import { logHandleOf, userKeyOf } from '../../lib/keys/hmac-keys';
@@ -17,10 +17,9 @@ import { passkeyHandleOf, passkeyLaterCookieName } from '../../lib/login/passkey
 import { sessionCookieName } from '../../lib/sessions/session-cookie';
 import { capturedLogs, rememberSecret } from '../support/log-capture';
 import { logEntries, REDIRECT_URI, startTestService, uniqueEmail, uniquePhone, type TestService } from '../support/harness';
-import { formOptionsOf, formsOf, LoginSession, offersAction, type PageResponse } from '../support/login-flow';
+import { exchangeForIdToken, formOptionsOf, formsOf, LoginSession, offersAction, type PageResponse } from '../support/login-flow';
 import { SoftAuthenticator, type SoftAuthenticatorKnobs } from '../support/soft-authenticator';
 
-const TOKEN = '/idp/v1/account/token';
 /** A client that requires a passkey once its user has one (no code sent to them). */
 const REQUIRED = 'pk-required';
 /** A client with passkeys off. */
@@ -86,17 +85,7 @@ function codeOf(response: PageResponse): string {
 
 /** Exchanges the redirect's code; returns the verified ID token's claims. */
 async function idTokenOf(session: LoginSession, response: PageResponse): Promise<Record<string, unknown>> {
-  const exchanged = await service.postForm(TOKEN, {
-    grant_type: 'authorization_code',
-    code: codeOf(response),
-    client_id: session.clientId,
-    redirect_uri: REDIRECT_URI,
-    code_verifier: session.verifier,
-  });
-  expect(exchanged.status).toBe(200);
-  for (const token of [exchanged.body.access_token, exchanged.body.id_token, exchanged.body.refresh_token]) rememberSecret(token);
-  const { payload } = await jwtVerify(exchanged.body.id_token as string, createLocalJWKSet(jwks), { audience: session.clientId });
-  return payload;
+  return (await exchangeForIdToken(service, jwks, session, codeOf(response))).claims;
 }
 
 /** A login by code in a browser whose script found a platform authenticator: the passkeys page. */

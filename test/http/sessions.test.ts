@@ -6,9 +6,9 @@
  * environment's session never serves another, a new code re-authenticates the session of its user
  * and ends another user's, and the DynamoDB requests of a login a session serves.
  */
-import { createLocalJWKSet, decodeJwt, jwtVerify, SignJWT, generateKeyPair, type JWK } from 'jose';
+import { decodeJwt, SignJWT, generateKeyPair, type JWK } from 'jose';
 import { REDIRECT_URI, startTestService, uniqueEmail, uniquePhone, type TestService } from '../support/harness';
-import { LoginSession, type PageResponse } from '../support/login-flow';
+import { exchangeForIdToken, LoginSession, type PageResponse } from '../support/login-flow';
 import { rememberSecret } from '../support/log-capture';
 import { sessionCookieName } from '../../lib/sessions/session-cookie';
 import { sessionKeyOf } from '../../lib/sessions/sessions';
@@ -59,21 +59,10 @@ function codeOf(response: PageResponse): string {
   return code;
 }
 
-/** Exchanges the redirect's code and returns the verified ID token's claims. */
+/** Exchanges the redirect's code and returns the verified ID token's claims (and the refresh token). */
 async function idTokenOf(session: LoginSession, response: PageResponse): Promise<Record<string, unknown>> {
-  const exchanged = await service.postForm(TOKEN, {
-    grant_type: 'authorization_code',
-    code: codeOf(response),
-    client_id: session.clientId,
-    redirect_uri: REDIRECT_URI,
-    code_verifier: session.verifier,
-  });
-  expect(exchanged.status).toBe(200);
-  for (const token of [exchanged.body.access_token, exchanged.body.id_token, exchanged.body.refresh_token]) {
-    if (typeof token === 'string') rememberSecret(token);
-  }
-  const { payload } = await jwtVerify(exchanged.body.id_token as string, createLocalJWKSet(jwks), { audience: session.clientId });
-  return { ...payload, refresh_token: exchanged.body.refresh_token };
+  const { claims, refreshToken } = await exchangeForIdToken(service, jwks, session, codeOf(response));
+  return { ...claims, refresh_token: refreshToken };
 }
 
 /** A browser that has logged in at local-web as `userId`; returns the login's ID token claims. */

@@ -5,6 +5,7 @@
  * browser drives it in test/browser/.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { createLocalJWKSet, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { fetchFrom, REDIRECT_URI, type TestService } from './harness';
 import { rememberSecret } from './log-capture';
 import type { SoftAuthenticator, SoftAuthenticatorKnobs } from './soft-authenticator';
@@ -18,6 +19,32 @@ export interface PageResponse {
   readonly html: string;
   /** The redirect's target, for a 302. */
   readonly location: URL | undefined;
+}
+
+/**
+ * Exchanges a page's authorization code at the token endpoint, as `session`'s client with its PKCE
+ * verifier, expecting 200 (every token remembered as a secret); returns the ID token's claims,
+ * verified with `jwks` for that client, and the refresh token.
+ */
+export async function exchangeForIdToken(
+  service: Pick<TestService, 'postForm'>,
+  jwks: { keys: JWK[] },
+  session: LoginSession,
+  code: string,
+): Promise<{ claims: JWTPayload; refreshToken: unknown }> {
+  const exchanged = await service.postForm('/idp/v1/account/token', {
+    grant_type: 'authorization_code',
+    code,
+    client_id: session.clientId,
+    redirect_uri: REDIRECT_URI,
+    code_verifier: session.verifier,
+  });
+  expect(exchanged.status).toBe(200);
+  for (const token of [exchanged.body.access_token, exchanged.body.id_token, exchanged.body.refresh_token]) {
+    if (typeof token === 'string') rememberSecret(token);
+  }
+  const { payload } = await jwtVerify(exchanged.body.id_token as string, createLocalJWKSet(jwks), { audience: session.clientId });
+  return { claims: payload, refreshToken: exchanged.body.refresh_token };
 }
 
 /** A PKCE pair (RFC 7636 §4.1–4.2). */
